@@ -1,0 +1,1 @@
+//! Derived tables: triangle descriptors, bounds, canonical animation layout.

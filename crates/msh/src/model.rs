@@ -1,0 +1,513 @@
+//! The owned, editable model and its writer.
+//!
+//! Every decoded table is a `Vec` of the same raw records the view borrows, so
+//! unknown fields travel inside their records. Container facts that are not
+//! model data (entry order, names, attributes that are not derived from the
+//! tables, padding, gaps, `sort_index`) live in [`EntryMeta`], so an unedited
+//! model is written back byte for byte while an edited one gets correct
+//! attributes. A payload the library does not decode exactly (an unknown type,
+//! the legacy node table, a table with a partial record) is kept raw.
+
+use crate::error::{Error, Result};
+use crate::raw::{
+    AnimKey24, Batch20, ModelHeader, Node38, PackedNormal, PackedUv, Position, Raw4, Raw8, Slot68,
+    TriDesc16,
+};
+use crate::resource::{self as res, expected_attr3, is_typed, record_size};
+use crate::view::{ModelKind, ModelRef};
+use nres::{Archive, Filler, Name, OwnedArchive, OwnedEntry, WriteMode};
+use zerocopy::little_endian::U16;
+use zerocopy::{FromBytes, FromZeros, IntoBytes};
+
+/// An attribute of a directory entry: derived from the tables when written, or a fixed value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Attr {
+    /// Computed on write (record count, stride, frame count, or 0).
+    Derived,
+    /// Written as given (it differed from the derived value when read, or the resource is raw).
+    Fixed(u32),
+}
+
+/// Container facts about one entry of the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryMeta {
+    /// Resource type.
+    pub type_id: u32,
+    /// The 36-byte name field.
+    pub name: Name,
+    /// `attr1`, `attr2`, `attr3`.
+    pub attrs: [Attr; 3],
+    /// `sort_index` as read.
+    pub sort_index: u32,
+    /// Bytes that followed the payload when read.
+    pub filler: Option<Filler>,
+    /// The payload, for a resource kept raw; `None` when it is written from the typed tables.
+    pub raw: Option<Vec<u8>>,
+}
+
+impl EntryMeta {
+    /// Metadata for a typed resource with derived attributes and a default name (`res<NN>`).
+    pub fn typed(type_id: u32) -> Self {
+        EntryMeta {
+            type_id,
+            name: default_entry_name(type_id),
+            attrs: [Attr::Derived; 3],
+            sort_index: 0,
+            filler: None,
+            raw: None,
+        }
+    }
+
+    /// Metadata for a raw resource with fixed attributes and a default name.
+    pub fn raw(type_id: u32, attrs: [u32; 3], data: Vec<u8>) -> Self {
+        EntryMeta {
+            type_id,
+            name: default_entry_name(type_id),
+            attrs: attrs.map(Attr::Fixed),
+            sort_index: 0,
+            filler: None,
+            raw: Some(data),
+        }
+    }
+}
+
+/// The entry name the writer gives a resource that has none: `res01`, `res13`, ...
+pub fn default_entry_name(type_id: u32) -> Name {
+    Name::new(&format!("res{type_id:02}")).unwrap_or_else(|_| Name::from_field([0; 36]))
+}
+
+/// An owned, editable model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Model {
+    /// Res1 (empty when the node table is kept raw, e.g. the legacy layout).
+    pub nodes: Vec<Node38>,
+    /// Res2 header.
+    pub header: ModelHeader,
+    /// Res2 slot table.
+    pub slots: Vec<Slot68>,
+    /// Res3.
+    pub positions: Vec<Position>,
+    /// Res4.
+    pub normals: Vec<PackedNormal>,
+    /// Res5.
+    pub uv0: Vec<PackedUv>,
+    /// Res6.
+    pub indices: Vec<U16>,
+    /// Res7.
+    pub tri_descs: Vec<TriDesc16>,
+    /// Res8.
+    pub anim_keys: Vec<AnimKey24>,
+    /// Res19.
+    pub anim_map: Vec<U16>,
+    /// Res19 `attr2`: frames on the timeline.
+    pub frame_count: u32,
+    /// Res10: one name per node, `None` for none (text without the terminating NUL).
+    pub names: Vec<Option<Vec<u8>>>,
+    /// Res13.
+    pub batches: Vec<Batch20>,
+    /// Res15.
+    pub stream15: Vec<Raw8>,
+    /// Res16.
+    pub stream16: Vec<Raw8>,
+    /// Res18.
+    pub stream18: Vec<Raw4>,
+    /// Directory entries in order; a typed resource is present when it has an entry here.
+    pub entries: Vec<EntryMeta>,
+    /// Bytes between the container header and the first payload, as read.
+    pub leading: Vec<u8>,
+    /// Physical payload order, as read.
+    pub physical_order: Option<Vec<usize>>,
+    /// Keep the stored `sort_index` values (cleared when entries are renamed or added).
+    pub keep_sort_index: bool,
+}
+
+impl Default for Model {
+    fn default() -> Self {
+        Model {
+            nodes: Vec::new(),
+            header: ModelHeader::new_zeroed(),
+            slots: Vec::new(),
+            positions: Vec::new(),
+            normals: Vec::new(),
+            uv0: Vec::new(),
+            indices: Vec::new(),
+            tri_descs: Vec::new(),
+            anim_keys: Vec::new(),
+            anim_map: Vec::new(),
+            frame_count: 1,
+            names: Vec::new(),
+            batches: Vec::new(),
+            stream15: Vec::new(),
+            stream16: Vec::new(),
+            stream18: Vec::new(),
+            entries: Vec::new(),
+            leading: Vec::new(),
+            physical_order: None,
+            keep_sort_index: false,
+        }
+    }
+}
+
+impl Model {
+    /// Reads a model from its container bytes, keeping everything needed to write it back.
+    ///
+    /// This checks the container and the model's structure (what a view needs),
+    /// not the cross-table rules: run [`crate::validate()`] for those.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Model> {
+        let archive = Archive::parse(bytes)?;
+        Model::from_archive(&archive)
+    }
+
+    /// Reads a model from a parsed container.
+    pub fn from_archive(archive: &Archive<'_>) -> Result<Model> {
+        let owned = OwnedArchive::from_archive(archive);
+        let mut model = Model {
+            leading: owned.leading,
+            physical_order: owned.physical_order,
+            keep_sort_index: true,
+            frame_count: archive.find_by_type(res::ANIM_MAP).map_or(1, |e| e.attr2()),
+            ..Model::default()
+        };
+        let node_count = archive
+            .find_by_type(res::NODES)
+            .filter(|e| e.attr3() != res::LEGACY_NODE_STRIDE)
+            .and_then(|e| {
+                (e.data().len() % Node38::SIZE == 0).then_some(e.data().len() / Node38::SIZE)
+            });
+        let is_terrain = archive.find_by_type(res::TERRAIN_TRIS).is_some()
+            && archive.find_by_type(res::INDICES).is_none()
+            && archive.find_by_type(res::BATCHES).is_none();
+        let mut decoded: Vec<u32> = Vec::new();
+        for entry in owned.entries {
+            let first = !decoded.contains(&entry.type_id);
+            let typed =
+                !is_terrain && first && is_typed(entry.type_id) && model.decode(&entry, node_count);
+            if typed {
+                decoded.push(entry.type_id);
+            }
+            let attrs = if typed {
+                let derived = model.derived_attrs(entry.type_id);
+                let actual = [entry.attr1, entry.attr2, entry.attr3];
+                std::array::from_fn(|i| {
+                    if actual[i] == derived[i] {
+                        Attr::Derived
+                    } else {
+                        Attr::Fixed(actual[i])
+                    }
+                })
+            } else {
+                [entry.attr1, entry.attr2, entry.attr3].map(Attr::Fixed)
+            };
+            model.entries.push(EntryMeta {
+                type_id: entry.type_id,
+                name: entry.name,
+                attrs,
+                sort_index: entry.sort_index,
+                filler: entry.filler,
+                raw: (!typed).then_some(entry.data),
+            });
+        }
+        Ok(model)
+    }
+
+    /// Decodes a typed payload into its table; false when it does not decode exactly.
+    fn decode(&mut self, entry: &OwnedEntry, node_count: Option<usize>) -> bool {
+        let data = &entry.data[..];
+        match entry.type_id {
+            res::NODES => entry.attr3 != res::LEGACY_NODE_STRIDE && exact(data, &mut self.nodes),
+            res::SLOTS => {
+                if data.len() < res::MODEL_HEADER_SIZE {
+                    return false;
+                }
+                let (head, rest) = data.split_at(res::MODEL_HEADER_SIZE);
+                match ModelHeader::read_from_bytes(head) {
+                    Ok(h) if exact(rest, &mut self.slots) => {
+                        self.header = h;
+                        true
+                    }
+                    _ => false,
+                }
+            }
+            res::POSITIONS => exact(data, &mut self.positions),
+            res::NORMALS => exact(data, &mut self.normals),
+            res::UV0 => exact(data, &mut self.uv0),
+            res::INDICES => exact(data, &mut self.indices),
+            res::TRI_DESCS => exact(data, &mut self.tri_descs),
+            res::ANIM_KEYS => exact(data, &mut self.anim_keys),
+            res::ANIM_MAP => exact(data, &mut self.anim_map),
+            res::BATCHES => exact(data, &mut self.batches),
+            res::STREAM15 => exact(data, &mut self.stream15),
+            res::STREAM16 => exact(data, &mut self.stream16),
+            res::STREAM18 => exact(data, &mut self.stream18),
+            res::NAMES => match node_count.and_then(|n| decode_names(data, n)) {
+                Some(names) => {
+                    self.names = names;
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The attribute values the writer derives for a typed resource.
+    pub fn derived_attrs(&self, type_id: u32) -> [u32; 3] {
+        let count = match type_id {
+            res::NODES => self.nodes.len(),
+            res::SLOTS => self.slots.len(),
+            res::POSITIONS => self.positions.len(),
+            res::NORMALS => self.normals.len(),
+            res::UV0 => self.uv0.len(),
+            res::INDICES => self.indices.len(),
+            res::TRI_DESCS => self.tri_descs.len(),
+            res::ANIM_KEYS => self.anim_keys.len(),
+            res::ANIM_MAP => self.anim_map.len(),
+            res::NAMES => self.names.len(),
+            res::BATCHES => self.batches.len(),
+            res::STREAM15 => self.stream15.len(),
+            res::STREAM16 => self.stream16.len(),
+            res::STREAM18 => self.stream18.len(),
+            _ => 0,
+        } as u32;
+        let attr2 = if type_id == res::ANIM_MAP {
+            self.frame_count
+        } else {
+            0
+        };
+        [count, attr2, expected_attr3(type_id).unwrap_or(0)]
+    }
+
+    /// The payload of a typed resource, serialised from its table.
+    pub fn typed_payload(&self, type_id: u32) -> Vec<u8> {
+        match type_id {
+            res::NODES => self.nodes.as_bytes().to_vec(),
+            res::SLOTS => [self.header.as_bytes(), self.slots.as_bytes()].concat(),
+            res::POSITIONS => self.positions.as_bytes().to_vec(),
+            res::NORMALS => self.normals.as_bytes().to_vec(),
+            res::UV0 => self.uv0.as_bytes().to_vec(),
+            res::INDICES => self.indices.as_bytes().to_vec(),
+            res::TRI_DESCS => self.tri_descs.as_bytes().to_vec(),
+            res::ANIM_KEYS => self.anim_keys.as_bytes().to_vec(),
+            res::ANIM_MAP => self.anim_map.as_bytes().to_vec(),
+            res::NAMES => encode_names(&self.names),
+            res::BATCHES => self.batches.as_bytes().to_vec(),
+            res::STREAM15 => self.stream15.as_bytes().to_vec(),
+            res::STREAM16 => self.stream16.as_bytes().to_vec(),
+            res::STREAM18 => self.stream18.as_bytes().to_vec(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// True when resource `type_id` has an entry (typed or raw).
+    pub fn has(&self, type_id: u32) -> bool {
+        self.entries.iter().any(|e| e.type_id == type_id)
+    }
+
+    /// True when resource `type_id` has an entry written from the typed tables.
+    pub fn has_typed(&self, type_id: u32) -> bool {
+        self.entries
+            .iter()
+            .any(|e| e.type_id == type_id && e.raw.is_none())
+    }
+
+    /// The raw payload of the first raw entry with this type.
+    pub fn raw(&self, type_id: u32) -> Option<&[u8]> {
+        self.entries
+            .iter()
+            .find(|e| e.type_id == type_id)
+            .and_then(|e| e.raw.as_deref())
+    }
+
+    /// What kind of model this is.
+    pub fn kind(&self) -> ModelKind {
+        if self.has(res::TERRAIN_TRIS) && !self.has(res::INDICES) && !self.has(res::BATCHES) {
+            ModelKind::Terrain
+        } else if self.entries.iter().any(|e| {
+            e.type_id == res::NODES
+                && e.raw.is_some()
+                && e.attrs[2] == Attr::Fixed(res::LEGACY_NODE_STRIDE)
+        }) {
+            ModelKind::LegacyNodes
+        } else {
+            ModelKind::Standard
+        }
+    }
+
+    /// Borrows the typed tables as a view (the same type a file is viewed as).
+    pub fn view(&self) -> ModelRef<'_> {
+        let present = |t: u32| self.has_typed(t);
+        ModelRef {
+            kind: Some(self.kind()),
+            nodes: &self.nodes,
+            header: present(res::SLOTS).then_some(&self.header),
+            slots: &self.slots,
+            positions: &self.positions,
+            normals: present(res::NORMALS).then_some(&self.normals[..]),
+            uv0: present(res::UV0).then_some(&self.uv0[..]),
+            indices: &self.indices,
+            tri_descs: present(res::TRI_DESCS).then_some(&self.tri_descs[..]),
+            anim_keys: present(res::ANIM_KEYS).then_some(&self.anim_keys[..]),
+            anim_map: present(res::ANIM_MAP).then_some(&self.anim_map[..]),
+            frame_count: if self.has(res::ANIM_MAP) {
+                self.frame_count
+            } else {
+                0
+            },
+            names: present(res::NAMES).then(|| self.names.iter().map(|n| n.as_deref()).collect()),
+            batches: &self.batches,
+            stream15: present(res::STREAM15).then_some(&self.stream15[..]),
+            stream16: present(res::STREAM16).then_some(&self.stream16[..]),
+            stream18: present(res::STREAM18).then_some(&self.stream18[..]),
+            locations: Vec::new(),
+        }
+    }
+
+    /// Builds the container: entries in order with their payloads and attributes.
+    pub fn to_archive(&self) -> Result<OwnedArchive> {
+        let mut archive = OwnedArchive {
+            entries: Vec::with_capacity(self.entries.len()),
+            leading: self.leading.clone(),
+            physical_order: self.physical_order.clone(),
+            keep_sort_index: self.keep_sort_index,
+        };
+        for meta in &self.entries {
+            let data = match &meta.raw {
+                Some(raw) => raw.clone(),
+                None => self.typed_payload(meta.type_id),
+            };
+            let derived = self.derived_attrs(meta.type_id);
+            let attr = |i: usize| match meta.attrs[i] {
+                Attr::Derived => derived[i],
+                Attr::Fixed(v) => v,
+            };
+            archive.entries.push(OwnedEntry {
+                type_id: meta.type_id,
+                attr1: attr(0),
+                attr2: attr(1),
+                attr3: attr(2),
+                name: meta.name,
+                sort_index: meta.sort_index,
+                data,
+                filler: meta.filler.clone(),
+            });
+        }
+        Ok(archive)
+    }
+
+    /// Writes the model: [`WriteMode::Lossless`] gives back the input byte for byte
+    /// when nothing was edited; [`WriteMode::Canonical`] lays the container out canonically.
+    pub fn write(&self, mode: WriteMode) -> Result<Vec<u8>> {
+        self.to_archive()?.write(mode).map_err(Error::from)
+    }
+
+    /// Writes the model losslessly (see [`Model::write`]).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        self.write(WriteMode::Lossless)
+    }
+
+    /// Sets the entry list to the canonical order for the typed tables that are
+    /// not empty (FORMAT.md's observed orders), keeping existing entries' metadata
+    /// and raw entries of types 9, 17 and 20 in their canonical places; other raw
+    /// entries go last. Required tables always get an entry.
+    pub fn canonicalize_entries(&mut self) {
+        let mut old = std::mem::take(&mut self.entries);
+        let wanted = |m: &Model, t: u32| -> bool {
+            match t {
+                res::NODES
+                | res::SLOTS
+                | res::POSITIONS
+                | res::INDICES
+                | res::BATCHES
+                | res::NAMES => true,
+                res::ANIM_KEYS | res::ANIM_MAP => true,
+                res::NORMALS => !m.normals.is_empty(),
+                res::UV0 => !m.uv0.is_empty(),
+                res::TRI_DESCS => !m.tri_descs.is_empty(),
+                res::STREAM15 => !m.stream15.is_empty(),
+                res::STREAM16 => !m.stream16.is_empty(),
+                res::STREAM18 => !m.stream18.is_empty(),
+                _ => false,
+            }
+        };
+        let with_18_20 = !self.stream18.is_empty() || old.iter().any(|e| e.type_id == res::AUX20);
+        let order: &[u32] = if with_18_20 {
+            &res::ORDER_WITH_18_20
+        } else {
+            &res::ORDER_COMMON
+        };
+        let mut order = order.to_vec();
+        if !self.stream16.is_empty() {
+            let at = order
+                .iter()
+                .position(|&t| t == res::STREAM15)
+                .unwrap_or(order.len());
+            order.insert(at + 1, res::STREAM16);
+        }
+        for t in order {
+            if let Some(pos) = old.iter().position(|e| e.type_id == t) {
+                self.entries.push(old.remove(pos));
+            } else if is_typed(t) && wanted(self, t) {
+                self.entries.push(EntryMeta::typed(t));
+            }
+        }
+        self.entries.append(&mut old);
+        self.physical_order = None;
+        self.keep_sort_index = false;
+    }
+}
+
+/// Copies `data` into `out` when it is a whole number of records.
+fn exact<T: FromBytes + IntoBytes + zerocopy::Immutable + Clone>(
+    data: &[u8],
+    out: &mut Vec<T>,
+) -> bool {
+    match <[T]>::ref_from_bytes(data) {
+        Ok(records) => {
+            *out = records.to_vec();
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Decodes Res10 when it holds exactly `count` NUL-terminated records and nothing else.
+fn decode_names(data: &[u8], count: usize) -> Option<Vec<Option<Vec<u8>>>> {
+    let mut names = Vec::with_capacity(count.min(data.len() / 4));
+    let mut pos = 0usize;
+    for _ in 0..count {
+        let len = u32::from_le_bytes(data.get(pos..pos.checked_add(4)?)?.try_into().ok()?) as usize;
+        pos += 4;
+        if len == 0 {
+            names.push(None);
+            continue;
+        }
+        let end = pos.checked_add(len)?;
+        let text = data.get(pos..end)?;
+        if *data.get(end)? != 0 {
+            return None;
+        }
+        names.push(Some(text.to_vec()));
+        pos = end + 1;
+    }
+    (pos == data.len()).then_some(names)
+}
+
+fn encode_names(names: &[Option<Vec<u8>>]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for name in names {
+        match name {
+            Some(text) if !text.is_empty() => {
+                out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+                out.extend_from_slice(text);
+                out.push(0);
+            }
+            _ => out.extend_from_slice(&0u32.to_le_bytes()),
+        }
+    }
+    out
+}
+
+/// Record size check used by tests and callers that build tables by hand.
+pub fn is_whole(type_id: u32, len: usize) -> bool {
+    record_size(type_id).is_none_or(|s| len % s == 0)
+}

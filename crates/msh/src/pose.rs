@@ -1,0 +1,1 @@
+//! Poses through the hierarchy.
