@@ -123,7 +123,7 @@ pub struct Tracks<'a> {
 pub fn frame_index(t: f32) -> u32 {
     let x = t - 0.5f32;
     let r = x.round_ties_even();
-    let as_i64 = if r.is_nan() || r >= 9.223_372e18 || r < -9.223_372e18 {
+    let as_i64 = if r.is_nan() || !(-9.223_372e18..9.223_372e18).contains(&r) {
         i64::MIN
     } else {
         r as i64
@@ -221,7 +221,10 @@ pub fn slerp(q0: Quat, q1: Quat, a: f32) -> Quat {
         sign = -1.0;
     }
     let (w0, w1);
-    if 1.0f32 - dot <= 9.999_999_7e-6_f32 {
+    // The engine's constant as FORMAT.md prints it (the same f32 as 1e-5).
+    #[allow(clippy::excessive_precision)]
+    let threshold = 9.999_999_7e-6_f32;
+    if 1.0f32 - dot <= threshold {
         w0 = 1.0f32 - a;
         w1 = a;
     } else {

@@ -1,1 +1,645 @@
-//! Derived tables: triangle descriptors, bounds, canonical animation layout.
+//! Derived tables: triangle descriptors, bounds, the model header, canonical animation.
+//!
+//! Everything a writer has to compute rather than copy: the fixture generator
+//! and the glTF/OBJ importers build models through these functions, so every
+//! table they produce follows the same rules. All functions are deterministic
+//! (no hash-map iteration order leaks into the output).
+//!
+//! ```
+//! use msh::build::{bounds, tri_descs};
+//! use zerocopy::little_endian::F32;
+//!
+//! let p = |x: f32, y: f32, z: f32| [F32::new(x), F32::new(y), F32::new(z)];
+//! let positions = [p(0.0, 0.0, 0.0), p(1.0, 0.0, 0.0), p(0.0, 1.0, 0.0), p(1.0, 1.0, 0.0)];
+//! // Two triangles sharing the edge 1-2, both counter-clockwise seen from +Z.
+//! let descs = tri_descs(&positions, &[[0, 1, 2], [1, 3, 2]], 0);
+//! assert_eq!(descs[0].links[1].get(), 1); // edge (1, 2) of triangle 0 borders triangle 1
+//! assert_eq!(descs[0].normal[2].get(), 32767); // face normal +Z
+//! let b = bounds(positions.iter().map(|p| p.map(F32::get)));
+//! assert_eq!(b.aabb_max, [1.0, 1.0, 0.0]);
+//! ```
+
+use crate::model::Model;
+use crate::raw::{AnimKey24, ModelHeader, Position, Slot68, TriDesc16, NONE};
+use crate::validate::canonical_map_value;
+use std::collections::HashMap;
+use std::fmt;
+use zerocopy::little_endian::{F32, I16, U16};
+
+/// `sel_packed` written by [`tri_descs`]: all three 2-bit selectors are 3, which
+/// the engine reads as "none" (0xFFFF). Their meaning is unknown (FORMAT.md
+/// section 6), so the neutral value is the only one a writer can justify.
+pub const SEL_NONE: u16 = 0x3F;
+
+/// Res7 descriptors for the triangles of ONE slot.
+///
+/// `triangles` holds absolute vertex indices (`base_vertex + index`) in slot
+/// order: the slot's batches in order, each batch's triangles in index order.
+/// Triangle `local` gets the global id `first_id + local` (the slot's
+/// `tri_start` plus its position).
+///
+/// - `links[k]` names the triangle across edge `k` (vertices `k` and `k+1 mod 3`).
+///   Vertices are welded by their exact position bits (`-0.0` counts as `0.0`),
+///   so vertices split by normal or UV still share an edge. Among the other
+///   triangles of the slot with the same edge, one that runs the edge the other
+///   way (the consistent-winding neighbour) is preferred, then the lowest id.
+///   A link is 0xFFFF when there is no neighbour, when the edge is degenerate, or
+///   when the neighbour's id does not fit below 0xFFFF. Links never leave the slot.
+/// - `normal` is `normalize(cross(b - a, c - a))` encoded `round(n * 32767)`;
+///   zero for a degenerate triangle (or a vertex index past `positions`).
+/// - `tri_flags` is 0 and `sel_packed` is [`SEL_NONE`]: both are unknown fields.
+pub fn tri_descs(
+    positions: &[Position],
+    triangles: &[[u32; 3]],
+    first_id: usize,
+) -> Vec<TriDesc16> {
+    let key = |v: u32| -> Option<[u32; 3]> {
+        positions.get(v as usize).map(|p| {
+            p.map(|c| {
+                let f = c.get();
+                if f == 0.0 {
+                    0
+                } else {
+                    f.to_bits()
+                }
+            })
+        })
+    };
+    // Welded vertex id per distinct position, in first-seen order.
+    let mut weld: HashMap<[u32; 3], u32> = HashMap::new();
+    let welded: Vec<[Option<u32>; 3]> = triangles
+        .iter()
+        .map(|t| {
+            t.map(|v| {
+                key(v).map(|k| {
+                    let next = weld.len() as u32;
+                    *weld.entry(k).or_insert(next)
+                })
+            })
+        })
+        .collect();
+    // Directed edges (from, to) -> triangles (local id, edge slot), in triangle order.
+    let mut edges: HashMap<(u32, u32), Vec<(usize, usize)>> = HashMap::new();
+    for (t, w) in welded.iter().enumerate() {
+        for k in 0..3 {
+            if let (Some(a), Some(b)) = (w[k], w[(k + 1) % 3]) {
+                if a != b {
+                    edges.entry((a, b)).or_default().push((t, k));
+                }
+            }
+        }
+    }
+    let id_of = |local: usize| -> u16 {
+        match first_id.checked_add(local) {
+            Some(id) if id < NONE as usize => id as u16,
+            _ => NONE,
+        }
+    };
+    welded
+        .iter()
+        .enumerate()
+        .map(|(t, w)| {
+            let links = std::array::from_fn(|k| {
+                let (Some(a), Some(b)) = (w[k], w[(k + 1) % 3]) else {
+                    return U16::new(NONE);
+                };
+                if a == b {
+                    return U16::new(NONE);
+                }
+                let reverse = edges
+                    .get(&(b, a))
+                    .and_then(|l| l.iter().find(|&&(o, _)| o != t));
+                let same = edges
+                    .get(&(a, b))
+                    .and_then(|l| l.iter().find(|&&(o, _)| o != t));
+                U16::new(reverse.or(same).map_or(NONE, |&(o, _)| id_of(o)))
+            });
+            TriDesc16 {
+                tri_flags: U16::new(0),
+                links,
+                normal: face_normal(positions, triangles[t]).map(I16::new),
+                sel_packed: U16::new(SEL_NONE),
+            }
+        })
+        .collect()
+}
+
+/// The encoded face normal of one triangle (`round(n * 32767)`), zero when degenerate.
+pub fn face_normal(positions: &[Position], tri: [u32; 3]) -> [i16; 3] {
+    let p = |v: u32| positions.get(v as usize).map(|p| p.map(|c| c.get() as f64));
+    let (Some(a), Some(b), Some(c)) = (p(tri[0]), p(tri[1]), p(tri[2])) else {
+        return [0; 3];
+    };
+    let u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+    let v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    let n = [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ];
+    let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+    if !(len > 0.0 && len.is_finite()) {
+        return [0; 3];
+    }
+    n.map(|c| (c / len * 32767.0).round().clamp(-32767.0, 32767.0) as i16)
+}
+
+/// An axis-aligned box and a sphere around a set of points.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Bounds {
+    /// Smallest coordinates.
+    pub aabb_min: [f32; 3],
+    /// Largest coordinates.
+    pub aabb_max: [f32; 3],
+    /// Sphere centre: the centre of the box.
+    pub sphere_center: [f32; 3],
+    /// Sphere radius: the largest distance of a point from the centre, rounded up to f32.
+    pub sphere_radius: f32,
+}
+
+/// Bounds of `points`: the box, and the sphere around the box centre that holds
+/// every point. Non-finite coordinates are skipped; no points gives all zeros.
+pub fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> Bounds {
+    let points: Vec<[f32; 3]> = points
+        .into_iter()
+        .filter(|p| p.iter().all(|c| c.is_finite()))
+        .collect();
+    let Some(first) = points.first() else {
+        return Bounds::default();
+    };
+    let (mut lo, mut hi) = (*first, *first);
+    for p in &points {
+        for i in 0..3 {
+            lo[i] = lo[i].min(p[i]);
+            hi[i] = hi[i].max(p[i]);
+        }
+    }
+    let center: [f32; 3] = std::array::from_fn(|i| ((lo[i] as f64 + hi[i] as f64) / 2.0) as f32);
+    let radius = points
+        .iter()
+        .map(|p| dist(*p, center))
+        .fold(0.0f64, f64::max);
+    Bounds {
+        aabb_min: lo,
+        aabb_max: hi,
+        sphere_center: center,
+        sphere_radius: round_up(radius),
+    }
+}
+
+/// Writes bounds into a slot's node-local box and sphere (ranges and opaque fields untouched).
+pub fn set_slot_bounds(slot: &mut Slot68, b: &Bounds) {
+    slot.aabb_min = b.aabb_min.map(F32::new);
+    slot.aabb_max = b.aabb_max.map(F32::new);
+    slot.sphere_center = b.sphere_center.map(F32::new);
+    slot.sphere_radius = F32::new(b.sphere_radius);
+}
+
+/// The Res2 model header for points given in model (world) space.
+///
+/// - hull: the 8 corners of the box, corner `i` taking x from `max` when bit 0
+///   of `i` is set (else `min`), y by bit 1, z by bit 2;
+/// - sphere: as [`bounds`];
+/// - capsule: the segment through the box centre along the box's longest axis
+///   (the first of equal ones), from the box's `min` to its `max` on that axis,
+///   with the largest distance of a point from that segment as radius.
+pub fn model_header(world_points: impl IntoIterator<Item = [f32; 3]>) -> ModelHeader {
+    let points: Vec<[f32; 3]> = world_points
+        .into_iter()
+        .filter(|p| p.iter().all(|c| c.is_finite()))
+        .collect();
+    let b = bounds(points.iter().copied());
+    let hull = std::array::from_fn(|i| {
+        std::array::from_fn(|axis| {
+            F32::new(if i >> axis & 1 == 1 {
+                b.aabb_max[axis]
+            } else {
+                b.aabb_min[axis]
+            })
+        })
+    });
+    let extent: [f32; 3] = std::array::from_fn(|i| b.aabb_max[i] - b.aabb_min[i]);
+    let mut axis = 0;
+    for i in 1..3 {
+        if extent[i] > extent[axis] {
+            axis = i;
+        }
+    }
+    let mut a = b.sphere_center;
+    let mut c = b.sphere_center;
+    a[axis] = b.aabb_min[axis];
+    c[axis] = b.aabb_max[axis];
+    let radius = points
+        .iter()
+        .map(|p| segment_dist(*p, a, c))
+        .fold(0.0f64, f64::max);
+    ModelHeader {
+        hull,
+        sphere_center: b.sphere_center.map(F32::new),
+        sphere_radius: F32::new(b.sphere_radius),
+        capsule_a: a.map(F32::new),
+        capsule_b: c.map(F32::new),
+        capsule_radius: F32::new(round_up(radius)),
+    }
+}
+
+fn dist(p: [f32; 3], c: [f32; 3]) -> f64 {
+    let d: [f64; 3] = std::array::from_fn(|i| p[i] as f64 - c[i] as f64);
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}
+
+fn segment_dist(p: [f32; 3], a: [f32; 3], b: [f32; 3]) -> f64 {
+    let ab: [f64; 3] = std::array::from_fn(|i| b[i] as f64 - a[i] as f64);
+    let ap: [f64; 3] = std::array::from_fn(|i| p[i] as f64 - a[i] as f64);
+    let len2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
+    let t = if len2 > 0.0 {
+        ((ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let d: [f64; 3] = std::array::from_fn(|i| ap[i] - ab[i] * t);
+    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+}
+
+/// The smallest f32 that is not below `v` (so a sphere of this radius holds every point).
+fn round_up(v: f64) -> f32 {
+    let f = v as f32;
+    if (f as f64) < v && f.is_finite() {
+        f32::from_bits(f.to_bits() + 1)
+    } else {
+        f
+    }
+}
+
+/// `round(q * 32767)` for each of `[x, y, z, w]`, clamped to `[-32767, 32767]` (FORMAT.md section 3).
+pub fn quantize_quat(xyzw: [f32; 4]) -> [i16; 4] {
+    xyzw.map(|c| {
+        if c.is_nan() {
+            0
+        } else {
+            (c as f64 * 32767.0).round().clamp(-32767.0, 32767.0) as i16
+        }
+    })
+}
+
+/// One animation key as a writer supplies it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Key {
+    /// Key time in frames (whole numbers in canonical files).
+    pub time: f32,
+    /// Translation.
+    pub pos: [f32; 3],
+    /// Rotation as stored, `[qx, qy, qz, qw]` (see [`quantize_quat`]).
+    pub quat: [i16; 4],
+}
+
+/// The keys of one node, in time order. One key is a static node; two or more
+/// an animated one.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Track {
+    /// Keys with strictly increasing times.
+    pub keys: Vec<Key>,
+}
+
+impl Track {
+    /// A static track: one key at time 0.
+    pub fn fixed(pos: [f32; 3], quat: [i16; 4]) -> Track {
+        Track {
+            keys: vec![Key {
+                time: 0.0,
+                pos,
+                quat,
+            }],
+        }
+    }
+}
+
+/// Why [`write_animation`] could not lay tracks out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AnimError {
+    /// The number of tracks differs from the number of nodes.
+    TrackCount {
+        /// Tracks given.
+        tracks: usize,
+        /// Nodes in the model.
+        nodes: usize,
+    },
+    /// A track has no key (every node needs its fallback key).
+    EmptyTrack {
+        /// Node index.
+        node: usize,
+    },
+    /// Key times do not strictly increase (or are not finite / negative).
+    KeyTimes {
+        /// Node index.
+        node: usize,
+        /// Key index within the track.
+        key: usize,
+    },
+    /// More keys, frames or map words than the u16 fields can address.
+    TooLarge(String),
+}
+
+impl AnimError {
+    /// Stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            AnimError::TrackCount { .. } => "anim.track_count",
+            AnimError::EmptyTrack { .. } => "anim.empty_track",
+            AnimError::KeyTimes { .. } => "anim.key_order",
+            AnimError::TooLarge(_) => "anim.too_large",
+        }
+    }
+}
+
+impl fmt::Display for AnimError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.code())?;
+        match self {
+            AnimError::TrackCount { tracks, nodes } => {
+                write!(f, "{tracks} tracks for {nodes} nodes (one track per node)")
+            }
+            AnimError::EmptyTrack { node } => write!(f, "node {node} has no key"),
+            AnimError::KeyTimes { node, key } => write!(
+                f,
+                "node {node}: key {key} time must be finite, >= 0 and greater than the previous key's"
+            ),
+            AnimError::TooLarge(what) => write!(f, "{what}"),
+        }
+    }
+}
+
+impl std::error::Error for AnimError {}
+
+/// Lays tracks out canonically (FORMAT.md section 3, "Track layout" and
+/// "Writing animation"): one track per node in node order.
+///
+/// Sets `anim_keys` (tracks back to back), every node's `fallback_key` (its last
+/// key) and `anim_map_start` (0xFFFF for a node with one key, else its block),
+/// `anim_map` (`frame_count` words per animated node, back to back, with
+/// [`canonical_map_value`]s) and `frame_count` (`max last key time + 1`,
+/// `floor` for fractional times; 1 for a model without animated node, whose map
+/// is empty). Nothing else changes. A single key at a time other than 0 is kept
+/// as given (valid, but not canonical).
+pub fn write_animation(model: &mut Model, tracks: &[Track]) -> Result<(), AnimError> {
+    if tracks.len() != model.nodes.len() {
+        return Err(AnimError::TrackCount {
+            tracks: tracks.len(),
+            nodes: model.nodes.len(),
+        });
+    }
+    let mut max_end = 0f32;
+    let mut total = 0usize;
+    let mut animated = 0usize;
+    for (node, track) in tracks.iter().enumerate() {
+        let Some(last) = track.keys.last() else {
+            return Err(AnimError::EmptyTrack { node });
+        };
+        for (k, key) in track.keys.iter().enumerate() {
+            let ok = key.time.is_finite()
+                && key.time >= 0.0
+                && (k == 0 || key.time > track.keys[k - 1].time);
+            if !ok {
+                return Err(AnimError::KeyTimes { node, key: k });
+            }
+        }
+        max_end = max_end.max(last.time);
+        total += track.keys.len();
+        if track.keys.len() > 1 {
+            animated += 1;
+        }
+    }
+    if total > NONE as usize + 1 {
+        return Err(AnimError::TooLarge(format!(
+            "{total} keys, fallback_key addresses at most 65536"
+        )));
+    }
+    let frame_count: u32 = if animated > 0 {
+        let end = max_end.floor();
+        if end >= 65535.0 {
+            return Err(AnimError::TooLarge(format!(
+                "last key time {max_end} needs more frames than a map block can hold"
+            )));
+        }
+        end as u32 + 1
+    } else {
+        1
+    };
+    let words = animated * frame_count as usize;
+    if animated > 0 && (animated - 1) * frame_count as usize >= NONE as usize {
+        return Err(AnimError::TooLarge(format!(
+            "{animated} animated nodes x {frame_count} frames: a map start must stay below 0xFFFF"
+        )));
+    }
+    let mut keys = Vec::with_capacity(total);
+    let mut map = Vec::with_capacity(words);
+    let mut times: Vec<f32> = Vec::with_capacity(total);
+    for (node, track) in model.nodes.iter_mut().zip(tracks) {
+        let start = keys.len();
+        for key in &track.keys {
+            keys.push(AnimKey24::new(key.pos, key.time, key.quat));
+            times.push(key.time);
+        }
+        let end = keys.len() - 1;
+        node.fallback_key = U16::new(end as u16);
+        if track.keys.len() > 1 {
+            node.anim_map_start = U16::new(map.len() as u16);
+            map.extend(
+                (0..frame_count).map(|f| U16::new(canonical_map_value(&times, start, end, f))),
+            );
+        } else {
+            node.anim_map_start = U16::new(NONE);
+        }
+    }
+    model.anim_keys = keys;
+    model.anim_map = map;
+    model.frame_count = frame_count;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raw::Node38;
+    use zerocopy::FromZeros;
+
+    fn pos(p: [f32; 3]) -> Position {
+        p.map(F32::new)
+    }
+
+    /// A unit cube with split vertices (4 per face, 24 in all), counter-clockwise from outside.
+    fn cube() -> (Vec<Position>, Vec<[u32; 3]>) {
+        let faces: [([f32; 3], [f32; 3], [f32; 3]); 6] = [
+            ([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]),
+            ([-1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]),
+            ([0.0, 1.0, 0.0], [0.0, 0.0, 1.0], [1.0, 0.0, 0.0]),
+            ([0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]),
+            ([0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]),
+            ([0.0, 0.0, -1.0], [0.0, 1.0, 0.0], [1.0, 0.0, 0.0]),
+        ];
+        let mut p = Vec::new();
+        let mut t = Vec::new();
+        for (n, u, v) in faces {
+            let base = p.len() as u32;
+            for (su, sv) in [(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)] {
+                p.push(pos(std::array::from_fn(|i| n[i] + su * u[i] + sv * v[i])));
+            }
+            t.push([base, base + 1, base + 2]);
+            t.push([base, base + 2, base + 3]);
+        }
+        (p, t)
+    }
+
+    #[test]
+    fn cube_adjacency_is_complete_and_symmetric() {
+        let (p, t) = cube();
+        let d = tri_descs(&p, &t, 100);
+        assert_eq!(d.len(), 12);
+        for (i, desc) in d.iter().enumerate() {
+            for k in 0..3 {
+                let l = desc.links[k].get();
+                assert!((100..112).contains(&l), "triangle {i} edge {k}: {l}");
+                assert_ne!(l as usize, 100 + i);
+                // The neighbour links back.
+                let back = &d[l as usize - 100];
+                assert!(back.links.iter().any(|b| b.get() as usize == 100 + i));
+            }
+            assert_eq!(desc.sel_packed.get(), SEL_NONE);
+            assert_eq!(desc.tri_flags.get(), 0);
+        }
+        // Triangles 0 and 1 share their diagonal: edge 2 of the first, edge 0 of the second.
+        assert_eq!(d[0].links[2].get(), 101);
+        assert_eq!(d[1].links[0].get(), 100);
+        // Face normals point outward: face 0 is +X.
+        assert_eq!(d[0].normal.map(I16::get), [32767, 0, 0]);
+        assert_eq!(d[11].normal.map(I16::get), [0, 0, -32767]);
+    }
+
+    #[test]
+    fn links_past_0xfffe_and_open_edges_are_none() {
+        let (p, t) = cube();
+        let d = tri_descs(&p, &t, 0xFFF8);
+        // Ids 0xFFF8..0xFFFE fit, 0xFFFF and beyond do not.
+        let max = d
+            .iter()
+            .flat_map(|x| x.links)
+            .map(U16::get)
+            .filter(|&l| l != NONE)
+            .max();
+        assert_eq!(max, Some(0xFFFE));
+        let single = tri_descs(&p, &t[..1], 0);
+        assert!(single[0].links.iter().all(|l| l.get() == NONE));
+        let degenerate = tri_descs(&p, &[[0, 0, 1]], 0);
+        assert_eq!(degenerate[0].normal.map(I16::get), [0, 0, 0]);
+        assert_eq!(degenerate[0].links[0].get(), NONE);
+    }
+
+    #[test]
+    fn bounds_and_header() {
+        let pts = [[0.0, 0.0, 0.0], [4.0, 1.0, 2.0], [2.0, -1.0, 0.0]];
+        let b = bounds(pts);
+        assert_eq!(b.aabb_min, [0.0, -1.0, 0.0]);
+        assert_eq!(b.aabb_max, [4.0, 1.0, 2.0]);
+        assert_eq!(b.sphere_center, [2.0, 0.0, 1.0]);
+        assert!(pts
+            .iter()
+            .all(|p| dist(*p, b.sphere_center) <= b.sphere_radius as f64));
+        assert_eq!(bounds(std::iter::empty()), Bounds::default());
+
+        let mut slot = Slot68::new_zeroed();
+        slot.opaque[2] = 7.into();
+        set_slot_bounds(&mut slot, &b);
+        assert_eq!(slot.aabb_max.map(F32::get), [4.0, 1.0, 2.0]);
+        assert_eq!(slot.opaque[2].get(), 7);
+
+        let h = model_header(pts);
+        assert_eq!(h.hull[0].map(F32::get), [0.0, -1.0, 0.0]);
+        assert_eq!(h.hull[7].map(F32::get), [4.0, 1.0, 2.0]);
+        assert_eq!(h.hull[1].map(F32::get), [4.0, -1.0, 0.0]);
+        // Longest axis is x: the capsule runs from x=0 to x=4 through the centre.
+        assert_eq!(h.capsule_a.map(F32::get), [0.0, 0.0, 1.0]);
+        assert_eq!(h.capsule_b.map(F32::get), [4.0, 0.0, 1.0]);
+        let r = h.capsule_radius.get() as f64;
+        assert!(pts
+            .iter()
+            .all(|p| segment_dist(*p, [0.0, 0.0, 1.0], [4.0, 0.0, 1.0]) <= r));
+        assert!((r - 2f64.sqrt()).abs() < 1e-6, "{r}");
+    }
+
+    #[test]
+    fn quantize() {
+        assert_eq!(quantize_quat([0.0, 0.0, 0.0, 1.0]), [0, 0, 0, 32767]);
+        assert_eq!(
+            quantize_quat([-1.5, 0.5, f32::NAN, 2.0]),
+            [-32767, 16384, 0, 32767]
+        );
+    }
+
+    fn model(nodes: usize) -> Model {
+        let mut node = Node38::new_zeroed();
+        node.parent = U16::new(NONE);
+        node.slots = [U16::new(NONE); crate::raw::SLOTS_PER_NODE];
+        let mut m = Model {
+            nodes: vec![node; nodes],
+            ..Model::default()
+        };
+        m.canonicalize_entries();
+        m
+    }
+
+    fn key(time: f32) -> Key {
+        Key {
+            time,
+            pos: [time, 0.0, 0.0],
+            quat: [0, 0, 0, 32767],
+        }
+    }
+
+    #[test]
+    fn canonical_animation_layout() {
+        let mut m = model(3);
+        let tracks = [
+            Track::fixed([1.0, 2.0, 3.0], [0, 0, 0, 32767]),
+            Track {
+                keys: vec![key(0.0), key(2.0), key(5.0)],
+            },
+            Track {
+                keys: vec![key(0.0), key(3.0)],
+            },
+        ];
+        write_animation(&mut m, &tracks).unwrap();
+        assert_eq!(m.frame_count, 6);
+        assert_eq!(m.anim_keys.len(), 6);
+        let fallbacks: Vec<u16> = m.nodes.iter().map(|n| n.fallback_key.get()).collect();
+        assert_eq!(fallbacks, [0, 3, 5]);
+        let starts: Vec<u16> = m.nodes.iter().map(|n| n.anim_map_start.get()).collect();
+        assert_eq!(starts, [NONE, 0, 6]);
+        let map: Vec<u16> = m.anim_map.iter().map(|w| w.get()).collect();
+        // Node 1 (keys 1..=3 at 0, 2, 5): frames 0-1 -> 1, 2-4 -> 2, 5 -> fallback 3.
+        // Node 2 (keys 4..=5 at 0, 3): frames 0-2 -> 4, 3-5 -> fallback 5.
+        assert_eq!(map, [1, 1, 2, 2, 2, 3, 4, 4, 4, 5, 5, 5]);
+        let report = crate::validate(&m.view());
+        assert!(report.is_valid(), "{report:?}");
+    }
+
+    #[test]
+    fn static_model_and_errors() {
+        let mut m = model(2);
+        let fixed = Track::fixed([0.0; 3], [0, 0, 0, 32767]);
+        write_animation(&mut m, &[fixed.clone(), fixed.clone()]).unwrap();
+        assert_eq!(m.frame_count, 1);
+        assert!(m.anim_map.is_empty());
+        assert!(m.nodes.iter().all(|n| n.anim_map_start.get() == NONE));
+        assert_eq!(m.nodes[1].fallback_key.get(), 1);
+
+        let err = write_animation(&mut m, std::slice::from_ref(&fixed)).unwrap_err();
+        assert_eq!(err.code(), "anim.track_count");
+        let bad = Track {
+            keys: vec![key(0.0), key(0.0)],
+        };
+        let err = write_animation(&mut m, &[fixed.clone(), bad]).unwrap_err();
+        assert_eq!(err, AnimError::KeyTimes { node: 1, key: 1 });
+        let err = write_animation(&mut m, &[fixed, Track::default()]).unwrap_err();
+        assert_eq!(err.code(), "anim.empty_track");
+    }
+}

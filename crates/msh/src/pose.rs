@@ -39,7 +39,11 @@ pub struct Affine(pub [[f64; 4]; 3]);
 
 impl Affine {
     /// The identity.
-    pub const IDENTITY: Affine = Affine([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]]);
+    pub const IDENTITY: Affine = Affine([
+        [1.0, 0.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0, 0.0],
+        [0.0, 0.0, 1.0, 0.0],
+    ]);
 
     /// A node's local transform from a sampled pose, under a rotation reading.
     ///
@@ -49,7 +53,14 @@ impl Affine {
         // to_matrix(q) is R(conj q) in textbook terms; feeding it conj(q_eff) gives R(q_eff).
         let q = rotation.effective(pose.rotation);
         let m = to_matrix([q[0], -q[1], -q[2], -q[3]], pose.translation);
-        let r = |i: usize| [m[i * 4] as f64, m[i * 4 + 1] as f64, m[i * 4 + 2] as f64, m[i * 4 + 3] as f64];
+        let r = |i: usize| {
+            [
+                m[i * 4] as f64,
+                m[i * 4 + 1] as f64,
+                m[i * 4 + 2] as f64,
+                m[i * 4 + 3] as f64,
+            ]
+        };
         Affine([r(0), r(1), r(2)])
     }
 
@@ -59,7 +70,8 @@ impl Affine {
         let mut out = [[0.0; 4]; 3];
         for (i, row) in out.iter_mut().enumerate() {
             for (j, cell) in row.iter_mut().enumerate() {
-                *cell = (0..3).map(|k| a[i][k] * b[k][j]).sum::<f64>() + if j == 3 { a[i][3] } else { 0.0 };
+                *cell = (0..3).map(|k| a[i][k] * b[k][j]).sum::<f64>()
+                    + if j == 3 { a[i][3] } else { 0.0 };
             }
         }
         Affine(out)
@@ -86,14 +98,22 @@ impl Affine {
 /// Every node's local pose at time `t` as the engine samples it, in node order.
 pub fn local_poses(view: &ModelRef<'_>, t: f32) -> Result<Vec<Pose>, SampleError> {
     let tracks = tracks(view);
-    view.nodes.iter().enumerate().map(|(i, node)| sample(&tracks, i, node, t)).collect()
+    view.nodes
+        .iter()
+        .enumerate()
+        .map(|(i, node)| sample(&tracks, i, node, t))
+        .collect()
 }
 
 /// Every node's world transform at time `t`: local poses composed parent to child.
 ///
 /// A parent index that is not smaller than the node's own (invalid; strict
 /// validation rejects it) is treated as no parent.
-pub fn world_transforms(view: &ModelRef<'_>, t: f32, rotation: Rotation) -> Result<Vec<Affine>, SampleError> {
+pub fn world_transforms(
+    view: &ModelRef<'_>,
+    t: f32,
+    rotation: Rotation,
+) -> Result<Vec<Affine>, SampleError> {
     let local = local_poses(view, t)?;
     Ok(compose(view, &local, rotation))
 }
@@ -121,13 +141,28 @@ pub fn rest_poses(view: &ModelRef<'_>) -> Result<Vec<Pose>, SampleError> {
         .enumerate()
         .map(|(i, node)| {
             let k = node.fallback_key.get();
-            let key = keys.get(k as usize).ok_or(SampleError::FallbackOutOfRange { node: i, key: k, keys: keys.len() })?;
-            Ok(Pose { translation: key.position(), rotation: key.quat_wxyz(), fallback: true, key: k })
+            let key = keys
+                .get(k as usize)
+                .ok_or(SampleError::FallbackOutOfRange {
+                    node: i,
+                    key: k,
+                    keys: keys.len(),
+                })?;
+            Ok(Pose {
+                translation: key.position(),
+                rotation: key.quat_wxyz(),
+                fallback: true,
+                key: k,
+            })
         })
         .collect()
 }
 
 /// The animation tables of a view.
 pub fn tracks<'a>(view: &ModelRef<'a>) -> Tracks<'a> {
-    Tracks { keys: view.anim_keys.unwrap_or(&[]), map: view.anim_map.unwrap_or(&[]), frame_count: view.frame_count }
+    Tracks {
+        keys: view.anim_keys.unwrap_or(&[]),
+        map: view.anim_map.unwrap_or(&[]),
+        frame_count: view.frame_count,
+    }
 }

@@ -19,8 +19,10 @@ pub enum Severity {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Code {
-    /// The NRes container itself is damaged (the message names the container error).
-    Container,
+    /// The NRes container itself is damaged; the code is the container's own (`nres.*`).
+    Container(nres::ErrorKind),
+    /// The file could not be read for a reason other than the container (not expected).
+    Unreadable,
     /// Two payloads of the container overlap.
     PayloadOverlap,
     /// A required resource (1, 2, 3, 6, 13) is missing.
@@ -59,7 +61,9 @@ pub enum Code {
     FallbackOutOfRange,
     /// An animated node's map block is past the map.
     MapOutOfRange,
-    /// A map value below the fallback has no following key.
+    /// A map value below the fallback has no following key. (While the fallback
+    /// itself is in range this cannot happen, as `value + 1 <= fallback`; the check
+    /// stays because FORMAT.md lists it and the sampler relies on it.)
     MapValueOutOfRange,
     /// Key times do not strictly increase within a track.
     KeyTimesNotIncreasing,
@@ -89,6 +93,8 @@ pub enum Code {
     NonCanonicalAttr,
     /// Warning: a name field has bytes after its NUL terminator.
     NonCanonicalNameField,
+    /// Warning: a Res10 name ends in a byte other than NUL (kept as read).
+    NonCanonicalNameTerminator,
     /// Info: the node table uses the legacy 24-byte layout; it is carried through undecoded.
     LegacyNodeTable,
     /// Info: a terrain model (Res21 instead of Res6/Res13); carried through, not decoded.
@@ -100,7 +106,8 @@ impl Code {
     pub fn as_str(self) -> &'static str {
         use Code::*;
         match self {
-            Container => "nres.damaged",
+            Container(kind) => kind.code(),
+            Unreadable => "msh.unreadable",
             PayloadOverlap => "nres.payload_overlap",
             MissingResource => "resource.missing",
             DuplicateResource => "resource.duplicate",
@@ -135,6 +142,7 @@ impl Code {
             NonCanonicalSortIndex => "canon.sort_index",
             NonCanonicalAttr => "canon.attr",
             NonCanonicalNameField => "canon.name_field",
+            NonCanonicalNameTerminator => "canon.name_terminator",
             LegacyNodeTable => "model.legacy_nodes",
             TerrainModel => "model.terrain",
         }
@@ -154,7 +162,8 @@ impl Code {
             | NonCanonicalPadding
             | NonCanonicalSortIndex
             | NonCanonicalAttr
-            | NonCanonicalNameField => Severity::Warning,
+            | NonCanonicalNameField
+            | NonCanonicalNameTerminator => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -210,6 +219,16 @@ impl Finding {
             path: path.into(),
             message: message.into(),
         }
+    }
+
+    /// A finding for a damaged container, with the container's own code and offset.
+    pub fn container(e: &nres::Error) -> Self {
+        let path = e
+            .entry_index()
+            .map_or_else(|| "container".to_string(), |i| format!("directory[{i}]"));
+        let mut f = Finding::new(Code::Container(e.kind()), None, path, e.message());
+        f.offset = e.offset();
+        f
     }
 
     /// Sets the record index.

@@ -41,7 +41,8 @@ pub fn open(bytes: &[u8], mode: Mode) -> crate::Result<Opened<'_>> {
         Mode::Tolerant => {
             let (archive, problems) = Archive::parse_tolerant(bytes)?;
             for p in problems {
-                let mut f = Finding::new(Code::Container, None, "container", p.to_string());
+                let mut f =
+                    Finding::new(Code::Container(p.kind()), None, "container", p.to_string());
                 f.offset = p.offset();
                 report.push(f);
             }
@@ -66,17 +67,15 @@ pub fn open(bytes: &[u8], mode: Mode) -> crate::Result<Opened<'_>> {
 pub fn validate_bytes(bytes: &[u8]) -> Report {
     match open(bytes, Mode::Tolerant) {
         Ok(opened) => opened.report,
-        Err(crate::Error::Container(e)) => {
-            let mut report = Report::default();
-            let mut f = Finding::new(Code::Container, None, "container", e.to_string());
-            f.offset = e.offset();
-            report.push(f);
-            report
-        }
+        Err(crate::Error::Invalid(report)) => report,
+        Err(crate::Error::Container(e)) => Report {
+            findings: vec![Finding::container(&e)],
+        },
         Err(e) => {
+            // Tolerant opening fails only on the container; keep the message regardless.
             let mut report = Report::default();
             report.push(Finding::new(
-                Code::Container,
+                Code::Unreadable,
                 None,
                 "container",
                 e.to_string(),
@@ -532,7 +531,10 @@ fn check_animation(view: &ModelRef<'_>, report: &mut Report) {
             continue;
         }
         let track = &times[start..=end];
-        if let Some(k) = track.windows(2).position(|w| !(w[0] < w[1])) {
+        if let Some(k) = track
+            .windows(2)
+            .position(|w| w[0].partial_cmp(&w[1]) != Some(std::cmp::Ordering::Less))
+        {
             report.push(at(
                 view,
                 Finding::new(

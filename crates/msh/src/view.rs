@@ -146,6 +146,7 @@ impl<'a> ModelRef<'a> {
             }
             let data = entry.data();
             let base = entry.data_offset() as u64;
+            check_attrs(archive, &entry, report);
             match type_id {
                 res::NODES if entry.attr3() == res::LEGACY_NODE_STRIDE => {
                     view.kind = Some(ModelKind::LegacyNodes);
@@ -294,6 +295,46 @@ impl<'a> ModelRef<'a> {
     }
 }
 
+/// Warns when `attr1`/`attr2` of a decoded resource differ from what the writer derives.
+fn check_attrs(archive: &Archive<'_>, entry: &nres::Entry<'_>, report: &mut Report) {
+    let type_id = entry.type_id();
+    let dir_offset = archive.directory_offset() as u64 + entry.index() as u64 * 64;
+    let len = entry.data().len();
+    let count = match type_id {
+        res::SLOTS => None,              // checked as an error (slots.count_mismatch)
+        res::NAMES | res::NODES => None, // the node count; Res1.attr2 is kept as read
+        _ => record_size(type_id).map(|s| (len / s) as u32),
+    };
+    if let Some(count) = count {
+        if entry.attr1() != count {
+            report.push(
+                Finding::new(
+                    Code::NonCanonicalAttr,
+                    Some(type_id),
+                    format!("Res{type_id}.attr1"),
+                    format!(
+                        "attr1 is {}, the record count is {count} (kept as read)",
+                        entry.attr1()
+                    ),
+                )
+                .offset(dir_offset + 4),
+            );
+        }
+    }
+    let attr2_free = matches!(type_id, res::NODES | res::ANIM_MAP);
+    if !attr2_free && entry.attr2() != 0 {
+        report.push(
+            Finding::new(
+                Code::NonCanonicalAttr,
+                Some(type_id),
+                format!("Res{type_id}.attr2"),
+                format!("attr2 is {}, expected 0 (kept as read)", entry.attr2()),
+            )
+            .offset(dir_offset + 8),
+        );
+    }
+}
+
 /// Views `data` as records, cutting a trailing partial record and reporting it.
 fn table<'a, T: FromBytes + KnownLayout + Immutable>(
     data: &'a [u8],
@@ -361,7 +402,19 @@ fn parse_names<'a>(
             .checked_add(4)
             .and_then(|s| Some((s, s.checked_add(len)?)));
         match text.and_then(|(s, e)| Some((data.get(s..e)?, data.get(e)?))) {
-            Some((text, _terminator)) => {
+            Some((text, &terminator)) => {
+                if terminator != 0 {
+                    report.push(
+                        Finding::new(
+                            Code::NonCanonicalNameTerminator,
+                            Some(res::NAMES),
+                            format!("Res10[{i}]"),
+                            format!("name ends in byte 0x{terminator:02x} rather than NUL (kept as read)"),
+                        )
+                        .record(i)
+                        .offset(base + (pos + 4 + len) as u64),
+                    );
+                }
                 names.push(Some(text));
                 pos += 4 + len + 1;
             }

@@ -1,0 +1,259 @@
+//! The command line: subcommands, options and help texts.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+
+/// The exit-code section every help text ends with.
+macro_rules! exit_codes {
+    () => {
+        "Exit codes:
+  0  success (also when stdout is closed early, e.g. piped into `head`)
+  1  the input is invalid, or an operation on valid input failed
+  2  usage error, or a file that cannot be read or written
+
+Errors print on stderr as `error[CODE]: message`, CODE being a stable
+identifier such as nres.bad_magic, batch.index_range or io.not_found."
+    };
+}
+
+/// A help epilogue: the given text, a blank line, the exit codes.
+macro_rules! after {
+    ($text:expr) => {
+        concat!($text, "\n\n", exit_codes!())
+    };
+}
+
+const MAIN_AFTER: &str = after!(
+    "Examples:
+  mshconv validate tank.msh wheel.msh
+  mshconv inspect tank.msh
+  mshconv inspect models.rlb:TANK.MSH
+  mshconv pose tank.msh --time 12.5 --json
+  mshconv nres list models.rlb
+  mshconv nres extract models.rlb --out unpacked/
+  mshconv nres pack unpacked/ --out models.rlb
+  mshconv nres repack models.rlb --out models.canonical.rlb
+  mshconv completions bash > ~/.local/share/bash-completion/completions/mshconv
+
+A model inside an archive is named ARCHIVE:ENTRY (or FILE --entry ENTRY);
+entry names compare ASCII case-insensitively, as in the game."
+);
+
+/// Converter and inspector for the .msh models of Parkan: Iron Strategy.
+#[derive(Debug, Parser)]
+#[command(name = "mshconv", version, after_help = MAIN_AFTER)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check models against every rule of the format and print every finding.
+    #[command(after_help = VALIDATE_AFTER)]
+    Validate(ValidateArgs),
+    /// Print a model's nodes, slots, batches, entries and animation summary.
+    #[command(after_help = INSPECT_AFTER)]
+    Inspect(InspectArgs),
+    /// Print every node's local pose at one time, as the engine samples it.
+    #[command(after_help = POSE_AFTER)]
+    Pose(PoseArgs),
+    /// List, extract, pack and repack NRes archives (.rlb, and .msh containers).
+    #[command(subcommand, after_help = NRES_AFTER)]
+    Nres(NresCommand),
+    /// Print a shell completion script.
+    #[command(after_help = COMPLETIONS_AFTER)]
+    Completions(CompletionsArgs),
+}
+
+const VALIDATE_AFTER: &str = after!(
+    "Examples:
+  mshconv validate tank.msh
+  mshconv validate --json models/*.msh > report.json
+  mshconv validate --tolerant models.rlb:TANK.MSH
+
+Strict mode (the default) rejects a file with any error finding; tolerant mode
+rejects only a container that cannot be opened at all. Warnings (non-canonical
+but valid layouts) never reject a file."
+);
+
+const INSPECT_AFTER: &str = after!(
+    "Examples:
+  mshconv inspect tank.msh
+  mshconv inspect --json models.rlb --entry TANK.MSH"
+);
+
+const POSE_AFTER: &str = after!(
+    "Examples:
+  mshconv pose tank.msh --time 12.5
+  mshconv pose tank.msh --time=-0.5 --json
+
+The rotation is printed [w, x, y, z] as the engine holds it; under the default
+reading a node turns by its conjugate. In JSON, NaN and infinities are the
+strings \"NaN\", \"Infinity\" and \"-Infinity\"; every other number is the
+shortest decimal that parses back to the same f32."
+);
+
+const COMPLETIONS_AFTER: &str = after!(
+    "Examples:
+  mshconv completions bash > ~/.local/share/bash-completion/completions/mshconv
+  mshconv completions zsh > ~/.zfunc/_mshconv"
+);
+
+const NRES_AFTER: &str = after!(
+    "Examples:
+  mshconv nres list models.rlb
+  mshconv nres extract models.rlb --out unpacked/
+  mshconv nres pack unpacked/ --out models.rlb
+  mshconv nres repack models.rlb --out models.canonical.rlb"
+);
+
+const NRES_LIST_AFTER: &str = after!(
+    "Examples:
+  mshconv nres list models.rlb
+  mshconv nres list --json tank.msh"
+);
+
+const NRES_EXTRACT_AFTER: &str = after!(
+    "Examples:
+  mshconv nres extract models.rlb --out unpacked/
+
+Writes each payload to NNNN-NAME (NNNN the directory index, NAME made safe for
+any file system) and a manifest.json with every entry's type, attributes, name,
+sort_index and the file's layout, so `nres pack` can rebuild it."
+);
+
+const NRES_PACK_AFTER: &str = after!(
+    "Examples:
+  mshconv nres pack unpacked/ --out models.rlb
+  mshconv nres pack unpacked/ --out models.rlb --lossless
+
+Entry order, names, types and attributes come from manifest.json. The default
+layout is canonical (payloads in directory order padded with zeros to 8 bytes,
+sort_index recomputed); --lossless restores the layout recorded at extraction
+(payload order, gaps and padding, stored sort_index), so an unedited folder
+packs back to the original bytes."
+);
+
+const NRES_REPACK_AFTER: &str = after!(
+    "Examples:
+  mshconv nres repack models.rlb --out models.canonical.rlb
+
+Reads the archive and writes it back canonically; a canonical file comes back
+byte for byte."
+);
+
+/// Options of `validate`.
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Report damage and go on; reject only a container that cannot be opened.
+    #[arg(long)]
+    pub tolerant: bool,
+    /// Print a JSON array of {file, mode, valid, kind, findings}.
+    #[arg(long)]
+    pub json: bool,
+    /// Look each FILE up as an archive and validate this entry of it.
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Model files, or ARCHIVE:ENTRY for a model inside an archive.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// Options of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Inspect a damaged model as far as it can be read instead of rejecting it.
+    #[arg(long)]
+    pub tolerant: bool,
+    /// Look FILE up as an archive and inspect this entry of it.
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Model file, or ARCHIVE:ENTRY.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+}
+
+/// Options of `pose`.
+#[derive(Debug, Args)]
+pub struct PoseArgs {
+    /// Model file, or ARCHIVE:ENTRY.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// Time on the animation timeline, in frames (negative, NaN and inf allowed).
+    #[arg(long, value_name = "T", allow_hyphen_values = true)]
+    pub time: f32,
+    /// Print JSON: {"time": T, "nodes": [{index, name, translation, rotation, fallback}]}.
+    #[arg(long)]
+    pub json: bool,
+    /// Sample a damaged model as far as it can be read instead of rejecting it.
+    #[arg(long)]
+    pub tolerant: bool,
+    /// Look FILE up as an archive and sample this entry of it.
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+}
+
+/// Options of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to write a completion script for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// The `nres` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum NresCommand {
+    /// List an archive's entries: index, type, name, size, attributes, offset, sort_index.
+    #[command(after_help = NRES_LIST_AFTER)]
+    List {
+        /// The NRes file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Write every entry's payload to a folder, with a manifest.json to pack it back.
+    #[command(after_help = NRES_EXTRACT_AFTER)]
+    Extract {
+        /// The NRes file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The folder to write (created if missing; files in it are overwritten).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
+    /// Build an NRes file from a folder written by `nres extract`.
+    #[command(after_help = NRES_PACK_AFTER)]
+    Pack {
+        /// The folder holding manifest.json and the payload files.
+        #[arg(value_name = "DIR")]
+        dir: PathBuf,
+        /// The file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Canonical layout (the default).
+        #[arg(long, conflicts_with = "lossless")]
+        canonical: bool,
+        /// The layout recorded in the manifest: payload order, gaps, padding, sort_index.
+        #[arg(long)]
+        lossless: bool,
+    },
+    /// Read an NRes file and write it back in the canonical layout.
+    #[command(after_help = NRES_REPACK_AFTER)]
+    Repack {
+        /// The NRes file.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The file to write (may be FILE itself).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+}

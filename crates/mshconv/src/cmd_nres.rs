@@ -1,0 +1,396 @@
+//! `mshconv nres list|extract|pack|repack`: the NRes container as files.
+//!
+//! `extract` writes every payload to its own file and a `manifest.json`; `pack`
+//! rebuilds the archive from them. The manifest records everything the
+//! container holds besides the payloads (types, attributes, name fields,
+//! `sort_index`, the physical layout), so an unedited folder packs back to the
+//! original bytes with `--lossless`, and to the canonical layout by default.
+
+use crate::cli::NresCommand;
+use crate::fail::Failure;
+use crate::input::read_file;
+use crate::jsonf::{hex, unhex};
+use crate::out::Out;
+use crate::table::Table;
+use anyhow::Context;
+use nres::{Archive, Filler, Name, OwnedArchive, OwnedEntry, WriteMode};
+use serde::{Deserialize, Serialize};
+use std::path::{Component, Path};
+use std::process::ExitCode;
+
+/// The manifest's `format` value.
+pub const MANIFEST_FORMAT: &str = "mshconv-nres-manifest";
+/// The manifest's `version` value.
+pub const MANIFEST_VERSION: u32 = 1;
+/// The manifest's file name inside an extracted folder.
+pub const MANIFEST_FILE: &str = "manifest.json";
+
+/// `manifest.json`: how to rebuild an archive from an extracted folder.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// Always [`MANIFEST_FORMAT`].
+    pub format: String,
+    /// Always [`MANIFEST_VERSION`].
+    pub version: u32,
+    /// Hex of the bytes between the header and the first payload (lossless packing).
+    #[serde(default)]
+    pub leading: String,
+    /// Directory indices in the order their payloads lay in the file, or null when
+    /// payloads overlapped (such a file can only be packed canonically).
+    #[serde(default)]
+    pub physical_order: Option<Vec<usize>>,
+    /// The entries, in directory order.
+    pub entries: Vec<ManifestEntry>,
+}
+
+/// One entry of the manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ManifestEntry {
+    /// Position in the directory (0-based); entries are packed in this order.
+    pub order: usize,
+    /// The payload's file name inside the folder.
+    pub file: String,
+    /// Resource type.
+    pub type_id: u32,
+    /// Entry name (text up to the NUL).
+    pub name: String,
+    /// Hex of the whole 36-byte name field, present only when `name` cannot
+    /// reproduce it (bytes after the NUL, or a name that is not ASCII).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_field: Option<String>,
+    /// First attribute.
+    pub attr1: u32,
+    /// Second attribute.
+    pub attr2: u32,
+    /// Third attribute.
+    pub attr3: u32,
+    /// `sort_index` as stored (used by lossless packing; canonical packing recomputes it).
+    pub sort_index: u32,
+    /// Payload size when extracted; the filler is reused only while the payload keeps this size.
+    pub size: u32,
+    /// Hex of the bytes that followed the payload (padding or a gap), for lossless packing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filler: Option<String>,
+}
+
+/// Runs an `nres` subcommand.
+pub fn run(command: &NresCommand, out: &mut Out) -> anyhow::Result<ExitCode> {
+    match command {
+        NresCommand::List { file, json } => list(file, *json, out),
+        NresCommand::Extract { file, out: dir } => extract(file, dir, out),
+        NresCommand::Pack {
+            dir,
+            out: file,
+            lossless,
+            ..
+        } => pack(dir, file, *lossless, out),
+        NresCommand::Repack { file, out: target } => repack(file, target, out),
+    }
+}
+
+fn parse<'a>(path: &Path, bytes: &'a [u8]) -> anyhow::Result<Archive<'a>> {
+    Archive::parse(bytes).with_context(|| format!("cannot open {}", path.display()))
+}
+
+fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// One row of `nres list --json`.
+#[derive(Debug, Clone, Serialize)]
+struct ListEntry {
+    index: usize,
+    type_id: u32,
+    name: String,
+    size: u32,
+    attr1: u32,
+    attr2: u32,
+    attr3: u32,
+    offset: u32,
+    sort_index: u32,
+}
+
+fn list(path: &Path, json: bool, out: &mut Out) -> anyhow::Result<ExitCode> {
+    let bytes = read_file(path)?;
+    let archive = parse(path, &bytes)?;
+    let rows: Vec<ListEntry> = archive
+        .entries()
+        .map(|e| ListEntry {
+            index: e.index(),
+            type_id: e.type_id(),
+            name: e.name(),
+            size: e.size(),
+            attr1: e.attr1(),
+            attr2: e.attr2(),
+            attr3: e.attr3(),
+            offset: e.data_offset(),
+            sort_index: e.sort_index(),
+        })
+        .collect();
+    let text = if json {
+        let mut text = serde_json::to_string_pretty(&rows)?;
+        text.push('\n');
+        text
+    } else {
+        let mut table = Table::new(&[
+            "index",
+            "type",
+            "name",
+            "size",
+            "attr1",
+            "attr2",
+            "attr3",
+            "offset",
+            "sort_index",
+        ]);
+        table.left_align(&[2]);
+        for r in &rows {
+            table.row(vec![
+                r.index.to_string(),
+                r.type_id.to_string(),
+                format!("{:?}", r.name),
+                r.size.to_string(),
+                r.attr1.to_string(),
+                r.attr2.to_string(),
+                r.attr3.to_string(),
+                r.offset.to_string(),
+                r.sort_index.to_string(),
+            ]);
+        }
+        format!(
+            "{}: {} entries, {} bytes\n{}",
+            path.display(),
+            rows.len(),
+            bytes.len(),
+            table.render("")
+        )
+    };
+    out.text(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A file name for entry `index` that is safe on every file system: the index
+/// (which makes it unique), then the name with anything but `[A-Za-z0-9._-]`
+/// replaced by `_`.
+pub fn payload_file_name(index: usize, name: &[u8]) -> String {
+    let safe: String = name
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-' {
+                b as char
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.is_empty() {
+        format!("{index:04}.bin")
+    } else {
+        format!("{index:04}-{safe}")
+    }
+}
+
+fn extract(path: &Path, dir: &Path, out: &mut Out) -> anyhow::Result<ExitCode> {
+    let bytes = read_file(path)?;
+    let archive = parse(path, &bytes)?;
+    let layout = archive.layout();
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut entries = Vec::with_capacity(archive.len());
+    for e in archive.entries() {
+        let file = payload_file_name(e.index(), e.name_bytes());
+        write_output(&dir.join(&file), e.data())?;
+        let field = e.name_field();
+        let name = e.name();
+        // `name` reproduces the field when the field is clean and the text is ASCII.
+        let reproducible = field.is_clean() && e.name_bytes().is_ascii();
+        entries.push(ManifestEntry {
+            order: e.index(),
+            file,
+            type_id: e.type_id(),
+            name,
+            name_field: (!reproducible).then(|| hex(field.field())),
+            attr1: e.attr1(),
+            attr2: e.attr2(),
+            attr3: e.attr3(),
+            sort_index: e.sort_index(),
+            size: e.size(),
+            filler: layout
+                .physical_order
+                .as_ref()
+                .map(|_| hex(&layout.fillers[e.index()])),
+        });
+    }
+    let manifest = Manifest {
+        format: MANIFEST_FORMAT.to_string(),
+        version: MANIFEST_VERSION,
+        leading: hex(&layout.leading),
+        physical_order: layout.physical_order.clone(),
+        entries,
+    };
+    let mut text = serde_json::to_string_pretty(&manifest)?;
+    text.push('\n');
+    write_output(&dir.join(MANIFEST_FILE), text.as_bytes())?;
+    out.text(&format!(
+        "extracted {} entries of {} to {}\n",
+        archive.len(),
+        path.display(),
+        dir.display()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bad_manifest(path: &Path, message: impl std::fmt::Display) -> anyhow::Error {
+    Failure::invalid("manifest.invalid", format!("{}: {message}", path.display())).into()
+}
+
+/// Reads and checks a manifest: format, version, orders `0..n`, plain file names.
+pub fn read_manifest(dir: &Path) -> anyhow::Result<Manifest> {
+    let path = dir.join(MANIFEST_FILE);
+    let text = read_file(&path)?;
+    let mut manifest: Manifest =
+        serde_json::from_slice(&text).map_err(|e| bad_manifest(&path, e))?;
+    if manifest.format != MANIFEST_FORMAT || manifest.version != MANIFEST_VERSION {
+        return Err(bad_manifest(
+            &path,
+            format!(
+                "format {:?} version {} is not {MANIFEST_FORMAT:?} version {MANIFEST_VERSION}",
+                manifest.format, manifest.version
+            ),
+        ));
+    }
+    manifest.entries.sort_by_key(|e| e.order);
+    for (i, e) in manifest.entries.iter().enumerate() {
+        if e.order != i {
+            return Err(bad_manifest(
+                &path,
+                format!(
+                    "entry orders must be 0..{} without gaps or repeats; found {} at position {i}",
+                    manifest.entries.len(),
+                    e.order
+                ),
+            ));
+        }
+        let mut components = Path::new(&e.file).components();
+        let plain =
+            matches!(components.next(), Some(Component::Normal(_))) && components.next().is_none();
+        if !plain {
+            return Err(bad_manifest(
+                &path,
+                format!(
+                    "entry {i}: file {:?} must be a plain file name inside the folder",
+                    e.file
+                ),
+            ));
+        }
+    }
+    Ok(manifest)
+}
+
+fn pack(dir: &Path, target: &Path, lossless: bool, out: &mut Out) -> anyhow::Result<ExitCode> {
+    let manifest = read_manifest(dir)?;
+    let manifest_path = dir.join(MANIFEST_FILE);
+    let decode = |what: &str, i: usize, text: &str| {
+        unhex(text).ok_or_else(|| {
+            bad_manifest(
+                &manifest_path,
+                format!("entry {i}: {what} {text:?} is not hex"),
+            )
+        })
+    };
+    let mut archive = OwnedArchive {
+        entries: Vec::with_capacity(manifest.entries.len()),
+        leading: unhex(&manifest.leading).ok_or_else(|| {
+            bad_manifest(
+                &manifest_path,
+                format!("leading {:?} is not hex", manifest.leading),
+            )
+        })?,
+        physical_order: manifest.physical_order.clone(),
+        keep_sort_index: true,
+    };
+    for (i, e) in manifest.entries.iter().enumerate() {
+        let data = read_file(&dir.join(&e.file))?;
+        let name = match &e.name_field {
+            Some(field) => {
+                let bytes = decode("name_field", i, field)?;
+                let field: [u8; 36] = bytes.try_into().map_err(|_| {
+                    bad_manifest(
+                        &manifest_path,
+                        format!("entry {i}: name_field must be 36 bytes"),
+                    )
+                })?;
+                Name::from_field(field)
+            }
+            None => Name::new(&e.name).with_context(|| format!("entry {i} of the manifest"))?,
+        };
+        let filler = match &e.filler {
+            Some(bytes) => Some(Filler {
+                payload_len: e.size as usize,
+                bytes: decode("filler", i, bytes)?,
+            }),
+            None => None,
+        };
+        archive.entries.push(OwnedEntry {
+            type_id: e.type_id,
+            attr1: e.attr1,
+            attr2: e.attr2,
+            attr3: e.attr3,
+            name,
+            sort_index: e.sort_index,
+            data,
+            filler,
+        });
+    }
+    let mode = if lossless {
+        WriteMode::Lossless
+    } else {
+        WriteMode::Canonical
+    };
+    let bytes = archive
+        .write(mode)
+        .with_context(|| format!("cannot pack {}", dir.display()))?;
+    write_output(target, &bytes)?;
+    out.text(&format!(
+        "packed {} entries into {} ({} bytes, {} layout)\n",
+        archive.entries.len(),
+        target.display(),
+        bytes.len(),
+        if lossless { "lossless" } else { "canonical" }
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode> {
+    let bytes = read_file(path)?;
+    let archive = parse(path, &bytes)?;
+    let written = OwnedArchive::from_archive(&archive)
+        .write(WriteMode::Canonical)
+        .with_context(|| format!("cannot repack {}", path.display()))?;
+    write_output(target, &written)?;
+    out.text(&format!(
+        "repacked {} ({} entries) into {}: {} bytes, {}\n",
+        path.display(),
+        archive.len(),
+        target.display(),
+        written.len(),
+        if written == bytes {
+            "identical (the input was canonical)"
+        } else {
+            "changed (the input was not canonical)"
+        }
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn payload_file_names_are_plain_and_unique() {
+        assert_eq!(payload_file_name(3, b"TANK.MSH"), "0003-TANK.MSH");
+        assert_eq!(payload_file_name(12, b"../x"), "0012-.._x");
+        assert_eq!(payload_file_name(0, b""), "0000.bin");
+        assert_eq!(payload_file_name(1, b"a b\\c:d"), "0001-a_b_c_d");
+    }
+}

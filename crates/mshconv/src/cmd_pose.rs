@@ -1,0 +1,176 @@
+//! `mshconv pose`: every node's local pose at one time, as the engine samples it.
+
+use crate::cli::PoseArgs;
+use crate::cmd_inspect::open;
+use crate::input;
+use crate::jsonf::F32;
+use crate::out::Out;
+use crate::table::Table;
+use anyhow::Context;
+use msh::ModelKind;
+use serde::Serialize;
+use std::process::ExitCode;
+
+/// The JSON document: `{"time": T, "nodes": [...]}`.
+#[derive(Debug, Clone, Serialize)]
+pub struct PoseDoc {
+    /// The time sampled.
+    pub time: F32,
+    /// Every node, in node order.
+    pub nodes: Vec<NodePose>,
+}
+
+/// One node's local pose.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodePose {
+    /// Node index.
+    pub index: usize,
+    /// Res10 name, null for unnamed.
+    pub name: Option<String>,
+    /// Translation relative to the parent.
+    pub translation: [F32; 3],
+    /// Rotation `[w, x, y, z]` as the engine holds it (not normalised).
+    pub rotation: [F32; 4],
+    /// True when the node's fallback key was used (no map lookup, no interpolation).
+    pub fallback: bool,
+}
+
+fn numbers<const N: usize>(values: [F32; N]) -> String {
+    values
+        .iter()
+        .map(|v| v.0.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The document as JSON with one node per line (readable and diffable; the
+/// same value `serde_json` would print in one line).
+pub fn json(doc: &PoseDoc) -> serde_json::Result<String> {
+    let mut text = format!(
+        "{{\"time\": {}, \"nodes\": [",
+        serde_json::to_string(&doc.time)?
+    );
+    for (i, node) in doc.nodes.iter().enumerate() {
+        text.push_str(if i == 0 { "\n  " } else { ",\n  " });
+        text.push_str(&serde_json::to_string(node)?);
+    }
+    text.push_str(if doc.nodes.is_empty() {
+        "]}\n"
+    } else {
+        "\n]}\n"
+    });
+    Ok(text)
+}
+
+/// Runs `pose`.
+pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
+    let input = input::load(&args.file, args.entry.as_deref(), args.tolerant)?;
+    let opened = open(&input.label, &input.bytes, args.tolerant)?;
+    let view = &opened.view;
+    if view.kind != Some(ModelKind::Standard) {
+        let what = match view.kind {
+            Some(ModelKind::Terrain) => "a terrain model",
+            _ => "a model with a legacy node table",
+        };
+        return Err(msh::Error::Unsupported(format!(
+            "{} is {what}: its nodes are not decoded, so they cannot be posed",
+            input.label
+        ))
+        .into());
+    }
+    let t = args.time;
+    let poses = msh::pose::local_poses(view, t)
+        .map_err(msh::Error::from)
+        .with_context(|| format!("cannot sample {} at time {t}", input.label))?;
+    let doc = PoseDoc {
+        time: F32(t),
+        nodes: poses
+            .iter()
+            .enumerate()
+            .map(|(index, pose)| NodePose {
+                index,
+                name: view
+                    .node_name(index)
+                    .map(|n| String::from_utf8_lossy(n).into_owned()),
+                translation: pose.translation.map(F32),
+                rotation: pose.rotation.map(F32),
+                fallback: pose.fallback,
+            })
+            .collect(),
+    };
+    let text = if args.json {
+        json(&doc)?
+    } else {
+        let frame = msh::anim::frame_index(t);
+        let mut text = format!(
+            "time {t}: frame {frame} of frame_count {}{}\n",
+            view.frame_count,
+            if frame >= view.frame_count {
+                " (past the timeline: every node shows its fallback key)"
+            } else {
+                ""
+            }
+        );
+        let mut table = Table::new(&[
+            "node",
+            "name",
+            "key",
+            "fallback",
+            "translation (x y z)",
+            "rotation (w x y z)",
+        ]);
+        table.left_align(&[1, 3, 4, 5]);
+        for (node, pose) in doc.nodes.iter().zip(&poses) {
+            table.row(vec![
+                node.index.to_string(),
+                node.name
+                    .as_ref()
+                    .map_or("-".to_string(), |n| format!("{n:?}")),
+                pose.key.to_string(),
+                if node.fallback { "yes" } else { "no" }.to_string(),
+                numbers(node.translation),
+                numbers(node.rotation),
+            ]);
+        }
+        text.push_str(&table.render(""));
+        text
+    };
+    out.text(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_one_node_per_line_and_parses() {
+        let node = |index, name: Option<&str>| NodePose {
+            index,
+            name: name.map(str::to_string),
+            translation: [F32(0.1), F32(-2.0), F32(f32::NAN)],
+            rotation: [F32(1.0), F32(0.0), F32(-0.0), F32(0.5)],
+            fallback: index == 0,
+        };
+        let doc = PoseDoc {
+            time: F32(-0.5),
+            nodes: vec![node(0, Some("a")), node(1, None)],
+        };
+        let text = json(&doc).unwrap();
+        assert_eq!(
+            text,
+            "{\"time\": -0.5, \"nodes\": [\n  \
+             {\"index\":0,\"name\":\"a\",\"translation\":[0.1,-2.0,\"NaN\"],\"rotation\":[1.0,0.0,-0.0,0.5],\"fallback\":true},\n  \
+             {\"index\":1,\"name\":null,\"translation\":[0.1,-2.0,\"NaN\"],\"rotation\":[1.0,0.0,-0.0,0.5],\"fallback\":false}\n]}\n"
+        );
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["nodes"][1]["index"], 1);
+        let empty = json(&PoseDoc {
+            time: F32(0.0),
+            nodes: Vec::new(),
+        })
+        .unwrap();
+        assert_eq!(empty, "{\"time\": 0.0, \"nodes\": []}\n");
+        assert!(serde_json::from_str::<serde_json::Value>(&empty).is_ok());
+    }
+}

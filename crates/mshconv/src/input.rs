@@ -1,0 +1,82 @@
+//! Where a model comes from: a file, or an entry of an archive (`ARCHIVE:ENTRY`
+//! or `FILE --entry ENTRY`).
+
+use crate::fail::Failure;
+use anyhow::Context;
+use std::path::{Path, PathBuf};
+
+/// The bytes of one model and the name to show for it.
+#[derive(Debug, Clone)]
+pub struct Input {
+    /// `FILE`, or `ARCHIVE:ENTRY` for a model inside an archive.
+    pub label: String,
+    /// The model's container bytes (for an entry, its payload; offsets in
+    /// findings are relative to these bytes).
+    pub bytes: Vec<u8>,
+}
+
+/// Reads a file with the path in the error.
+pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Reads a model: `spec` is a file, or `ARCHIVE:ENTRY`; with `entry`, `spec` is
+/// the archive. A path that exists as a file always wins over the `:` syntax.
+/// `tolerant` parses the outer archive tolerantly (a damaged other entry does
+/// not prevent reading this one).
+pub fn load(spec: &Path, entry: Option<&str>, tolerant: bool) -> anyhow::Result<Input> {
+    if let Some(name) = entry {
+        return load_entry(spec, name, tolerant);
+    }
+    if spec.is_file() {
+        return Ok(Input {
+            label: spec.display().to_string(),
+            bytes: read_file(spec)?,
+        });
+    }
+    if let Some((archive, name)) = spec.to_str().and_then(|s| s.rsplit_once(':')) {
+        let archive = PathBuf::from(archive);
+        if !name.is_empty() && archive.is_file() {
+            return load_entry(&archive, name, tolerant);
+        }
+    }
+    Ok(Input {
+        label: spec.display().to_string(),
+        bytes: read_file(spec)?,
+    })
+}
+
+fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result<Input> {
+    let bytes = read_file(archive_path)?;
+    let context = || format!("archive {}", archive_path.display());
+    let archive = if tolerant {
+        nres::Archive::parse_tolerant(&bytes)
+            .map(|(a, _)| a)
+            .with_context(context)?
+    } else {
+        nres::Archive::parse(&bytes).with_context(context)?
+    };
+    // The game's lookup first (binary search over sort_index); a linear scan
+    // finds the entry too when the archive's sort_index table is not sorted.
+    let found = archive.find_by_name(name).or_else(|| {
+        archive
+            .entries()
+            .find(|e| nres::cmp_names(e.name_bytes(), name.as_bytes()).is_eq())
+    });
+    let Some(found) = found else {
+        return Err(Failure::usage(
+            "input.no_such_entry",
+            format!(
+                "archive {} has no entry named {name:?} ({} entries; `mshconv nres list {}` lists them)",
+                archive_path.display(),
+                archive.len(),
+                archive_path.display()
+            ),
+        )
+        .into());
+    };
+    Ok(Input {
+        label: format!("{}:{}", archive_path.display(), found.name()),
+        bytes: found.data().to_vec(),
+    })
+}

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs every cargo-fuzz target for a bounded time, seeded from the committed
+# fixtures. CI calls it with a short budget; for a long campaign:
+#   FUZZ_SECONDS=3600 scripts/fuzz.sh
+# Needs the nightly toolchain (libFuzzer instrumentation); installs cargo-fuzz.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${FUZZ_SECONDS:-20}"
+
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  echo "fuzz: no nightly toolchain on this machine; cargo-fuzz needs it" >&2
+  exit 1
+fi
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked --version 0.13.2
+fi
+
+targets=$(cd fuzz && cargo +nightly fuzz list)
+(cd fuzz && cargo +nightly fuzz build -O)
+for target in $targets; do
+  corpus="fuzz/corpus/$target"
+  mkdir -p "$corpus"
+  # Seeds: every committed fixture (valid, edge and damaged files, archives).
+  cp -n fixtures/small/models/*.msh fixtures/small/edge/*.msh fixtures/small/damaged/*.msh \
+    fixtures/small/archives/*.rlb "$corpus"/ 2>/dev/null || true
+  echo "fuzz: $target for ${seconds}s"
+  log="fuzz/$target.log"
+  status=0
+  (cd fuzz && cargo +nightly fuzz run -O "$target" "corpus/$target" -- \
+    -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1) >"$log" 2>&1 || status=$?
+  grep -E "^(Done|stat::number_of_executed_units|stat::peak_rss_mb)|ERROR|panicked|SUMMARY|deadly|crash-" "$log" || true
+  if [ "$status" -ne 0 ]; then
+    tail -40 "$log" >&2
+    echo "fuzz: $target found a problem (exit $status); the input is in fuzz/artifacts/$target" >&2
+    exit 1
+  fi
+done
