@@ -41,6 +41,8 @@ pub struct EntryMeta {
     pub sort_index: u32,
     /// Bytes that followed the payload when read.
     pub filler: Option<Filler>,
+    /// For an empty payload read from a file, its original `data_offset`.
+    pub offset_hint: Option<u32>,
     /// The payload, for a resource kept raw; `None` when it is written from the typed tables.
     pub raw: Option<Vec<u8>>,
 }
@@ -54,6 +56,7 @@ impl EntryMeta {
             attrs: [Attr::Derived; 3],
             sort_index: 0,
             filler: None,
+            offset_hint: None,
             raw: None,
         }
     }
@@ -66,6 +69,7 @@ impl EntryMeta {
             attrs: attrs.map(Attr::Fixed),
             sort_index: 0,
             filler: None,
+            offset_hint: None,
             raw: Some(data),
         }
     }
@@ -204,6 +208,7 @@ impl Model {
                 attrs,
                 sort_index: entry.sort_index,
                 filler: entry.filler,
+                offset_hint: entry.offset_hint,
                 raw: (!typed).then_some(entry.data),
             });
         }
@@ -389,6 +394,7 @@ impl Model {
                 sort_index: meta.sort_index,
                 data,
                 filler: meta.filler.clone(),
+                offset_hint: meta.offset_hint,
             });
         }
         Ok(archive)

@@ -51,6 +51,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Convert a model between MSH and glTF/GLB.
+    #[command(after_help = CONVERT_AFTER)]
+    Convert(ConvertArgs),
     /// Check models against every rule of the format and print every finding.
     #[command(after_help = VALIDATE_AFTER)]
     Validate(ValidateArgs),
@@ -144,6 +147,81 @@ const NRES_REPACK_AFTER: &str = after!(
 Reads the archive and writes it back canonically; a canonical file comes back
 byte for byte."
 );
+
+const CONVERT_AFTER: &str = after!(
+    "Examples:
+  mshconv convert tank.msh tank.glb
+  mshconv convert tank.msh tank.gltf --lod 1 --fps 30 --axis z-up
+  mshconv convert units.rlb:TANK.MSH tank.glb
+  cat tank.msh | mshconv convert - - --from msh --to glb > tank.glb
+
+Formats come from the file extensions (.msh .glb .gltf .obj) or --from/--to.
+Defaults: --lod 0 --group 0 --fps 24 --axis y-up --rotation conjugate; they are
+recorded in the output. Notes about approximations go to stderr (--quiet: none).
+Available now: msh -> glb, msh -> gltf."
+);
+
+/// A model file format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// Parkan model.
+    Msh,
+    /// Binary glTF.
+    Glb,
+    /// glTF JSON with embedded buffers.
+    Gltf,
+    /// Wavefront OBJ.
+    Obj,
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Format::Msh => "msh",
+            Format::Glb => "glb",
+            Format::Gltf => "gltf",
+            Format::Obj => "obj",
+        })
+    }
+}
+
+/// Options of `convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Input file, ARCHIVE:ENTRY, or - for stdin.
+    #[arg(value_name = "IN")]
+    pub input: PathBuf,
+    /// Output file, or - for stdout.
+    #[arg(value_name = "OUT")]
+    pub output: PathBuf,
+    /// Input format (default: from IN's extension).
+    #[arg(long, value_enum)]
+    pub from: Option<Format>,
+    /// Output format (default: from OUT's extension).
+    #[arg(long, value_enum)]
+    pub to: Option<Format>,
+    /// LOD shown by viewers (0-2); every LOD/group is in the output.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
+    pub lod: u8,
+    /// Group shown by viewers (0-4).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
+    pub group: u8,
+    /// Game frames per second on the glTF timeline.
+    #[arg(long, default_value_t = 24.0)]
+    pub fps: f32,
+    /// Up axis of the glTF output: y-up or z-up (the game's frame).
+    #[arg(long, default_value = "y-up")]
+    pub axis: String,
+    /// How a stored rotation turns a node: conjugate (FORMAT.md's reading) or stored.
+    #[arg(long, default_value = "conjugate")]
+    pub rotation: String,
+    /// Look IN up as an archive and convert this entry of it.
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Do not print notes about approximations.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
 
 /// Options of `validate`.
 #[derive(Debug, Args)]

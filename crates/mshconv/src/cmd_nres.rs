@@ -71,6 +71,9 @@ pub struct ManifestEntry {
     /// Hex of the bytes that followed the payload (padding or a gap), for lossless packing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub filler: Option<String>,
+    /// For an empty payload, the `data_offset` it had (lossless packing keeps it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u32>,
 }
 
 /// Runs an `nres` subcommand.
@@ -218,6 +221,7 @@ fn extract(path: &Path, dir: &Path, out: &mut Out) -> anyhow::Result<ExitCode> {
                 .physical_order
                 .as_ref()
                 .map(|_| hex(&layout.fillers[e.index()])),
+            offset: e.data().is_empty().then(|| e.data_offset()),
         });
     }
     let manifest = Manifest {
@@ -339,6 +343,7 @@ fn pack(dir: &Path, target: &Path, lossless: bool, out: &mut Out) -> anyhow::Res
             sort_index: e.sort_index,
             data,
             filler,
+            offset_hint: e.offset,
         });
     }
     let mode = if lossless {

@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod cmd_convert;
 mod cmd_inspect;
 mod cmd_nres;
 mod cmd_pose;
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut out = out::Out::stdout();
     match cli.command {
+        Command::Convert(args) => cmd_convert::run(&args, &mut out),
         Command::Validate(args) => cmd_validate::run(&args, &mut out),
         Command::Inspect(args) => cmd_inspect::run(&args, &mut out),
         Command::Pose(args) => cmd_pose::run(&args, &mut out),

@@ -41,3 +41,8 @@ impl Out {
 pub fn error_line(code: &str, message: &str) {
     let _ = writeln!(io::stderr().lock(), "error[{code}]: {message}");
 }
+
+/// Prints `note[CODE]: message` on stderr: something a conversion approximated or decided.
+pub fn note_line(code: &str, message: &str) {
+    let _ = writeln!(io::stderr().lock(), "note[{code}]: {message}");
+}

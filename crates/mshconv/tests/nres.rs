@@ -43,6 +43,7 @@ fn odd_archive() -> Vec<u8> {
             payload_len: data.len(),
             bytes: filler.to_vec(),
         }),
+        offset_hint: None,
     };
     let a = OwnedArchive {
         entries: vec![

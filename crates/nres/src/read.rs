@@ -371,20 +371,18 @@ impl Layout {
             .collect();
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by_key(|&i| (ranges[i].0, ranges[i].1, i));
-        // Overlapping non-empty payloads are reported; any payload that starts
-        // before the previous one ended (even an empty one) makes the file
-        // impossible to reproduce from disjoint pieces.
+        // Only non-empty payloads occupy bytes: they must not overlap, and the
+        // bytes between them are the fillers. An empty payload's offset is free
+        // (it may even point inside another payload); the writer keeps it as a hint.
         let mut overlaps = Vec::new();
         let mut sequential = true;
         let mut furthest: Option<(usize, usize)> = None; // (end, entry)
-        for &i in &order {
+        for &i in order.iter().filter(|&&i| ranges[i].0 < ranges[i].1) {
             let (start, end) = ranges[i];
             if let Some((reach, owner)) = furthest {
                 if start < reach {
                     sequential = false;
-                    if start < end {
-                        overlaps.push((owner, i));
-                    }
+                    overlaps.push((owner, i));
                 }
             }
             if furthest.map_or(true, |(reach, _)| end > reach) {
@@ -400,11 +398,16 @@ impl Layout {
             };
         }
         let data = archive.data;
-        let first = order.first().map_or(dir, |&i| ranges[i].0);
+        let filled: Vec<usize> = order
+            .iter()
+            .copied()
+            .filter(|&i| ranges[i].0 < ranges[i].1)
+            .collect();
+        let first = filled.first().map_or(dir, |&i| ranges[i].0);
         let leading = data[HEADER_SIZE..first].to_vec();
         let mut fillers = vec![Vec::new(); n];
-        for (pos, &i) in order.iter().enumerate() {
-            let next = order.get(pos + 1).map_or(dir, |&j| ranges[j].0);
+        for (pos, &i) in filled.iter().enumerate() {
+            let next = filled.get(pos + 1).map_or(dir, |&j| ranges[j].0);
             fillers[i] = data[ranges[i].1..next].to_vec();
         }
         Layout {

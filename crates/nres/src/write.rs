@@ -55,6 +55,10 @@ pub struct OwnedEntry {
     pub data: Vec<u8>,
     /// What followed the payload in the source file, if it was read from one.
     pub filler: Option<Filler>,
+    /// For an empty payload read from a file, the `data_offset` it had (an empty
+    /// payload may point anywhere, even inside another one). Lossless mode writes
+    /// it back while it still lies before the directory.
+    pub offset_hint: Option<u32>,
 }
 
 impl OwnedEntry {
@@ -69,6 +73,7 @@ impl OwnedEntry {
             sort_index: 0,
             data,
             filler: None,
+            offset_hint: None,
         })
     }
 }
@@ -111,6 +116,7 @@ impl OwnedArchive {
                     payload_len: e.data().len(),
                     bytes: layout.fillers[e.index()].clone(),
                 }),
+                offset_hint: e.data().is_empty().then(|| e.data_offset()),
             })
             .collect();
         OwnedArchive {
@@ -168,6 +174,20 @@ impl OwnedArchive {
                 _ => &zeros[..(ALIGNMENT - pos % ALIGNMENT) % ALIGNMENT],
             };
             pos = checked(pos.checked_add(fillers[i].len()))?;
+        }
+        let directory = pos;
+        if lossless {
+            for (i, entry) in self.entries.iter().enumerate() {
+                match entry.offset_hint {
+                    Some(hint)
+                        if entry.data.is_empty()
+                            && (HEADER_SIZE..=directory).contains(&(hint as usize)) =>
+                    {
+                        offsets[i] = hint as usize;
+                    }
+                    _ => {}
+                }
+            }
         }
         let total = checked(pos.checked_add(checked(n.checked_mul(ENTRY_SIZE))?))?;
         let total_u32 = u32::try_from(total)

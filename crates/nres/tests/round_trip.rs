@@ -20,6 +20,7 @@ fn entry_strategy() -> impl Strategy<Value = OwnedEntry> {
             sort_index: 0,
             data,
             filler: None,
+            offset_hint: None,
         })
 }
 
@@ -148,4 +149,46 @@ fn nested_models_are_found_by_name_suffix() {
         12
     );
     assert!(models[1].1.is_err());
+}
+
+#[test]
+fn an_empty_payload_keeps_its_offset_even_inside_another_payload() {
+    let mut archive = OwnedArchive::new();
+    archive.push(OwnedEntry::new(1, "big", vec![7; 40]).unwrap());
+    archive.push(OwnedEntry::new(2, "empty", Vec::new()).unwrap());
+    archive.entries[1].offset_hint = Some(30); // inside "big" (16..56)
+    let bytes = archive.write(WriteMode::Lossless).unwrap();
+    let parsed = Archive::parse(&bytes).unwrap();
+    assert_eq!(parsed.entry(1).unwrap().data_offset(), 30);
+    assert!(
+        parsed.layout().overlaps.is_empty(),
+        "an empty payload overlaps nothing"
+    );
+    assert_eq!(
+        OwnedArchive::from_archive(&parsed)
+            .write(WriteMode::Lossless)
+            .unwrap(),
+        bytes
+    );
+    // Canonically it sits where the writer is.
+    let canonical = archive.write(WriteMode::Canonical).unwrap();
+    assert_eq!(
+        Archive::parse(&canonical)
+            .unwrap()
+            .entry(1)
+            .unwrap()
+            .data_offset(),
+        56
+    );
+    // A hint past the directory is not followed.
+    archive.entries[1].offset_hint = Some(10_000);
+    let bytes = archive.write(WriteMode::Lossless).unwrap();
+    assert_eq!(
+        Archive::parse(&bytes)
+            .unwrap()
+            .entry(1)
+            .unwrap()
+            .data_offset(),
+        56
+    );
 }

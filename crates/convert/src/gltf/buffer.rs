@@ -1,0 +1,133 @@
+//! The binary buffer of a glTF document and the accessors into it.
+//!
+//! Every accessor gets its own buffer view, 4-byte aligned, written once in the
+//! order the exporter asks for them, so the output is deterministic.
+
+use gltf_json as json;
+use json::accessor::{ComponentType, GenericComponentType, Type};
+use json::validation::{Checked, USize64};
+use json::Index;
+
+/// Builds the single binary buffer (buffer 0) and its views and accessors.
+#[derive(Debug, Default)]
+pub struct BufferBuilder {
+    /// The bytes of buffer 0.
+    pub bytes: Vec<u8>,
+    /// Buffer views, in order.
+    pub views: Vec<json::buffer::View>,
+    /// Accessors, in order.
+    pub accessors: Vec<json::Accessor>,
+}
+
+/// What an accessor holds, besides its bytes.
+#[derive(Debug, Clone, Copy)]
+pub struct Layout {
+    /// Component type.
+    pub component: ComponentType,
+    /// Element type.
+    pub kind: Type,
+    /// Whether integer components are normalized.
+    pub normalized: bool,
+    /// Buffer view target (vertex attributes, indices), if any.
+    pub target: Option<json::buffer::Target>,
+}
+
+impl Layout {
+    /// Float vectors of `kind`.
+    pub const fn float(kind: Type) -> Self {
+        Layout {
+            component: ComponentType::F32,
+            kind,
+            normalized: false,
+            target: None,
+        }
+    }
+    /// Vertex attribute layout.
+    pub const fn attribute(component: ComponentType, kind: Type, normalized: bool) -> Self {
+        Layout {
+            component,
+            kind,
+            normalized,
+            target: Some(json::buffer::Target::ArrayBuffer),
+        }
+    }
+    /// Raw data for the importer, not used by any primitive.
+    pub const fn raw(component: ComponentType, kind: Type) -> Self {
+        Layout {
+            component,
+            kind,
+            normalized: false,
+            target: None,
+        }
+    }
+}
+
+impl BufferBuilder {
+    /// Appends `data` as a new view and accessor of `count` elements; returns the accessor index.
+    pub fn push(
+        &mut self,
+        data: &[u8],
+        count: usize,
+        layout: Layout,
+        min_max: Option<(serde_json::Value, serde_json::Value)>,
+    ) -> Index<json::Accessor> {
+        while self.bytes.len() % 4 != 0 {
+            self.bytes.push(0);
+        }
+        let offset = self.bytes.len();
+        self.bytes.extend_from_slice(data);
+        self.views.push(json::buffer::View {
+            buffer: Index::new(0),
+            byte_length: USize64::from(data.len()),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: layout.target.map(Checked::Valid),
+            extensions: None,
+            extras: Default::default(),
+        });
+        let (min, max) = match min_max {
+            Some((a, b)) => (Some(a), Some(b)),
+            None => (None, None),
+        };
+        self.accessors.push(json::Accessor {
+            buffer_view: Some(Index::new(self.views.len() as u32 - 1)),
+            byte_offset: None,
+            count: USize64::from(count),
+            component_type: Checked::Valid(GenericComponentType(layout.component)),
+            extensions: None,
+            extras: Default::default(),
+            type_: Checked::Valid(layout.kind),
+            min,
+            max,
+            name: None,
+            normalized: layout.normalized,
+            sparse: None,
+        });
+        Index::new(self.accessors.len() as u32 - 1)
+    }
+
+    /// Float vectors with per-component min/max (required for POSITION and animation inputs).
+    pub fn push_floats<const N: usize>(
+        &mut self,
+        values: &[[f32; N]],
+        layout: Layout,
+    ) -> Index<json::Accessor> {
+        let mut min = [f32::INFINITY; N];
+        let mut max = [f32::NEG_INFINITY; N];
+        let mut bytes = Vec::with_capacity(values.len() * N * 4);
+        for v in values {
+            for i in 0..N {
+                min[i] = min[i].min(v[i]);
+                max[i] = max[i].max(v[i]);
+                bytes.extend_from_slice(&v[i].to_le_bytes());
+            }
+        }
+        let mm = (!values.is_empty()).then(|| (json_floats(&min), json_floats(&max)));
+        self.push(&bytes, values.len(), layout, mm)
+    }
+}
+
+fn json_floats(v: &[f32]) -> serde_json::Value {
+    serde_json::Value::Array(v.iter().map(|&x| serde_json::json!(x)).collect())
+}

@@ -1,0 +1,1274 @@
+//! MSH -> glTF 2.0. See docs/GLTF.md for the mapping; in short:
+//! - glTF nodes `0..N` are the MSH nodes in order, rest pose = fallback key;
+//! - every used (node, LOD, group) slot is a child node holding the slot's mesh,
+//!   shown (scale 1) for the chosen LOD/group and hidden (scale 0) otherwise;
+//! - each MSH slot is a mesh, each batch a primitive, each material index a material;
+//! - Res8/Res19 become one animation (keys as they are where the engine's
+//!   sampling is the glTF one, else baked per frame);
+//! - what glTF cannot hold is in `extras.msh` and raw accessors (extras.rs).
+
+use super::buffer::{BufferBuilder, Layout};
+use super::extras::{self as ex, wrap};
+use super::names;
+use crate::error::{Error, ErrorKind, Result};
+use crate::frame::Frame;
+use crate::options::{rotation_name, ExportOptions, GltfFormat};
+use crate::report::Report;
+use base64::Engine as _;
+use gltf_json as json;
+use json::accessor::{ComponentType, Type};
+use json::validation::Checked;
+use json::Index;
+use msh::raw::{AnimKey24, Batch20, Slot68};
+use msh::{resource as res, Model, ModelKind, ModelRef};
+use std::collections::BTreeMap;
+use zerocopy::IntoBytes;
+
+/// Tolerance on `| |q| - 1 |` under which a stored quaternion is written as it
+/// decodes (the validator allows 0.00769; a margin is kept).
+const UNIT_TOLERANCE: f32 = 0.005;
+
+/// Converts MSH bytes to glTF (`.glb` or `.gltf` per `options.format`).
+pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)> {
+    options.check()?;
+    msh::open(bytes, msh::Mode::Strict)?;
+    let model = Model::from_bytes(bytes)?;
+    let mut exporter = Exporter::new(&model, options);
+    exporter.run()?;
+    exporter.finish()
+}
+
+struct Exporter<'m> {
+    model: &'m Model,
+    view: ModelRef<'m>,
+    options: &'m ExportOptions,
+    frame: Frame,
+    report: Report,
+    buf: BufferBuilder,
+    nodes: Vec<json::Node>,
+    meshes: Vec<json::Mesh>,
+    /// MSH slot -> glTF mesh.
+    slot_mesh: Vec<Option<u32>>,
+    materials: Vec<json::Material>,
+    material_of: BTreeMap<u16, u32>,
+    animations: Vec<json::Animation>,
+    roots: Vec<u32>,
+    extras: ex::ModelExtras,
+    cw: bool,
+    vertex_covered: Vec<bool>,
+    index_covered: Vec<bool>,
+    /// Res6 in native order, read once.
+    indices: Vec<u16>,
+    /// Slots without a drawable batch (no mesh), kept in the model extras.
+    extras_empty: Vec<ex::SlotExtras>,
+    /// Whether Res8/Res19 are kept raw (then every node records its map start and fallback).
+    anim_raw_nodes: bool,
+}
+
+impl<'m> Exporter<'m> {
+    fn new(model: &'m Model, options: &'m ExportOptions) -> Self {
+        let view = model.view();
+        Exporter {
+            model,
+            frame: Frame {
+                axis: options.axis,
+                rotation: options.rotation,
+            },
+            report: Report::default(),
+            buf: BufferBuilder::default(),
+            nodes: Vec::new(),
+            meshes: Vec::new(),
+            slot_mesh: vec![None; view.slots.len()],
+            materials: Vec::new(),
+            material_of: BTreeMap::new(),
+            animations: Vec::new(),
+            roots: Vec::new(),
+            extras: ex::ModelExtras::default(),
+            cw: false,
+            vertex_covered: vec![false; view.positions.len()],
+            index_covered: vec![false; view.indices.len()],
+            indices: view.indices.iter().map(|i| i.get()).collect(),
+            extras_empty: Vec::new(),
+            anim_raw_nodes: false,
+            view,
+            options,
+        }
+    }
+
+    fn run(&mut self) -> Result<()> {
+        let kind = self.model.kind();
+        self.extras.format = ex::FORMAT.to_string();
+        self.extras.kind = match kind {
+            ModelKind::Standard => "standard",
+            ModelKind::LegacyNodes => "legacy_nodes",
+            ModelKind::Terrain => "terrain",
+        }
+        .to_string();
+        self.extras.options = ex::OptionsExtras {
+            lod: self.options.lod,
+            group: self.options.group,
+            fps: self.options.fps,
+            axis: self.options.axis.to_string(),
+            rotation: rotation_name(self.options.rotation).to_string(),
+        };
+        if kind == ModelKind::Terrain {
+            self.report.note(
+                "export.terrain",
+                "terrain model: its tables are carried in extras for the way back; no geometry is shown",
+            );
+        }
+        if kind == ModelKind::LegacyNodes {
+            self.report.note(
+                "export.legacy_nodes",
+                "legacy 24-byte node table: not decoded; every slot is shown under one root node",
+            );
+        }
+        self.check_finite()?;
+        self.cw = self.detect_winding();
+        self.collect_materials();
+        for slot in 0..self.view.slots.len() {
+            self.slot_mesh[slot] = self.slot_mesh(slot)?;
+        }
+        match kind {
+            ModelKind::Standard => {
+                self.msh_nodes()?;
+                self.animation()?;
+            }
+            _ => self.flat_nodes(),
+        }
+        self.raw_tables();
+        self.gaps();
+        self.container();
+        Ok(())
+    }
+
+    /// glTF forbids NaN and infinity in accessors; the game's files have none.
+    fn check_finite(&self) -> Result<()> {
+        let bad = |what: &str, i: usize| {
+            Error::new(
+                ErrorKind::Unsupported,
+                "export.non_finite",
+                format!("{what} {i} is not a finite number; glTF cannot hold it (fix the value in the MSH first)"),
+            )
+        };
+        if let Some(i) = self
+            .view
+            .positions
+            .iter()
+            .position(|p| p.iter().any(|c| !c.get().is_finite()))
+        {
+            return Err(bad("vertex position", i));
+        }
+        if let Some(i) = self
+            .view
+            .anim_keys
+            .unwrap_or(&[])
+            .iter()
+            .position(|k| k.position().iter().any(|c| !c.is_finite()))
+        {
+            return Err(bad("animation key translation", i));
+        }
+        Ok(())
+    }
+
+    /// Majority vote of triangle winding against the stored vertex normals.
+    fn detect_winding(&mut self) -> bool {
+        let Some(normals) = self.view.normals else {
+            return false;
+        };
+        let mut score = 0i64;
+        for tri in self.all_triangles() {
+            let p = tri.map(|v| self.view.positions[v as usize].map(|c| c.get() as f64));
+            let n = tri.map(|v| normals[v as usize].decode().map(f64::from));
+            let e1 = sub(p[1], p[0]);
+            let e2 = sub(p[2], p[0]);
+            let geo = cross(e1, e2);
+            let avg = [0, 1, 2].map(|k| n[0][k] + n[1][k] + n[2][k]);
+            let d = dot(geo, avg);
+            score += (d > 0.0) as i64 - (d < 0.0) as i64;
+        }
+        if score < 0 {
+            self.report.note(
+                "export.winding_flipped",
+                "triangles wind clockwise seen from their normals' side; written reversed so glTF's counter-clockwise front faces match (restored on import)",
+            );
+        }
+        score < 0
+    }
+
+    /// Every drawable triangle of every batch, as absolute vertex indices.
+    fn all_triangles(&self) -> Vec<[u32; 3]> {
+        let mut out = Vec::new();
+        for b in self.view.batches {
+            if let Some(idx) = batch_indices(&self.indices, b) {
+                for t in idx.chunks_exact(3) {
+                    out.push([0, 1, 2].map(|k| b.base_vertex.get() + t[k] as u32));
+                }
+            }
+        }
+        out
+    }
+
+    fn collect_materials(&mut self) {
+        let mut used: Vec<u16> = self
+            .view
+            .batches
+            .iter()
+            .map(|b| b.material_index.get())
+            .collect();
+        used.sort_unstable();
+        used.dedup();
+        for m in used {
+            self.material_of.insert(m, self.materials.len() as u32);
+            self.materials.push(material(m));
+        }
+    }
+
+    /// The mesh of one slot, `None` when it has nothing to draw.
+    fn slot_mesh(&mut self, slot: usize) -> Result<Option<u32>> {
+        let s = self.view.slots[slot];
+        let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
+        let mut primitives = Vec::new();
+        let mut batches = Vec::new();
+        for bi in bs..bs + bc {
+            let b = self.view.batches[bi];
+            let idx = batch_indices(&self.indices, &b).unwrap_or(&[]).to_vec();
+            let (lo, hi) = match (idx.iter().min(), idx.iter().max()) {
+                (Some(&lo), Some(&hi)) if !idx.is_empty() => (lo as u32, hi as u32),
+                _ => (0, 0),
+            };
+            let first = b.base_vertex.get() + lo;
+            batches.push(ex::BatchExtras {
+                material: b.material_index.get(),
+                flags: b.batch_flags.get(),
+                opaque4: b.opaque4.get(),
+                opaque6: b.opaque6.get(),
+                opaque14: b.opaque14.get(),
+                index_start: b.index_start.get(),
+                base_vertex: b.base_vertex.get(),
+                first_vertex: first,
+                index_count: b.index_count.get() as u32,
+            });
+            if idx.is_empty() {
+                continue;
+            }
+            let start = b.index_start.get() as usize;
+            self.index_covered[start..start + idx.len()]
+                .iter_mut()
+                .for_each(|c| *c = true);
+            let range = first as usize..=(b.base_vertex.get() + hi) as usize;
+            self.vertex_covered[range.clone()]
+                .iter_mut()
+                .for_each(|c| *c = true);
+            primitives.push(self.primitive(
+                range,
+                lo,
+                &idx[..idx.len() / 3 * 3],
+                b.material_index.get(),
+            ));
+        }
+        let mut record = Slot68 { ..s };
+        let points = self.slot_points(slot);
+        msh::build::set_slot_bounds(&mut record, &msh::build::bounds(points));
+        record.opaque = Default::default();
+        let slot_extras = ex::SlotExtras {
+            slot: slot as u32,
+            tri_start: s.tri_start.get() as u32,
+            tri_count: s.tri_count.get() as u32,
+            batch_start: bs as u32,
+            record: (record.as_bytes() != s.as_bytes()).then(|| b64(&s.as_bytes()[8..])),
+            batches,
+        };
+        if primitives.is_empty() {
+            self.extras_empty_slot(slot_extras);
+            return Ok(None);
+        }
+        self.meshes.push(json::Mesh {
+            extensions: None,
+            extras: wrap(&slot_extras),
+            name: Some(format!("slot{slot}")),
+            primitives,
+            weights: None,
+        });
+        Ok(Some(self.meshes.len() as u32 - 1))
+    }
+
+    fn extras_empty_slot(&mut self, slot: ex::SlotExtras) {
+        // A slot without drawable batches has no mesh (glTF meshes need a primitive);
+        // its record travels in the model extras.
+        self.extras_empty.push(slot);
+    }
+
+    /// Positions a slot's batches reference (for its bounds).
+    fn slot_points(&self, slot: usize) -> Vec<[f32; 3]> {
+        let s = self.view.slots[slot];
+        let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
+        let mut points = Vec::new();
+        for b in &self.view.batches[bs..bs + bc] {
+            for &i in batch_indices(&self.indices, b).unwrap_or(&[]) {
+                points.push(
+                    self.view.positions[(b.base_vertex.get() + i as u32) as usize].map(|c| c.get()),
+                );
+            }
+        }
+        points
+    }
+
+    fn primitive(
+        &mut self,
+        range: std::ops::RangeInclusive<usize>,
+        lo: u32,
+        idx: &[u16],
+        material: u16,
+    ) -> json::mesh::Primitive {
+        use json::mesh::Semantic;
+        let view = &self.view;
+        let f = self.frame;
+        let mut attributes = BTreeMap::new();
+        let positions: Vec<[f32; 3]> = view.positions[range.clone()]
+            .iter()
+            .map(|p| f.vec(p.map(|c| c.get())))
+            .collect();
+        let a = self.buf.push_floats(
+            &positions,
+            Layout::attribute(ComponentType::F32, Type::Vec3, false),
+        );
+        attributes.insert(Checked::Valid(Semantic::Positions), a);
+        if let Some(normals) = view.normals {
+            let mut zero = false;
+            let ns: Vec<[f32; 3]> = normals[range.clone()]
+                .iter()
+                .map(|n| {
+                    let d = n.decode().map(f64::from);
+                    let len = dot(d, d).sqrt();
+                    let unit = if len > 1e-9 {
+                        d.map(|c| (c / len) as f32)
+                    } else {
+                        zero = true;
+                        [0.0, 0.0, 1.0]
+                    };
+                    f.vec(unit)
+                })
+                .collect();
+            if zero && !self.report.has("export.zero_normal") {
+                self.report.note(
+                    "export.zero_normal",
+                    "zero-length vertex normals are shown as +Z (the raw bytes are kept)",
+                );
+            }
+            let a = self.buf.push(
+                &flat(&ns),
+                ns.len(),
+                Layout::attribute(ComponentType::F32, Type::Vec3, false),
+                None,
+            );
+            attributes.insert(Checked::Valid(Semantic::Normals), a);
+        }
+        if let Some(uv) = view.uv0 {
+            let uvs: Vec<[f32; 2]> = uv[range.clone()].iter().map(|t| t.decode()).collect();
+            let a = self.buf.push(
+                &flat(&uvs),
+                uvs.len(),
+                Layout::attribute(ComponentType::F32, Type::Vec2, false),
+                None,
+            );
+            attributes.insert(Checked::Valid(Semantic::TexCoords(0)), a);
+        }
+        if let Some(s15) = view.stream15.filter(|s| stream15_is_uv(s)) {
+            let bytes: Vec<u8> = s15[range.clone()].concat();
+            let a = self.buf.push(
+                &bytes,
+                range.clone().count(),
+                Layout::attribute(ComponentType::F32, Type::Vec2, false),
+                None,
+            );
+            attributes.insert(Checked::Valid(Semantic::TexCoords(1)), a);
+        }
+        if let Some(s18) = view.stream18 {
+            // Res18 read as D3DCOLOR (bytes B, G, R, A); glTF wants R, G, B, A.
+            let bytes: Vec<u8> = s18[range.clone()]
+                .iter()
+                .flat_map(|c| [c[2], c[1], c[0], c[3]])
+                .collect();
+            let a = self.buf.push(
+                &bytes,
+                range.clone().count(),
+                Layout::attribute(ComponentType::U8, Type::Vec4, true),
+                None,
+            );
+            attributes.insert(Checked::Valid(Semantic::Colors(0)), a);
+        }
+        let mut rebased: Vec<u32> = idx.iter().map(|&i| i as u32 - lo).collect();
+        if self.cw {
+            rebased.chunks_exact_mut(3).for_each(|t| t.swap(1, 2));
+        }
+        // 65535 is the primitive-restart value of u16 indices: such primitives use u32.
+        let wide = rebased.iter().any(|&i| i >= 0xFFFF);
+        let (bytes, component): (Vec<u8>, _) = if wide {
+            (
+                rebased.iter().flat_map(|i| i.to_le_bytes()).collect(),
+                ComponentType::U32,
+            )
+        } else {
+            (
+                rebased
+                    .iter()
+                    .flat_map(|&i| (i as u16).to_le_bytes())
+                    .collect(),
+                ComponentType::U16,
+            )
+        };
+        let mut ib = Layout::raw(component, Type::Scalar);
+        ib.target = Some(json::buffer::Target::ElementArrayBuffer);
+        let indices = self.buf.push(&bytes, rebased.len(), ib, None);
+        json::mesh::Primitive {
+            attributes,
+            extensions: None,
+            extras: Default::default(),
+            indices: Some(indices),
+            material: self.material_of.get(&material).map(|&m| Index::new(m)),
+            mode: Checked::Valid(json::mesh::Mode::Triangles),
+            targets: None,
+        }
+    }
+
+    /// MSH nodes `0..N`, then one node per used (node, LOD, group) slot.
+    fn msh_nodes(&mut self) -> Result<()> {
+        let view = self.view.clone();
+        let raw_names: Vec<Option<&[u8]>> =
+            (0..view.nodes.len()).map(|i| view.node_name(i)).collect();
+        let names = names::node_names(&raw_names);
+        let keys = view.anim_keys.unwrap_or(&[]);
+        let n = view.nodes.len();
+        let mut children: Vec<Vec<Index<json::Node>>> = vec![Vec::new(); n];
+        for (i, node) in view.nodes.iter().enumerate() {
+            match node.parent() {
+                Some(p) => children[p as usize].push(Index::new(i as u32)),
+                None => self.roots.push(i as u32),
+            }
+        }
+        let mut slot_nodes = Vec::new();
+        for (i, node) in view.nodes.iter().enumerate() {
+            let key = keys[node.fallback_key.get() as usize];
+            let (rotation, rest_quat) = self.rest_rotation(&key, i);
+            let mut extras = ex::NodeExtras {
+                node: i as u32,
+                hdr0: node.hdr0.get(),
+                name_raw: names[i].1.then(|| b64(raw_names[i].unwrap_or(&[]))),
+                unnamed: raw_names[i].is_none() && view.names.is_some(),
+                rest_quat,
+                anim: None,
+            };
+            if view.names.is_none() {
+                extras.unnamed = false;
+            }
+            for lod in 0..3u8 {
+                for group in 0..5u8 {
+                    let Some(slot) = node.slot(lod as usize, group as usize) else {
+                        continue;
+                    };
+                    let shown = lod == self.options.lod && group == self.options.group;
+                    let index = n + slot_nodes.len();
+                    children[i].push(Index::new(index as u32));
+                    slot_nodes.push(json::Node {
+                        name: Some(names::slot_node_name(&names[i].0, lod, group)),
+                        mesh: self.slot_mesh[slot as usize].map(Index::new),
+                        scale: (!shown).then_some([0.0; 3]),
+                        extras: wrap(&ex::SlotNodeExtras {
+                            owner: i as u32,
+                            lod,
+                            group,
+                            shown,
+                            slot: slot as u32,
+                        }),
+                        ..empty_node()
+                    });
+                }
+            }
+            self.nodes.push(json::Node {
+                name: Some(names[i].0.clone()),
+                translation: Some(self.frame.vec(key.position())),
+                rotation: Some(json::scene::UnitQuaternion(rotation)),
+                extras: wrap(&extras),
+                ..empty_node()
+            });
+        }
+        for (i, c) in children.into_iter().enumerate() {
+            if !c.is_empty() {
+                self.nodes[i].children = Some(c);
+            }
+        }
+        self.nodes.extend(slot_nodes);
+        Ok(())
+    }
+
+    /// Legacy and terrain models: one root node, every slot's mesh shown under it.
+    fn flat_nodes(&mut self) {
+        let meshes: Vec<(usize, u32)> = self
+            .slot_mesh
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, m)| m.map(|m| (slot, m)))
+            .collect();
+        let children: Vec<Index<json::Node>> = (1..=meshes.len() as u32).map(Index::new).collect();
+        self.nodes.push(json::Node {
+            name: Some(self.options.name.clone()),
+            children: (!children.is_empty()).then_some(children),
+            ..empty_node()
+        });
+        for (slot, mesh) in meshes {
+            self.nodes.push(json::Node {
+                name: Some(format!("slot{slot}")),
+                mesh: Some(Index::new(mesh)),
+                ..empty_node()
+            });
+        }
+        self.roots = vec![0];
+    }
+
+    /// The rest rotation as glTF `[x, y, z, w]`, and the raw stored value when
+    /// the glTF value cannot give it back.
+    fn rest_rotation(&mut self, key: &AnimKey24, node: usize) -> ([f32; 4], Option<[i16; 4]>) {
+        let raw = key.quat_raw();
+        if quat_exact(raw) {
+            return (self.frame.quat(raw).map(decode_component), None);
+        }
+        let q = raw.map(|c| c as f32);
+        let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+        let unit = if len > 0.0 {
+            q.map(|c| c / len)
+        } else {
+            [0.0, 0.0, 0.0, 1.0]
+        };
+        self.report.note(
+            "export.degenerate_quaternion",
+            format!(
+                "node {node}: rest rotation {raw:?} is {} and is shown {}; the stored value is kept for the way back",
+                if len == 0.0 { "zero" } else { "not unit length" },
+                if len == 0.0 { "as identity" } else { "normalised" }
+            ),
+        );
+        (self.frame.quat(unit), Some(raw))
+    }
+
+    /// One animation with translation and rotation channels per animated node.
+    fn animation(&mut self) -> Result<()> {
+        let view = self.view.clone();
+        let view = &view;
+        let keys = view.anim_keys.unwrap_or(&[]);
+        let map = view.anim_map.unwrap_or(&[]);
+        let fc = view.frame_count;
+        let tracks = msh::canonical_tracks(view.nodes);
+        let mut exact = tracks.is_some();
+        let animated: Vec<usize> = (0..view.nodes.len())
+            .filter(|&i| view.nodes[i].map_start().is_some())
+            .collect();
+        // Canonical layout: map blocks back to back, frame_count = last time + 1, static nodes one key at 0.
+        if let Some(tracks) = &tracks {
+            let mut max_end = 0f32;
+            for (i, &(start, end)) in tracks.iter().enumerate() {
+                let animated_node = view.nodes[i].map_start().is_some();
+                if !animated_node && (end != start || keys[start].time() != 0.0) {
+                    exact = false;
+                }
+                if animated_node {
+                    max_end = max_end.max(keys[end].time());
+                }
+            }
+            let canonical_frames = if animated.is_empty() {
+                1
+            } else {
+                max_end as u64 + 1
+            };
+            if self.model.has(res::ANIM_MAP) && fc as u64 != canonical_frames {
+                exact = false;
+            }
+            for (k, &i) in animated.iter().enumerate() {
+                if view.nodes[i].anim_map_start.get() as u64 != k as u64 * fc as u64 {
+                    exact = false;
+                }
+            }
+            if map.len() as u64 != animated.len() as u64 * fc as u64 {
+                exact = false;
+            }
+        }
+        if animated.is_empty() {
+            if !exact {
+                self.raw_animation();
+            }
+            return Ok(());
+        }
+        let fps = self.options.fps;
+        let mut samplers = Vec::new();
+        let mut channels = Vec::new();
+        for &i in &animated {
+            let node = &view.nodes[i];
+            let direct = tracks.as_ref().and_then(|t| direct_track(view, i, t[i]));
+            let Samples {
+                times,
+                translations,
+                rotations,
+            } = match direct {
+                Some((start, end)) => {
+                    let track = &keys[start..=end];
+                    let times: Vec<[f32; 1]> = track.iter().map(|k| [k.time() / fps]).collect();
+                    let translations: Vec<[f32; 3]> =
+                        track.iter().map(|k| self.frame.vec(k.position())).collect();
+                    let rot = if track.iter().all(|k| quat_exact(k.quat_raw())) {
+                        let raw: Vec<[i16; 4]> = track
+                            .iter()
+                            .map(|k| self.frame.quat(k.quat_raw()))
+                            .collect();
+                        Rotations::Short(raw)
+                    } else {
+                        exact = false;
+                        self.report.note(
+                            "export.degenerate_quaternion",
+                            format!("node {i}: some rotation keys are not unit length; written normalised"),
+                        );
+                        Rotations::Float(
+                            track
+                                .iter()
+                                .map(|k| self.frame.quat(unit_xyzw(k.quat_wxyz())))
+                                .collect(),
+                        )
+                    };
+                    Samples {
+                        times,
+                        translations,
+                        rotations: rot,
+                    }
+                }
+                None => {
+                    exact = false;
+                    self.report.note(
+                        "export.animation_baked",
+                        format!(
+                            "node {i}: its keys and frame map are not the canonical layout the glTF timeline can show as is; sampled as the engine does at every frame 0..={fc}"
+                        ),
+                    );
+                    self.bake(i, node)?
+                }
+            };
+            let input = self.buf.push_floats(&times, Layout::float(Type::Scalar));
+            let t_out = self.buf.push(
+                &flat(&translations),
+                translations.len(),
+                Layout::float(Type::Vec3),
+                None,
+            );
+            let r_out = match &rotations {
+                Rotations::Short(raw) => {
+                    let bytes: Vec<u8> = raw
+                        .iter()
+                        .flat_map(|q| q.iter().flat_map(|c| c.to_le_bytes()))
+                        .collect();
+                    let mut l = Layout::raw(ComponentType::I16, Type::Vec4);
+                    l.normalized = true;
+                    self.buf.push(&bytes, raw.len(), l, None)
+                }
+                Rotations::Float(q) => {
+                    self.buf
+                        .push(&flat(q), q.len(), Layout::float(Type::Vec4), None)
+                }
+            };
+            for (output, path) in [
+                (t_out, json::animation::Property::Translation),
+                (r_out, json::animation::Property::Rotation),
+            ] {
+                samplers.push(json::animation::Sampler {
+                    extensions: None,
+                    extras: Default::default(),
+                    input,
+                    interpolation: Checked::Valid(json::animation::Interpolation::Linear),
+                    output,
+                });
+                channels.push(json::animation::Channel {
+                    sampler: Index::new(samplers.len() as u32 - 1),
+                    target: json::animation::Target {
+                        extensions: None,
+                        extras: Default::default(),
+                        node: Index::new(i as u32),
+                        path: Checked::Valid(path),
+                    },
+                    extensions: None,
+                    extras: Default::default(),
+                });
+            }
+        }
+        self.animations.push(json::Animation {
+            extensions: None,
+            extras: Default::default(),
+            channels,
+            name: Some("msh".to_string()),
+            samplers,
+        });
+        if !exact {
+            self.raw_animation();
+        }
+        Ok(())
+    }
+
+    /// Keeps Res8 and Res19 raw, with every node's map start and fallback key.
+    fn raw_animation(&mut self) {
+        let keys = self.view.anim_keys.unwrap_or(&[]);
+        if !keys.is_empty() {
+            let a = self.buf.push(
+                keys.as_bytes(),
+                keys.len() * 3,
+                Layout::raw(ComponentType::U16, Type::Vec4),
+                None,
+            );
+            self.extras.raw.keys = Some(a.value() as u32);
+        }
+        let map = self.view.anim_map.unwrap_or(&[]);
+        if !map.is_empty() {
+            let a = self.buf.push(
+                map.as_bytes(),
+                map.len(),
+                Layout::raw(ComponentType::U16, Type::Scalar),
+                None,
+            );
+            self.extras.raw.map = Some(a.value() as u32);
+        }
+        self.anim_raw_nodes = true;
+    }
+
+    /// Samples the engine at every frame `0..=frame_count`: the pose a viewer
+    /// shows at each integer frame is the engine's.
+    fn bake(&mut self, i: usize, node: &msh::raw::Node38) -> Result<Samples> {
+        let tracks = msh::pose::tracks(&self.view);
+        let fc = self.view.frame_count;
+        let mut times = Vec::new();
+        let mut translations = Vec::new();
+        let mut rotations: Vec<[f32; 4]> = Vec::new();
+        for f in 0..=fc {
+            let pose = msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
+            // The engine's value as sampled (its tiny departures from unit length
+            // scale children exactly as in the game); only a degenerate one is normalised.
+            let [w, x, y, z] = pose.rotation;
+            let len = (w * w + x * x + y * y + z * z).sqrt();
+            let xyzw = if (len - 1.0).abs() < UNIT_TOLERANCE {
+                [x, y, z, w]
+            } else {
+                unit_xyzw(pose.rotation)
+            };
+            let mut q = self.frame.quat(xyzw);
+            if let Some(prev) = rotations.last() {
+                if prev.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
+                    q = q.map(|c| -c);
+                }
+            }
+            times.push([f as f32 / self.options.fps]);
+            translations.push(self.frame.vec(pose.translation));
+            rotations.push(q);
+        }
+        Ok(Samples {
+            times,
+            translations,
+            rotations: Rotations::Float(rotations),
+        })
+    }
+
+    /// Raw accessors for tables the glTF content cannot give back exactly.
+    fn raw_tables(&mut self) {
+        let view = self.view.clone();
+        let view = &view;
+        if let Some(normals) = view.normals.filter(|n| !n.is_empty()) {
+            let a = self.buf.push(
+                normals.as_bytes(),
+                normals.len(),
+                Layout::raw(ComponentType::I8, Type::Vec4),
+                None,
+            );
+            self.extras.raw.normals = Some(a.value() as u32);
+        }
+        if let Some(s) = view
+            .stream15
+            .filter(|s| !s.is_empty() && !stream15_is_uv(s))
+        {
+            let a = self.buf.push(
+                &s.concat(),
+                s.len(),
+                Layout::raw(ComponentType::U16, Type::Vec4),
+                None,
+            );
+            self.extras.raw.stream15 = Some(a.value() as u32);
+        }
+        if let Some(s) = view.stream16.filter(|s| !s.is_empty()) {
+            let a = self.buf.push(
+                &s.concat(),
+                s.len(),
+                Layout::raw(ComponentType::U16, Type::Vec4),
+                None,
+            );
+            self.extras.raw.stream16 = Some(a.value() as u32);
+        }
+        if let Some(descs) = view.tri_descs.filter(|d| !d.is_empty()) {
+            if !self.tri_descs_derivable() {
+                let a = self.buf.push(
+                    descs.as_bytes(),
+                    descs.len() * 2,
+                    Layout::raw(ComponentType::U16, Type::Vec4),
+                    None,
+                );
+                self.extras.raw.tri_descs = Some(a.value() as u32);
+            }
+        }
+        if self.anim_raw_nodes {
+            // Every node's map start and fallback key, as stored.
+            for (i, node) in view.nodes.iter().enumerate() {
+                let mut e: ex::NodeExtras = read_node_extras(&self.nodes[i]);
+                e.anim = Some([node.anim_map_start.get(), node.fallback_key.get()]);
+                self.nodes[i].extras = wrap(&e);
+            }
+        }
+    }
+
+    /// True when the importer, recomputing Res7 per slot with `msh::build::tri_descs`,
+    /// gets the stored table back exactly.
+    fn tri_descs_derivable(&self) -> bool {
+        let view = &self.view;
+        let Some(descs) = view.tri_descs else {
+            return true;
+        };
+        let mut covered = vec![false; descs.len()];
+        for s in view.slots {
+            let (ts, tc) = (s.tri_start.get() as usize, s.tri_count.get() as usize);
+            let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
+            let mut tris = Vec::new();
+            for b in &view.batches[bs..bs + bc] {
+                for t in batch_indices(&self.indices, b)
+                    .unwrap_or(&[])
+                    .chunks_exact(3)
+                {
+                    tris.push([0, 1, 2].map(|k| b.base_vertex.get() + t[k] as u32));
+                }
+            }
+            if tris.len() != tc || covered[ts..ts + tc].iter().any(|&c| c) {
+                return false;
+            }
+            covered[ts..ts + tc].iter_mut().for_each(|c| *c = true);
+            if msh::build::tri_descs(view.positions, &tris, ts) != descs[ts..ts + tc] {
+                return false;
+            }
+        }
+        covered.iter().all(|&c| c)
+    }
+
+    /// Vertex and index ranges no batch covers, kept raw.
+    fn gaps(&mut self) {
+        let view = self.view.clone();
+        let view = &view;
+        for (start, count) in runs(&self.vertex_covered) {
+            let mut data = Vec::new();
+            for v in start..start + count {
+                data.extend_from_slice(view.positions[v].as_bytes());
+                if let Some(s) = view.normals {
+                    data.extend_from_slice(s[v].as_bytes());
+                }
+                if let Some(s) = view.uv0 {
+                    data.extend_from_slice(s[v].as_bytes());
+                }
+                if let Some(s) = view.stream15 {
+                    data.extend_from_slice(&s[v]);
+                }
+                if let Some(s) = view.stream16 {
+                    data.extend_from_slice(&s[v]);
+                }
+                if let Some(s) = view.stream18 {
+                    data.extend_from_slice(&s[v]);
+                }
+            }
+            self.extras.vertex_gaps.push(ex::Gap {
+                start: start as u32,
+                count: count as u32,
+                data: b64(&data),
+            });
+        }
+        for (start, count) in runs(&self.index_covered) {
+            let data = view.indices[start..start + count].as_bytes();
+            self.extras.index_gaps.push(ex::Gap {
+                start: start as u32,
+                count: count as u32,
+                data: b64(data),
+            });
+        }
+    }
+
+    /// Entry order, names, attributes, layout and raw payloads.
+    fn container(&mut self) {
+        let model = self.model;
+        let view = self.view.clone();
+        let view = &view;
+        self.extras.header = model
+            .has_typed(res::SLOTS)
+            .then(|| b64(model.header.as_bytes()));
+        self.extras.frame_count = model.frame_count;
+        self.extras.counts = ex::Counts {
+            vertices: view.positions.len() as u32,
+            indices: view.indices.len() as u32,
+            tri_descs: view.tri_descs.map_or(0, |d| d.len() as u32),
+            batches: view.batches.len() as u32,
+            slots: view.slots.len() as u32,
+            keys: view.anim_keys.map_or(0, |k| k.len() as u32),
+            map_words: view.anim_map.map_or(0, |m| m.len() as u32),
+        };
+        self.extras.winding = if self.cw { "cw" } else { "ccw" }.to_string();
+        let names: Vec<&[u8]> = model.entries.iter().map(|e| e.name.as_bytes()).collect();
+        let canonical_sort = nres::sort_table(names.iter().copied());
+        let sort_canonical = model
+            .entries
+            .iter()
+            .zip(&canonical_sort)
+            .all(|(e, &c)| e.sort_index == c);
+        let layout_canonical = self.layout_canonical();
+        self.extras.keep_sort_index = model.keep_sort_index && !sort_canonical;
+        self.extras.leading = (!model.leading.is_empty()).then(|| b64(&model.leading));
+        self.extras.physical_order = model
+            .physical_order
+            .as_ref()
+            .filter(|o| o.iter().enumerate().any(|(i, &p)| i != p))
+            .map(|o| o.iter().map(|&p| p as u32).collect());
+        for e in &model.entries {
+            let text = e.name.to_string_lossy();
+            let clean = nres::Name::new(&text).map(|n| n == e.name).unwrap_or(false);
+            let attrs = e.attrs.map(|a| match a {
+                msh::Attr::Derived => -1,
+                msh::Attr::Fixed(v) => v as i64,
+            });
+            self.extras.entries.push(ex::EntryExtras {
+                type_id: e.type_id,
+                name: text,
+                name_field: (!clean).then(|| b64(e.name.field())),
+                attrs: attrs.iter().any(|&a| a >= 0).then_some(attrs),
+                sort_index: self.extras.keep_sort_index.then_some(e.sort_index),
+                filler: if layout_canonical {
+                    None
+                } else {
+                    e.filler
+                        .as_ref()
+                        .map(|f| (f.payload_len as u32, b64(&f.bytes)))
+                },
+                offset: if layout_canonical {
+                    None
+                } else {
+                    e.offset_hint
+                },
+                data: e.raw.as_ref().map(|d| b64(d)),
+            });
+        }
+        if !self.extras_empty.is_empty() {
+            self.extras.empty_slots = std::mem::take(&mut self.extras_empty);
+        }
+    }
+
+    /// True when writing payloads in directory order with zero padding to 8 reproduces the layout.
+    fn layout_canonical(&self) -> bool {
+        let model = self.model;
+        if !model.leading.is_empty() {
+            return false;
+        }
+        if let Some(order) = &model.physical_order {
+            if order.iter().enumerate().any(|(i, &p)| i != p) {
+                return false;
+            }
+        }
+        let mut pos = 16usize;
+        for e in &model.entries {
+            let len = match (&e.raw, &e.filler) {
+                (Some(raw), _) => raw.len(),
+                (None, Some(f)) => f.payload_len,
+                (None, None) => return true,
+            };
+            if len == 0 && e.offset_hint.is_some_and(|h| h as usize != pos) {
+                return false;
+            }
+            pos += len;
+            let pad = (8 - pos % 8) % 8;
+            match &e.filler {
+                Some(f) if f.bytes.len() == pad && f.bytes.iter().all(|&b| b == 0) => pos += pad,
+                Some(_) => return false,
+                None => pos += pad,
+            }
+        }
+        true
+    }
+
+    fn finish(mut self) -> Result<(Vec<u8>, Report)> {
+        if self.roots.is_empty() {
+            // A model without nodes still gets a scene root (readers expect one); it
+            // comes after the MSH nodes, so node indices keep their meaning.
+            self.roots.push(self.nodes.len() as u32);
+            self.nodes.push(json::Node {
+                name: Some(self.options.name.clone()),
+                ..empty_node()
+            });
+        }
+        let mut extras = self.extras;
+        let buffer_len = self.buf.bytes.len();
+        let mut root = json::Root {
+            asset: json::Asset {
+                copyright: None,
+                extensions: None,
+                extras: Default::default(),
+                generator: Some(format!("mshconv {}", env!("CARGO_PKG_VERSION"))),
+                min_version: None,
+                version: "2.0".to_string(),
+            },
+            accessors: self.buf.accessors,
+            buffer_views: self.buf.views,
+            nodes: self.nodes,
+            meshes: self.meshes,
+            materials: self.materials,
+            animations: self.animations,
+            ..Default::default()
+        };
+        extras.format = ex::FORMAT.to_string();
+        root.scenes.push(json::Scene {
+            extensions: None,
+            extras: wrap(&extras),
+            name: Some(self.options.name.clone()),
+            nodes: self.roots.iter().map(|&r| Index::new(r)).collect(),
+        });
+        root.scene = Some(Index::new(0));
+        let mut bin = self.buf.bytes;
+        while bin.len() % 4 != 0 {
+            bin.push(0);
+        }
+        if buffer_len > 0 {
+            root.buffers.push(json::Buffer {
+                byte_length: json::validation::USize64::from(bin.len()),
+                name: None,
+                uri: match self.options.format {
+                    GltfFormat::Glb => None,
+                    GltfFormat::Gltf => Some(format!(
+                        "data:application/octet-stream;base64,{}",
+                        b64(&bin)
+                    )),
+                },
+                extensions: None,
+                extras: Default::default(),
+            });
+        }
+        let json_text = serde_json::to_vec(&root).map_err(|e| {
+            Error::new(
+                ErrorKind::Output,
+                "export.json",
+                format!("could not write the glTF JSON: {e}"),
+            )
+        })?;
+        let out = match self.options.format {
+            GltfFormat::Gltf => json_text,
+            GltfFormat::Glb => {
+                let glb = gltf::binary::Glb {
+                    header: gltf::binary::Header {
+                        magic: *b"glTF",
+                        version: 2,
+                        length: 0,
+                    },
+                    json: std::borrow::Cow::Owned(json_text),
+                    bin: (buffer_len > 0).then_some(std::borrow::Cow::Owned(bin)),
+                };
+                glb.to_vec().map_err(|e| {
+                    Error::new(
+                        ErrorKind::Output,
+                        "export.glb",
+                        format!("could not write the GLB: {e}"),
+                    )
+                })?
+            }
+        };
+        Ok((out, self.report))
+    }
+}
+
+/// Rotation outputs: normalized SHORT (the Res8 encoding itself) or floats.
+enum Rotations {
+    Short(Vec<[i16; 4]>),
+    Float(Vec<[f32; 4]>),
+}
+
+/// The keys of one node's two channels.
+struct Samples {
+    times: Vec<[f32; 1]>,
+    translations: Vec<[f32; 3]>,
+    rotations: Rotations,
+}
+
+/// The track `start..=end` of animated node `i` when the engine's sampling of it
+/// is exactly the glTF LINEAR/slerp playback of its keys at integer frames:
+/// whole-number key times from 0, canonical map values over the whole block.
+fn direct_track(
+    view: &ModelRef<'_>,
+    i: usize,
+    (start, end): (usize, usize),
+) -> Option<(usize, usize)> {
+    let keys = view.anim_keys?;
+    let map = view.anim_map?;
+    let track = keys.get(start..=end)?;
+    if track.len() < 2 || track[0].time() != 0.0 || track.iter().any(|k| k.time().fract() != 0.0) {
+        return None;
+    }
+    let times: Vec<f32> = keys.iter().map(|k| k.time()).collect();
+    let fc = view.frame_count;
+    if (fc as f32) < track[track.len() - 1].time() + 1.0 {
+        return None;
+    }
+    let ms = view.nodes[i].anim_map_start.get() as usize;
+    let block = map.get(ms..ms + fc as usize)?;
+    block
+        .iter()
+        .enumerate()
+        .all(|(f, w)| w.get() == msh::canonical_map_value(&times, start, end, f as u32))
+        .then_some((start, end))
+}
+
+/// The indices of a batch, if in range.
+fn batch_indices<'a>(indices: &'a [u16], b: &Batch20) -> Option<&'a [u16]> {
+    let start = b.index_start.get() as usize;
+    indices.get(start..start.checked_add(b.index_count.get() as usize)?)
+}
+
+/// Stored quaternion components decode to a value the glTF side holds exactly
+/// (close enough to unit length, and no -32768, which normalized SHORT cannot hold).
+fn quat_exact(raw: [i16; 4]) -> bool {
+    if raw.contains(&i16::MIN) {
+        return false;
+    }
+    let len = raw
+        .iter()
+        .map(|&c| decode_component(c) * decode_component(c))
+        .sum::<f32>()
+        .sqrt();
+    (len - 1.0).abs() < UNIT_TOLERANCE
+}
+
+/// `s * (1/32767)` in single precision, the engine's decoding.
+fn decode_component(s: i16) -> f32 {
+    s as f32 * (1.0f32 / 32767.0f32)
+}
+
+/// An engine quaternion `[w, x, y, z]` as a unit `[x, y, z, w]` (identity when zero).
+fn unit_xyzw(q: [f32; 4]) -> [f32; 4] {
+    let [w, x, y, z] = q;
+    let len = (w * w + x * x + y * y + z * z).sqrt();
+    if len > 0.0 && len.is_finite() {
+        [x / len, y / len, z / len, w / len]
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+/// Res15 shown as TEXCOORD_1 when every record is two finite floats.
+fn stream15_is_uv(s: &[[u8; 8]]) -> bool {
+    s.iter().all(|r| {
+        let u = f32::from_le_bytes([r[0], r[1], r[2], r[3]]);
+        let v = f32::from_le_bytes([r[4], r[5], r[6], r[7]]);
+        u.is_finite() && v.is_finite()
+    })
+}
+
+fn material(index: u16) -> json::Material {
+    // A distinct, stable colour per index (golden-ratio hue walk), so viewers show the batches apart.
+    let h = (index as f32 * 0.618_034) % 1.0;
+    let rgb = hsv(h, 0.45, 0.85);
+    json::Material {
+        name: Some(names::material_name(index)),
+        pbr_metallic_roughness: json::material::PbrMetallicRoughness {
+            base_color_factor: json::material::PbrBaseColorFactor([rgb[0], rgb[1], rgb[2], 1.0]),
+            metallic_factor: json::material::StrengthFactor(0.0),
+            roughness_factor: json::material::StrengthFactor(1.0),
+            ..Default::default()
+        },
+        extras: wrap(&serde_json::json!({ "material": index })),
+        ..Default::default()
+    }
+}
+
+fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
+    let i = (h * 6.0).floor();
+    let f = h * 6.0 - i;
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));
+    match i as i32 % 6 {
+        0 => [v, t, p],
+        1 => [q, v, p],
+        2 => [p, v, t],
+        3 => [p, q, v],
+        4 => [t, p, v],
+        _ => [v, p, q],
+    }
+}
+
+fn empty_node() -> json::Node {
+    json::Node {
+        camera: None,
+        children: None,
+        extensions: None,
+        extras: Default::default(),
+        matrix: None,
+        mesh: None,
+        name: None,
+        rotation: None,
+        scale: None,
+        translation: None,
+        skin: None,
+        weights: None,
+    }
+}
+
+fn read_node_extras(node: &json::Node) -> ex::NodeExtras {
+    #[derive(serde::Deserialize)]
+    struct W {
+        msh: ex::NodeExtras,
+    }
+    node.extras
+        .as_ref()
+        .and_then(|r| serde_json::from_str::<W>(r.get()).ok())
+        .map(|w| w.msh)
+        .unwrap_or_default()
+}
+
+/// Runs of `false` as `(start, count)`.
+fn runs(covered: &[bool]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < covered.len() {
+        if covered[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < covered.len() && !covered[i] {
+            i += 1;
+        }
+        out.push((start, i - start));
+    }
+    out
+}
+
+fn flat<const N: usize>(v: &[[f32; N]]) -> Vec<u8> {
+    v.iter()
+        .flat_map(|a| a.iter().flat_map(|c| c.to_le_bytes()))
+        .collect()
+}
+
+fn b64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
+}
+
+fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
+}

@@ -1,0 +1,253 @@
+//! The `msh` extras: what glTF cannot express, kept for the way back.
+//!
+//! The schema is the contract between exporter and importer (docs/GLTF.md).
+//! Model-level data lives on `scenes[0]` (Blender keeps scene custom
+//! properties, not asset extras), per-slot data on meshes (Blender drops
+//! primitive extras), per-node data on nodes. Bulk per-element data sits in
+//! accessors that the extras name by index. Integers that may reach 2^31 are
+//! written as numbers but read back from numbers or numeric strings (Blender
+//! turns large ints into strings); byte blobs are base64.
+
+use serde::{Deserialize, Serialize};
+
+/// Version of this schema, written as `format`.
+pub const FORMAT: &str = "mshconv/1";
+
+/// `scenes[0].extras.msh`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModelExtras {
+    /// Schema version: [`FORMAT`].
+    pub format: String,
+    /// The options the file was written with.
+    pub options: OptionsExtras,
+    /// `standard`, `legacy_nodes` or `terrain`.
+    pub kind: String,
+    /// `ccw` when the MSH triangles were counter-clockwise seen from their normals' side
+    /// (written as they are); `cw` when the exporter reversed them for glTF.
+    pub winding: String,
+    /// Res2 header, 140 bytes, base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub header: Option<String>,
+    /// Record counts of the tables, for the lossless rebuild.
+    pub counts: Counts,
+    /// Res19 `attr2`.
+    pub frame_count: u32,
+    /// Directory entries in order.
+    pub entries: Vec<EntryExtras>,
+    /// Bytes between the container header and the first payload, base64.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leading: Option<String>,
+    /// Physical payload order when it is not the directory order.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub physical_order: Option<Vec<u32>>,
+    /// Whether the stored `sort_index` values are written as read.
+    #[serde(default)]
+    pub keep_sort_index: bool,
+    /// Accessors holding raw tables the glTF content cannot reproduce exactly.
+    #[serde(default)]
+    pub raw: RawAccessors,
+    /// Vertex ranges no batch covers, with every stream's raw bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vertex_gaps: Vec<Gap>,
+    /// Index ranges no batch covers, raw u16 little-endian.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub index_gaps: Vec<Gap>,
+    /// Slots with no drawable batch (they have no mesh).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub empty_slots: Vec<SlotExtras>,
+}
+
+/// Options recorded in the output.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct OptionsExtras {
+    /// LOD shown.
+    pub lod: u8,
+    /// Group shown.
+    pub group: u8,
+    /// Frames per second of the timeline.
+    pub fps: f32,
+    /// `y-up` or `z-up`.
+    pub axis: String,
+    /// `conjugate` or `stored`.
+    pub rotation: String,
+}
+
+/// Table sizes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
+    /// Res3 records.
+    pub vertices: u32,
+    /// Res6 records.
+    pub indices: u32,
+    /// Res7 records.
+    pub tri_descs: u32,
+    /// Res13 records.
+    pub batches: u32,
+    /// Res2 slots.
+    pub slots: u32,
+    /// Res8 records.
+    pub keys: u32,
+    /// Res19 words.
+    pub map_words: u32,
+}
+
+/// One directory entry.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EntryExtras {
+    /// Resource type.
+    #[serde(rename = "type")]
+    pub type_id: u32,
+    /// Name text.
+    pub name: String,
+    /// The whole 36-byte name field, base64, when the text alone does not reproduce it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_field: Option<String>,
+    /// Attributes that are not derived from the tables: `[attr1, attr2, attr3]`, `-1` for derived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attrs: Option<[i64; 3]>,
+    /// `sort_index` as stored (when the archive keeps stored values).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sort_index: Option<u32>,
+    /// Filler after the payload, base64, when it is not canonical zero padding,
+    /// with the payload length it followed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filler: Option<(u32, String)>,
+    /// For an empty payload in a non-canonical layout, the `data_offset` it had.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u32>,
+    /// The payload, base64, for a resource carried raw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<String>,
+}
+
+/// Accessor indices of raw tables (absent: rebuilt from the glTF content).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct RawAccessors {
+    /// Res4 as BYTE VEC4, one per vertex (normals' 4th byte and exact quantisation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub normals: Option<u32>,
+    /// Res15 as UNSIGNED_SHORT VEC4, when it is not written as TEXCOORD_1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream15: Option<u32>,
+    /// Res16 as UNSIGNED_SHORT VEC4.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream16: Option<u32>,
+    /// Res7 as UNSIGNED_SHORT VEC4, two elements per descriptor, when it differs
+    /// from what the importer would derive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tri_descs: Option<u32>,
+    /// Res8 as UNSIGNED_SHORT VEC4, three elements per key, when the animation
+    /// channels and node poses do not reproduce the keys exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keys: Option<u32>,
+    /// Res19 as UNSIGNED_SHORT SCALAR, with `keys`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map: Option<u32>,
+}
+
+/// A range of records with their raw bytes.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Gap {
+    /// First record.
+    pub start: u32,
+    /// Number of records.
+    pub count: u32,
+    /// Raw bytes, base64 (for vertices: per vertex, every present stream in type order 3, 4, 5, 15, 16, 18).
+    pub data: String,
+}
+
+/// `nodes[i].extras.msh` of an MSH node.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct NodeExtras {
+    /// MSH node index.
+    pub node: u32,
+    /// Res1 `hdr0`.
+    pub hdr0: u16,
+    /// Raw Res10 name bytes, base64, when the glTF name does not give them back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_raw: Option<String>,
+    /// Whether Res10 has no record text for this node (`len == 0`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unnamed: bool,
+    /// Stored rest quaternion `[x, y, z, w]` when `rotation` cannot give it back exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rest_quat: Option<[i16; 4]>,
+    /// `anim_map_start` and `fallback_key` as stored, with raw keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anim: Option<[u16; 2]>,
+}
+
+/// `nodes[j].extras.msh` of a node that holds one LOD/group slot of an MSH node.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SlotNodeExtras {
+    /// Owning MSH node.
+    pub owner: u32,
+    /// LOD 0..=2.
+    pub lod: u8,
+    /// Group 0..=4.
+    pub group: u8,
+    /// Whether this LOD/group is the one shown (the others have scale 0).
+    pub shown: bool,
+    /// The MSH slot (its mesh is `slot<k>`; a slot without drawable batches has no mesh).
+    pub slot: u32,
+}
+
+/// `meshes[k].extras.msh`: one MSH slot.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct SlotExtras {
+    /// Slot index.
+    pub slot: u32,
+    /// First triangle descriptor.
+    pub tri_start: u32,
+    /// Number of triangle descriptors.
+    pub tri_count: u32,
+    /// First batch.
+    pub batch_start: u32,
+    /// `Slot68` bounds and opaque tail (bytes 8..68), base64, when they differ from
+    /// what the importer recomputes (the bounds) or are not zero (the tail).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
+    /// The slot's batches, in primitive order.
+    pub batches: Vec<BatchExtras>,
+}
+
+/// One batch of a slot.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct BatchExtras {
+    /// Material index.
+    pub material: u16,
+    /// `batch_flags`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub flags: u16,
+    /// `opaque4`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opaque4: u16,
+    /// `opaque6`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opaque6: u16,
+    /// `opaque14`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub opaque14: u16,
+    /// `index_start` in Res6.
+    pub index_start: u32,
+    /// `base_vertex`.
+    pub base_vertex: u32,
+    /// First vertex of the primitive's vertex range (`base_vertex + min(index)`).
+    pub first_vertex: u32,
+    /// Number of indices (the primitive may have been given fewer if Blender merged it).
+    pub index_count: u32,
+}
+
+fn is_zero(v: &u16) -> bool {
+    *v == 0
+}
+
+/// Wraps a value as `{"msh": value}` raw JSON for an `extras` field.
+pub fn wrap<T: Serialize>(value: &T) -> Option<Box<serde_json::value::RawValue>> {
+    #[derive(Serialize)]
+    struct Wrapper<'a, T> {
+        msh: &'a T,
+    }
+    let text = serde_json::to_string(&Wrapper { msh: value }).ok()?;
+    serde_json::value::RawValue::from_string(text).ok()
+}

@@ -1,0 +1,172 @@
+//! Names that carry what the importer needs when extras are gone (Blender's
+//! default export drops them): which MSH node, which LOD/group, which material.
+//!
+//! - MSH node: its Res10 name. When that is empty, not unique, not UTF-8, or
+//!   already ends like a suffix below, `#<index>` is appended (an unnamed node is
+//!   just `#<index>`). The importer strips one trailing `#<digits>`.
+//! - Slot node: `<node name>|L<lod>G<group>`, parented to its MSH node.
+//! - Material: `mat<index>`.
+//! - Names stay within 63 bytes (Blender truncates longer ones): the node part is
+//!   cut at a character boundary, never the suffix.
+
+/// Longest name Blender keeps.
+pub const MAX_NAME: usize = 63;
+
+/// The glTF names of the MSH nodes, and whether each needed its raw bytes kept.
+pub fn node_names(raw: &[Option<&[u8]>]) -> Vec<(String, bool)> {
+    let mut counts = std::collections::HashMap::new();
+    for name in raw.iter().flatten() {
+        *counts.entry(*name).or_insert(0usize) += 1;
+    }
+    raw.iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let bytes = name.unwrap_or(&[]);
+            let text = std::str::from_utf8(bytes).ok();
+            let clean = text.filter(|t| {
+                !t.is_empty()
+                    && counts.get(bytes) == Some(&1)
+                    && !has_index_suffix(t)
+                    && slot_suffix(t).is_none()
+                    && !t.chars().any(char::is_control)
+            });
+            match clean {
+                Some(t) if t.len() <= MAX_NAME => (t.to_string(), false),
+                Some(t) => (format!("{}#{i}", cut(t, MAX_NAME - 1 - digits(i))), true),
+                None => {
+                    let lossy: String = String::from_utf8_lossy(bytes)
+                        .chars()
+                        .filter(|c| !c.is_control())
+                        .collect();
+                    let suffix = format!("#{i}");
+                    let keep_raw = text.map_or(true, |t| t.chars().any(char::is_control))
+                        || lossy.len() + suffix.len() > MAX_NAME;
+                    (
+                        format!("{}{suffix}", cut(&lossy, MAX_NAME - suffix.len())),
+                        keep_raw,
+                    )
+                }
+            }
+        })
+        .collect()
+}
+
+/// The name of the node holding slot `(lod, group)` of the MSH node named `owner`.
+pub fn slot_node_name(owner: &str, lod: u8, group: u8) -> String {
+    let suffix = format!("|L{lod}G{group}");
+    format!("{}{suffix}", cut(owner, MAX_NAME - suffix.len()))
+}
+
+/// The name of the material for MSH material index `index`.
+pub fn material_name(index: u16) -> String {
+    format!("mat{index}")
+}
+
+/// The MSH material index a material name stands for (`mat12`, `mat12.001`).
+pub fn material_index(name: &str) -> Option<u16> {
+    let rest = name.strip_prefix("mat")?;
+    let digits = rest.split('.').next()?;
+    (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| digits.parse().ok())
+        .flatten()
+}
+
+/// `(lod, group)` when a name ends in `|L<lod>G<group>` (optionally followed by Blender's `.NNN`).
+pub fn slot_suffix(name: &str) -> Option<(u8, u8)> {
+    let name = strip_blender_suffix(name);
+    let tail = name.get(name.len().checked_sub(5)?..)?;
+    let b = tail.as_bytes();
+    (b[0] == b'|'
+        && b[1] == b'L'
+        && (b'0'..=b'2').contains(&b[2])
+        && b[3] == b'G'
+        && (b'0'..=b'4').contains(&b[4]))
+    .then(|| (b[2] - b'0', b[4] - b'0'))
+}
+
+/// The MSH name a glTF node name stands for: one trailing `#<digits>` removed
+/// (and Blender's `.NNN` duplicate suffix before it, if any).
+pub fn node_name_from_gltf(name: &str) -> &str {
+    let name = strip_blender_suffix(name);
+    match name.rfind('#') {
+        Some(at) if at + 1 < name.len() && name[at + 1..].bytes().all(|b| b.is_ascii_digit()) => {
+            &name[..at]
+        }
+        _ => name,
+    }
+}
+
+fn has_index_suffix(t: &str) -> bool {
+    node_name_from_gltf(t).len() != t.len() || strip_blender_suffix(t).len() != t.len()
+}
+
+/// `name` without a trailing `.NNN` (three digits), Blender's duplicate marker.
+pub fn strip_blender_suffix(name: &str) -> &str {
+    let b = name.as_bytes();
+    if b.len() > 4 && b[b.len() - 4] == b'.' && b[b.len() - 3..].iter().all(u8::is_ascii_digit) {
+        &name[..name.len() - 4]
+    } else {
+        name
+    }
+}
+
+fn cut(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+fn digits(i: usize) -> usize {
+    i.to_string().len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_reversible_and_short() {
+        let long = "x".repeat(80);
+        let raw: Vec<Option<&[u8]>> = vec![
+            Some(b"turret"),
+            Some(b"wheel"),
+            Some(b"wheel"),
+            None,
+            Some(b"gun#2"),
+            Some(long.as_bytes()),
+            Some(b"a|L0G1"),
+            Some(b"\xff\xfe"),
+            Some(b"body.001"),
+        ];
+        let names = node_names(&raw);
+        let texts: Vec<&str> = names.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(
+            &texts[..5],
+            ["turret", "wheel#1", "wheel#2", "#3", "gun#2#4"]
+        );
+        assert!(texts.iter().all(|t| t.len() <= MAX_NAME));
+        let unique: std::collections::HashSet<_> = texts.iter().collect();
+        assert_eq!(unique.len(), texts.len());
+        for (i, (name, keep_raw)) in names.iter().enumerate() {
+            let back = node_name_from_gltf(name);
+            if !keep_raw {
+                assert_eq!(back.as_bytes(), raw[i].unwrap_or(&[]), "{name}");
+            }
+        }
+        assert!(
+            names[5].1 && names[7].1,
+            "long and non-UTF-8 names keep their raw bytes"
+        );
+        assert_eq!(node_name_from_gltf("wheel#2.001"), "wheel");
+        assert_eq!(slot_suffix("turret|L2G4.003"), Some((2, 4)));
+        assert_eq!(slot_suffix("turret|L3G0"), None);
+        assert_eq!(slot_node_name(&"y".repeat(70), 1, 2).len(), MAX_NAME);
+        assert_eq!(material_index("mat12.001"), Some(12));
+        assert_eq!(material_index("Material"), None);
+    }
+}

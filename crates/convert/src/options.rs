@@ -1,0 +1,137 @@
+//! Conversion options shared by every direction.
+
+use std::fmt;
+use std::str::FromStr;
+
+pub use msh::pose::Rotation;
+
+/// Which way is up in the output (glTF: the input's frame is given by the same option).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum Axis {
+    /// Y up (glTF's convention, what viewers and Blender expect): game `(x, y, z)` is `(x, z, -y)`.
+    #[default]
+    YUp,
+    /// Z up, the game's own frame, unchanged.
+    ZUp,
+}
+
+/// Container format of glTF output.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub enum GltfFormat {
+    /// Binary `.glb`: JSON and buffer in one file.
+    #[default]
+    Glb,
+    /// Text `.gltf` with the buffer embedded as a `data:` URI.
+    Gltf,
+}
+
+/// Options of the MSH -> glTF export. Defaults are documented on each field and
+/// recorded in the output (`scenes[0].extras.msh.options`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportOptions {
+    /// LOD shown by viewers (0..=2, default 0). Every other LOD/group is still in the file.
+    pub lod: u8,
+    /// Group shown by viewers (0..=4, default 0).
+    pub group: u8,
+    /// Game frames per second on the glTF timeline (default 24: Blender's default
+    /// scene rate, so Blender's per-frame resampling lands on every game frame).
+    pub fps: f32,
+    /// Up axis of the output (default Y up).
+    pub axis: Axis,
+    /// How a stored rotation turns a node (default: conjugate, FORMAT.md's reading).
+    pub rotation: Rotation,
+    /// `.glb` or `.gltf`.
+    pub format: GltfFormat,
+    /// Name of the model (scene name); default `model`.
+    pub name: String,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        ExportOptions {
+            lod: 0,
+            group: 0,
+            fps: 24.0,
+            axis: Axis::YUp,
+            rotation: Rotation::Conjugate,
+            format: GltfFormat::Glb,
+            name: "model".to_string(),
+        }
+    }
+}
+
+/// An option value that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadOption(pub String);
+
+impl fmt::Display for BadOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BadOption {}
+
+impl FromStr for Axis {
+    type Err = BadOption;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "y-up" | "yup" | "y" => Ok(Axis::YUp),
+            "z-up" | "zup" | "z" => Ok(Axis::ZUp),
+            _ => Err(BadOption(format!("axis must be y-up or z-up, not {s:?}"))),
+        }
+    }
+}
+
+impl fmt::Display for Axis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Axis::YUp => "y-up",
+            Axis::ZUp => "z-up",
+        })
+    }
+}
+
+/// Parses `conjugate` or `stored`.
+pub fn parse_rotation(s: &str) -> Result<Rotation, BadOption> {
+    match s.to_ascii_lowercase().as_str() {
+        "conjugate" => Ok(Rotation::Conjugate),
+        "stored" => Ok(Rotation::Stored),
+        _ => Err(BadOption(format!(
+            "rotation must be conjugate or stored, not {s:?}"
+        ))),
+    }
+}
+
+/// The option's name as the CLI and the output spell it.
+pub fn rotation_name(r: Rotation) -> &'static str {
+    match r {
+        Rotation::Conjugate => "conjugate",
+        Rotation::Stored => "stored",
+    }
+}
+
+impl ExportOptions {
+    /// Checks ranges: lod 0..=2, group 0..=4, fps finite and positive.
+    pub fn check(&self) -> Result<(), BadOption> {
+        if self.lod > 2 {
+            return Err(BadOption(format!(
+                "lod must be 0, 1 or 2, not {}",
+                self.lod
+            )));
+        }
+        if self.group > 4 {
+            return Err(BadOption(format!(
+                "group must be 0 to 4, not {}",
+                self.group
+            )));
+        }
+        if !(self.fps.is_finite() && self.fps > 0.0 && self.fps <= 1000.0) {
+            return Err(BadOption(format!(
+                "fps must be a number above 0 and at most 1000, not {}",
+                self.fps
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,79 @@
+//! Shared test helpers: the committed fixtures and the Khronos validator.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every valid committed fixture (retail-like models and edge cases), sorted, as (name, bytes).
+pub fn valid_fixtures() -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for dir in ["models", "edge"] {
+        let path = root().join("fixtures/small").join(dir);
+        let mut entries: Vec<_> = std::fs::read_dir(&path)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "msh"))
+            .collect();
+        entries.sort();
+        for p in entries {
+            let name = format!("{dir}/{}", p.file_name().unwrap().to_string_lossy());
+            out.push((name, std::fs::read(&p).unwrap()));
+        }
+    }
+    assert!(
+        out.len() > 40,
+        "expected the committed fixture set, found {} files",
+        out.len()
+    );
+    out
+}
+
+/// One validator result.
+#[derive(Debug, serde::Deserialize)]
+pub struct Validated {
+    pub file: String,
+    pub errors: u64,
+    pub warnings: u64,
+    pub infos: u64,
+    pub messages: Vec<String>,
+}
+
+/// Runs the Khronos glTF-Validator (npm `gltf-validator`) over a directory.
+pub fn validate_dir(dir: &Path) -> Vec<Validated> {
+    let tool = root().join("tools/gltf-validator");
+    assert!(
+        tool.join("node_modules/gltf-validator").exists(),
+        "the Khronos glTF-Validator is not installed: run `npm ci --prefix tools/gltf-validator` (scripts/test.sh does)"
+    );
+    let out = Command::new("node")
+        .arg(tool.join("validate.mjs"))
+        .arg(dir)
+        .output()
+        .expect("node must be on PATH to run the glTF validator");
+    assert!(
+        out.status.success(),
+        "validator failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("bad validator line {l}: {e}")))
+        .collect()
+}
+
+/// Fails with every message when `failures` is not empty.
+pub fn fail_if_any(what: &str, failures: Vec<String>) {
+    assert!(
+        failures.is_empty(),
+        "{what}: {} failure(s):\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

@@ -1,0 +1,131 @@
+//! `mshconv convert`: the real binary in a temp folder.
+
+use std::path::Path;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mshconv"))
+}
+
+fn fixture(rel: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/small")
+        .join(rel)
+}
+
+#[test]
+fn msh_to_glb_and_gltf_match_the_library_and_are_written_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("models/m127_tank.msh");
+    let bytes = std::fs::read(&input).unwrap();
+    for (ext, format) in [
+        ("glb", convert::GltfFormat::Glb),
+        ("gltf", convert::GltfFormat::Gltf),
+    ] {
+        let out = dir.path().join(format!("tank.{ext}"));
+        let status = bin().arg("convert").arg(&input).arg(&out).status().unwrap();
+        assert!(status.success());
+        let options = convert::ExportOptions {
+            format,
+            name: "m127_tank".into(),
+            ..Default::default()
+        };
+        let (expected, _) = convert::msh_to_gltf(&bytes, &options).unwrap();
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            expected,
+            "{ext} equals the library's output"
+        );
+    }
+    // Nothing but the two outputs: no temporary files left behind.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+}
+
+#[test]
+fn options_reach_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.gltf");
+    let status = bin()
+        .args([
+            "convert",
+            "--lod",
+            "1",
+            "--group",
+            "0",
+            "--fps",
+            "30",
+            "--axis",
+            "z-up",
+            "--rotation",
+            "stored",
+        ])
+        .arg(fixture("models/m127_tank.msh"))
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let o = &json["scenes"][0]["extras"]["msh"]["options"];
+    assert_eq!(o["lod"], 1);
+    assert_eq!(o["fps"], 30.0);
+    assert_eq!(o["axis"], "z-up");
+    assert_eq!(o["rotation"], "stored");
+}
+
+#[test]
+fn stdin_to_stdout_and_notes_on_stderr() {
+    let input = std::fs::read(fixture("edge/anim_map_values_noncanonical.msh")).unwrap();
+    let mut child = bin()
+        .args(["convert", "-", "-", "--from", "msh", "--to", "glb"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(&out.stdout[..4], b"glTF");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("note[export.animation_baked]"), "{err}");
+}
+
+#[test]
+fn errors_have_codes_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .arg("convert")
+        .arg(fixture("damaged/anim4__anim_fallback_ffff.msh"))
+        .arg(dir.path().join("x.glb"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[anim.fallback_range]"));
+    assert!(
+        !dir.path().join("x.glb").exists(),
+        "no output for a failed conversion"
+    );
+
+    let out = bin()
+        .arg("convert")
+        .arg(fixture("models/m127_tank.msh"))
+        .arg(dir.path().join("x.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[convert.unknown_format]"));
+
+    let out = bin()
+        .args(["convert", "--fps", "0"])
+        .arg(fixture("models/m127_tank.msh"))
+        .arg(dir.path().join("x.glb"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[option.invalid]"));
+}

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The test suite: installs what the tests use (the Khronos glTF-Validator from
+# npm, pinned by tools/gltf-validator/package-lock.json), then runs every test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -d tools/gltf-validator/node_modules/gltf-validator ]; then
+  npm ci --prefix tools/gltf-validator --no-audit --no-fund
+fi
+cargo test --workspace "$@"
