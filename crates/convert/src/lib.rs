@@ -24,6 +24,7 @@ pub mod frame;
 pub mod gltf;
 mod options;
 mod report;
+pub mod scene;
 
 pub use error::{Error, ErrorKind, Result};
 pub use options::{
