@@ -310,7 +310,7 @@ impl<'s, 'r> Builder<'s, 'r> {
         // whose index count fits Batch20's u16. A mesh of at most 65536 vertices
         // keeps them once, in order, and its chunks share them.
         const MAX_BATCH_TRIANGLES: usize = 0xFFFF / 3;
-        let groups: Vec<(Vec<u32>, Vec<Vec<[u32; 3]>>)> = if n <= 0x10000 {
+        let groups: Vec<VertexGroup> = if n <= 0x10000 {
             let chunks = batch
                 .triangles
                 .chunks(MAX_BATCH_TRIANGLES)
@@ -413,6 +413,9 @@ impl<'s, 'r> Builder<'s, 'r> {
         let _ = self.scene;
     }
 }
+
+/// Vertices shared by some batches (source indices) and those batches' triangles.
+type VertexGroup = (Vec<u32>, Vec<Vec<[u32; 3]>>);
 
 /// Area-weighted vertex normals (unit length; +Z for a vertex of only degenerate faces).
 pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f32; 3]> {

@@ -154,11 +154,7 @@ impl OwnedArchive {
             Some(order) if lossless && is_permutation(order, n) => order.clone(),
             _ => (0..n).collect(),
         };
-        let leading: &[u8] = if lossless && self.physical_order.is_some() {
-            &self.leading
-        } else {
-            &[]
-        };
+        let leading: &[u8] = if lossless { &self.leading } else { &[] };
 
         // Lay out: offsets and filler for every payload, then the total size.
         let mut offsets = vec![0usize; n];

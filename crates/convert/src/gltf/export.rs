@@ -134,7 +134,13 @@ impl<'m> Exporter<'m> {
                 self.msh_nodes()?;
                 self.animation()?;
             }
-            _ => self.flat_nodes(),
+            _ => {
+                self.flat_nodes();
+                // Not decoded as a hierarchy: the animation tables travel raw.
+                if self.model.has_typed(res::ANIM_KEYS) || self.model.has_typed(res::ANIM_MAP) {
+                    self.raw_animation();
+                }
+            }
         }
         self.raw_tables();
         self.gaps();
@@ -248,6 +254,7 @@ impl<'m> Exporter<'m> {
                 base_vertex: b.base_vertex.get(),
                 first_vertex: first,
                 index_count: b.index_count.get() as u32,
+                vertex_count: if idx.is_empty() { 0 } else { hi - lo + 1 },
             });
             if idx.is_empty() {
                 continue;
@@ -339,14 +346,8 @@ impl<'m> Exporter<'m> {
             let ns: Vec<[f32; 3]> = normals[range.clone()]
                 .iter()
                 .map(|n| {
-                    let d = n.decode().map(f64::from);
-                    let len = dot(d, d).sqrt();
-                    let unit = if len > 1e-9 {
-                        d.map(|c| (c / len) as f32)
-                    } else {
-                        zero = true;
-                        [0.0, 0.0, 1.0]
-                    };
+                    let (unit, was_zero) = shown_normal(n);
+                    zero |= was_zero;
                     f.vec(unit)
                 })
                 .collect();
@@ -1122,6 +1123,19 @@ fn direct_track(
         .enumerate()
         .all(|(f, w)| w.get() == msh::canonical_map_value(&times, start, end, f as u32))
         .then_some((start, end))
+}
+
+/// The unit normal the exporter shows for a packed normal (game frame), and
+/// whether it was zero (then +Z). The importer compares with it to tell an
+/// unedited normal (raw bytes kept) from an edited one.
+pub(crate) fn shown_normal(n: &msh::raw::PackedNormal) -> ([f32; 3], bool) {
+    let d = n.decode().map(f64::from);
+    let len = dot(d, d).sqrt();
+    if len > 1e-9 {
+        (d.map(|c| (c / len) as f32), false)
+    } else {
+        ([0.0, 0.0, 1.0], true)
+    }
 }
 
 /// The indices of a batch, if in range.

@@ -234,8 +234,10 @@ pub struct BatchExtras {
     pub base_vertex: u32,
     /// First vertex of the primitive's vertex range (`base_vertex + min(index)`).
     pub first_vertex: u32,
-    /// Number of indices (the primitive may have been given fewer if Blender merged it).
+    /// Number of indices.
     pub index_count: u32,
+    /// Number of vertices of the primitive (its vertex range).
+    pub vertex_count: u32,
 }
 
 fn is_zero(v: &u16) -> bool {
@@ -250,4 +252,18 @@ pub fn wrap<T: Serialize>(value: &T) -> Option<Box<serde_json::value::RawValue>>
     }
     let text = serde_json::to_string(&Wrapper { msh: value }).ok()?;
     serde_json::value::RawValue::from_string(text).ok()
+}
+
+/// Reads `{"msh": T}` from an `extras` value; `None` when absent or of another shape.
+pub fn unwrap<T: serde::de::DeserializeOwned>(
+    extras: &Option<Box<serde_json::value::RawValue>>,
+) -> Option<T> {
+    #[derive(Deserialize)]
+    struct Wrapper<T> {
+        msh: T,
+    }
+    let raw = extras.as_ref()?;
+    serde_json::from_str::<Wrapper<T>>(raw.get())
+        .ok()
+        .map(|w| w.msh)
 }

@@ -1,8 +1,10 @@
 //! MSH <-> glTF 2.0 (`.glb`, `.gltf`).
 
 mod buffer;
-mod export;
+pub(crate) mod export;
 pub mod extras;
+pub mod import;
 pub mod names;
 
 pub use export::export;
+pub use import::{import, AnimationChoice, ImportOptions, Resolver};

@@ -77,3 +77,6 @@ pub fn fail_if_any(what: &str, failures: Vec<String>) {
         failures.join("\n")
     );
 }
+
+/// Helpers of the OBJ tests.
+pub mod obj;

@@ -1,0 +1,722 @@
+//! Any glTF -> scene description: nodes, LOD/group slots, batches, animation
+//! sampled at whole frames. Node scale is baked into geometry (MSH nodes are
+//! rigid); strips and fans become lists; what MSH cannot hold is an error.
+
+use super::read::Source;
+use super::{AnimationChoice, Resolved};
+use crate::error::{Error, ErrorKind, Result};
+use crate::frame::Frame;
+use crate::gltf::extras::{self as ex, ModelExtras};
+use crate::gltf::names;
+use crate::report::Report;
+use crate::scene::{KeySample, SceneBatch, SceneModel, SceneNode, SceneSlot};
+use gltf::animation::{Interpolation, Property};
+use std::collections::{BTreeMap, HashMap};
+
+type M3 = [[f64; 3]; 3];
+
+fn unsupported(code: &str, message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Unsupported, code, message)
+}
+
+/// A glTF node that becomes an MSH node.
+struct Item<'a> {
+    node: gltf::Node<'a>,
+    parent: Option<usize>,
+    /// The residual linear map (scale, shear, mirror) of this node, baked into its geometry.
+    k: M3,
+    /// The parent's residual map, applied to this node's translations.
+    k_parent: M3,
+}
+
+/// Builds the scene description of the document's default scene.
+pub fn scene(
+    src: &Source,
+    recorded: Option<&ModelExtras>,
+    opts: &Resolved,
+    choice: &AnimationChoice,
+    report: &mut Report,
+) -> Result<SceneModel> {
+    let doc = &src.doc;
+    if doc.skins().next().is_some() {
+        return Err(unsupported(
+            "gltf.skin_unsupported",
+            "the file has a skin (armature); MSH nodes are rigid: apply the armature in Blender (or parent each mesh to one bone as a rigid part) and export again",
+        ));
+    }
+    if doc
+        .meshes()
+        .flat_map(|m| m.primitives())
+        .any(|p| p.morph_targets().next().is_some())
+    {
+        return Err(unsupported(
+            "gltf.morph_unsupported",
+            "the file has morph targets (shape keys); MSH cannot hold them: apply or remove the shape keys and export again",
+        ));
+    }
+    if doc.cameras().next().is_some() {
+        report.note(
+            "import.cameras_ignored",
+            "cameras are not part of a model and were left out",
+        );
+    }
+    let frame = Frame {
+        axis: opts.axis,
+        rotation: opts.rotation,
+    };
+    let roots: Vec<gltf::Node<'_>> = match doc.default_scene().or_else(|| doc.scenes().next()) {
+        Some(s) => s.nodes().collect(),
+        None => {
+            let children: std::collections::HashSet<usize> = doc
+                .nodes()
+                .flat_map(|n| n.children().map(|c| c.index()))
+                .collect();
+            doc.nodes()
+                .filter(|n| !children.contains(&n.index()))
+                .collect()
+        }
+    };
+    // Traverse: MSH nodes, and slot holders (|L<l>G<g> children) attached to their owner.
+    let mut items: Vec<Item<'_>> = Vec::new();
+    let mut holders: Vec<(usize, gltf::Node<'_>, u8, u8)> = Vec::new();
+    let mut stack: Vec<(gltf::Node<'_>, Option<usize>, M3)> = roots
+        .into_iter()
+        .rev()
+        .map(|n| (n, None, IDENTITY))
+        .collect();
+    let mut visited = std::collections::HashSet::new();
+    while let Some((node, parent, k_parent)) = stack.pop() {
+        if !visited.insert(node.index()) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "gltf.node_cycle",
+                format!(
+                    "node {} is reached twice: the node graph is not a tree",
+                    node.index()
+                ),
+            ));
+        }
+        if let (Some(owner), Some((l, g))) = (parent, names::slot_suffix(node.name().unwrap_or("")))
+        {
+            if node.children().next().is_none() {
+                holders.push((owner, node, l, g));
+                continue;
+            }
+        }
+        let (_, r, s) = node.transform().decomposed();
+        let rm = quat_matrix(normalize(r.map(f64::from)));
+        let k = mul(
+            &mul(&transpose(&rm), &k_parent),
+            &mul(&rm, &diag(s.map(f64::from))),
+        );
+        items.push(Item {
+            node: node.clone(),
+            parent,
+            k,
+            k_parent,
+        });
+        let me = items.len() - 1;
+        for child in node.children().collect::<Vec<_>>().into_iter().rev() {
+            stack.push((child, Some(me), k));
+        }
+    }
+    // Original node order where the extras give it (Blender keeps node custom properties).
+    let order_key: Vec<u32> = items
+        .iter()
+        .map(|it| ex::unwrap::<ex::NodeExtras>(it.node.extras()).map_or(u32::MAX, |e| e.node))
+        .collect();
+    if items.iter().any(|it| !is_identity(&it.k)) {
+        report.note(
+            "import.scale_baked",
+            "node scale was baked into the geometry (MSH nodes have no scale)",
+        );
+    }
+    let materials = material_indices(doc, report);
+    let winding_cw = recorded.is_some_and(|r| r.winding == "cw");
+    let mut nodes: Vec<SceneNode> = Vec::with_capacity(items.len());
+    for it in &items {
+        let e: Option<ex::NodeExtras> = ex::unwrap(it.node.extras());
+        let (t, r, _) = it.node.transform().decomposed();
+        let name = match &e {
+            Some(e) if e.name_raw.is_some() => {
+                use base64::Engine as _;
+                base64::engine::general_purpose::STANDARD
+                    .decode(e.name_raw.as_deref().unwrap_or(""))
+                    .ok()
+            }
+            Some(e) if e.unnamed => None,
+            _ => Some(
+                names::node_name_from_gltf(it.node.name().unwrap_or(""))
+                    .as_bytes()
+                    .to_vec(),
+            ),
+        };
+        let mut slots: BTreeMap<(u8, u8), Vec<SceneBatch>> = BTreeMap::new();
+        if let Some(mesh) = it.node.mesh() {
+            let batches = mesh_batches(
+                src,
+                &mesh,
+                &affine_of(&it.k, [0.0; 3]),
+                &frame,
+                &materials,
+                winding_cw,
+                report,
+            )?;
+            slots.entry((0, 0)).or_default().extend(batches);
+        }
+        nodes.push(SceneNode {
+            name: name.filter(|n| !n.is_empty()),
+            parent: it.parent,
+            translation: frame.vec_back(apply(&it.k_parent, t.map(f64::from)).map(|c| c as f32)),
+            rotation: frame.quat_back(normalize(r.map(f64::from)).map(|c| c as f32)),
+            hdr0: e.as_ref().map_or(0, |e| e.hdr0),
+            slots: Vec::new(),
+            track: None,
+        });
+        let idx = nodes.len() - 1;
+        for (l, g) in slots.keys().copied().collect::<Vec<_>>() {
+            let batches = slots.remove(&(l, g)).unwrap_or_default();
+            nodes[idx].slots.push(SceneSlot {
+                lod: l,
+                group: g,
+                batches,
+            });
+        }
+    }
+    for (owner, holder, l, g) in holders {
+        let Some(mesh) = holder.mesh() else { continue };
+        let (t, r, s) = holder.transform().decomposed();
+        let hidden = s.iter().all(|&c| c == 0.0);
+        let local = if hidden {
+            IDENTITY_AFFINE
+        } else {
+            let rm = quat_matrix(normalize(r.map(f64::from)));
+            affine_of(&mul(&rm, &diag(s.map(f64::from))), t.map(f64::from))
+        };
+        let k = &items[owner].k;
+        let m = compose(&affine_of(k, [0.0; 3]), &local);
+        let batches = mesh_batches(src, &mesh, &m, &frame, &materials, winding_cw, report)?;
+        match nodes[owner]
+            .slots
+            .iter_mut()
+            .find(|s| s.lod == l && s.group == g)
+        {
+            Some(slot) => slot.batches.extend(batches),
+            None => nodes[owner].slots.push(SceneSlot {
+                lod: l,
+                group: g,
+                batches,
+            }),
+        }
+    }
+    animation(src, &items, &mut nodes, &frame, opts.fps, choice, report)?;
+    // Reorder by the recorded original index when there is one.
+    let mut perm: Vec<usize> = (0..nodes.len()).collect();
+    perm.sort_by_key(|&i| (order_key[i], i));
+    if perm.iter().enumerate().any(|(a, &b)| a != b) {
+        let mut inverse = vec![0; perm.len()];
+        for (new, &old) in perm.iter().enumerate() {
+            inverse[old] = new;
+        }
+        let mut reordered: Vec<SceneNode> = perm.iter().map(|&i| nodes[i].clone()).collect();
+        for n in &mut reordered {
+            n.parent = n.parent.map(|p| inverse[p]);
+        }
+        nodes = reordered;
+    }
+    Ok(SceneModel { nodes })
+}
+
+/// MSH material index of every glTF material: the exporter's extras, else a
+/// `mat<k>` name, else the lowest free index (reported).
+fn material_indices(doc: &gltf::Document, report: &mut Report) -> Vec<u16> {
+    let mut out: Vec<Option<u16>> = doc
+        .materials()
+        .map(|m| {
+            #[derive(serde::Deserialize)]
+            struct E {
+                material: u16,
+            }
+            ex::unwrap::<E>(m.extras())
+                .map(|e| e.material)
+                .or_else(|| m.name().and_then(names::material_index))
+        })
+        .collect();
+    let mut taken: std::collections::HashSet<u16> = out.iter().flatten().copied().collect();
+    let mut next = 0u16;
+    for (i, m) in doc.materials().enumerate() {
+        if out[i].is_none() {
+            while taken.contains(&next) {
+                next += 1;
+            }
+            taken.insert(next);
+            out[i] = Some(next);
+            report.note(
+                "import.material_assigned",
+                format!(
+                    "material {:?} has no MSH index; it gets index {next}",
+                    m.name().unwrap_or("(unnamed)")
+                ),
+            );
+        }
+    }
+    out.into_iter().map(|m| m.unwrap_or(0)).collect()
+}
+
+/// The batches of one glTF mesh, transformed by `m` (node-local frame) then into the game frame.
+fn mesh_batches(
+    src: &Source,
+    mesh: &gltf::Mesh<'_>,
+    m: &Affine,
+    frame: &Frame,
+    materials: &[u16],
+    winding_cw: bool,
+    report: &mut Report,
+) -> Result<Vec<SceneBatch>> {
+    let lin = [
+        [m[0][0], m[0][1], m[0][2]],
+        [m[1][0], m[1][1], m[1][2]],
+        [m[2][0], m[2][1], m[2][2]],
+    ];
+    let det = det3(&lin);
+    let normal_m = inverse_transpose(&lin);
+    let mut out = Vec::new();
+    for prim in mesh.primitives() {
+        let mode = prim.mode();
+        use gltf::mesh::Mode;
+        if !matches!(
+            mode,
+            Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+        ) {
+            report.note("import.primitive_skipped", format!("mesh {:?} has {mode:?} primitives; only triangles are models, they were left out", mesh.name().unwrap_or("")));
+            continue;
+        }
+        let Some(pa) = prim.get(&gltf::Semantic::Positions) else {
+            continue;
+        };
+        let positions: Vec<[f32; 3]> = src
+            .floats::<3>(&pa)?
+            .into_iter()
+            .map(|p| frame.vec_back(apply_affine(m, p.map(f64::from)).map(|c| c as f32)))
+            .collect();
+        let n = positions.len();
+        let normals = match prim.get(&gltf::Semantic::Normals) {
+            Some(a) => Some(
+                src.floats::<3>(&a)?
+                    .into_iter()
+                    .map(|v| {
+                        frame.vec_back(
+                            normalize3(apply(&normal_m, v.map(f64::from))).map(|c| c as f32),
+                        )
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            None => None,
+        };
+        let uv = |set| -> Result<Option<Vec<[f32; 2]>>> {
+            match prim.get(&gltf::Semantic::TexCoords(set)) {
+                Some(a) => Ok(Some(src.floats::<2>(&a)?)),
+                None => Ok(None),
+            }
+        };
+        let colors = match prim.get(&gltf::Semantic::Colors(0)) {
+            Some(a) => {
+                let rgba: Vec<[f32; 4]> = match a.dimensions() {
+                    gltf::accessor::Dimensions::Vec3 => src
+                        .floats::<3>(&a)?
+                        .into_iter()
+                        .map(|c| [c[0], c[1], c[2], 1.0])
+                        .collect(),
+                    _ => src.floats::<4>(&a)?,
+                };
+                Some(
+                    rgba.into_iter()
+                        .map(|c| c.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8))
+                        .collect::<Vec<_>>(),
+                )
+            }
+            None => None,
+        };
+        let indices: Vec<u32> = match prim.indices() {
+            Some(a) => src.indices(&a)?,
+            None => (0..n as u32).collect(),
+        };
+        if let Some(&bad) = indices.iter().find(|&&i| i as usize >= n) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "gltf.bad_index",
+                format!("an index ({bad}) is past the primitive's {n} vertices"),
+            ));
+        }
+        let mut triangles: Vec<[u32; 3]> = match mode {
+            Mode::Triangles => indices
+                .chunks_exact(3)
+                .map(|t| [t[0], t[1], t[2]])
+                .collect(),
+            Mode::TriangleStrip => (2..indices.len())
+                .map(|i| {
+                    if i % 2 == 0 {
+                        [indices[i - 2], indices[i - 1], indices[i]]
+                    } else {
+                        [indices[i - 1], indices[i - 2], indices[i]]
+                    }
+                })
+                .collect(),
+            _ => (2..indices.len())
+                .map(|i| [indices[0], indices[i - 1], indices[i]])
+                .collect(),
+        };
+        triangles.retain(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2]);
+        if det < 0.0 || winding_cw {
+            triangles.iter_mut().for_each(|t| t.swap(1, 2));
+        }
+        if det == 0.0 {
+            report.note(
+                "import.degenerate_transform",
+                "a mesh sits under a zero scale; its geometry collapses to a point",
+            );
+        }
+        let material = prim
+            .material()
+            .index()
+            .and_then(|i| materials.get(i).copied())
+            .unwrap_or(0);
+        out.push(SceneBatch {
+            material,
+            positions,
+            normals,
+            uv0: uv(0)?,
+            uv1: uv(1)?,
+            colors,
+            triangles,
+        });
+    }
+    Ok(out)
+}
+
+/// Samples the chosen animations at whole frames and sets each node's track.
+fn animation(
+    src: &Source,
+    items: &[Item<'_>],
+    nodes: &mut [SceneNode],
+    frame: &Frame,
+    fps: f32,
+    choice: &AnimationChoice,
+    report: &mut Report,
+) -> Result<()> {
+    let anims: Vec<gltf::Animation<'_>> = match choice {
+        AnimationChoice::None => return Ok(()),
+        AnimationChoice::All => src.doc.animations().collect(),
+        AnimationChoice::Index(i) => vec![src.doc.animations().nth(*i).ok_or_else(|| {
+            Error::new(
+                ErrorKind::BadOption,
+                "option.no_such_animation",
+                format!("there is no animation {i}"),
+            )
+        })?],
+        AnimationChoice::Name(name) => vec![src
+            .doc
+            .animations()
+            .find(|a| a.name() == Some(name.as_str()))
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::BadOption,
+                    "option.no_such_animation",
+                    format!("there is no animation named {name:?}"),
+                )
+            })?],
+    };
+    let item_of: HashMap<usize, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.node.index(), i))
+        .collect();
+    let mut offset = 0u32;
+    let mut clips = Vec::new();
+    let mut samples: Vec<Vec<KeySample>> = vec![Vec::new(); nodes.len()];
+    let mut animated = vec![false; nodes.len()];
+    for anim in &anims {
+        let mut curves: HashMap<(usize, u8), Curve> = HashMap::new();
+        let mut duration = 0f32;
+        for ch in anim.channels() {
+            let Some(&i) = item_of.get(&ch.target().node().index()) else {
+                continue;
+            };
+            let sampler = ch.sampler();
+            let times: Vec<f32> = src
+                .floats::<1>(&sampler.input())?
+                .into_iter()
+                .map(|t| t[0])
+                .collect();
+            let kind = match ch.target().property() {
+                Property::Translation => 0u8,
+                Property::Rotation => 1,
+                Property::Scale => {
+                    report.note(
+                        "import.scale_animation_ignored",
+                        "scale animation cannot be held by MSH nodes; it was left out",
+                    );
+                    continue;
+                }
+                Property::MorphTargetWeights => continue,
+            };
+            let values: Vec<[f32; 4]> = if kind == 0 {
+                src.floats::<3>(&sampler.output())?
+                    .into_iter()
+                    .map(|v| [v[0], v[1], v[2], 0.0])
+                    .collect()
+            } else {
+                src.floats::<4>(&sampler.output())?
+            };
+            let per_key = if sampler.interpolation() == Interpolation::CubicSpline {
+                3
+            } else {
+                1
+            };
+            if times.is_empty() || values.len() != times.len() * per_key {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    "gltf.bad_sampler",
+                    format!(
+                        "animation {:?}: a sampler's input and output counts disagree",
+                        anim.name().unwrap_or("")
+                    ),
+                ));
+            }
+            duration = duration.max(times[times.len() - 1]);
+            animated[i] = true;
+            curves.insert(
+                (i, kind),
+                Curve {
+                    times,
+                    values,
+                    interpolation: sampler.interpolation(),
+                },
+            );
+        }
+        let exact = duration * fps;
+        let frames = if (exact - exact.round()).abs() < 1e-3 {
+            exact.round()
+        } else {
+            exact.ceil()
+        } as u32;
+        clips.push(format!(
+            "{:?} frames {}..={}",
+            anim.name().unwrap_or("(unnamed)"),
+            offset,
+            offset + frames
+        ));
+        for f in 0..=frames {
+            let t = f as f32 / fps;
+            for (i, it) in items.iter().enumerate() {
+                if !animated[i] {
+                    continue;
+                }
+                let (rt, rr, _) = it.node.transform().decomposed();
+                let tr = curves.get(&(i, 0)).map_or(rt.map(f64::from), |c| {
+                    let v = c.sample(t, false);
+                    [v[0], v[1], v[2]]
+                });
+                let rot = curves
+                    .get(&(i, 1))
+                    .map_or(normalize(rr.map(f64::from)), |c| {
+                        normalize(c.sample(t, true))
+                    });
+                samples[i].push(KeySample {
+                    frame: offset + f,
+                    translation: frame.vec_back(apply(&it.k_parent, tr).map(|c| c as f32)),
+                    rotation: frame.quat_back(rot.map(|c| c as f32)),
+                });
+            }
+        }
+        offset += frames + 1;
+    }
+    if clips.len() > 1 {
+        report.note(
+            "import.clips",
+            format!("animations laid end to end: {}", clips.join(", ")),
+        );
+    }
+    for (i, s) in samples.into_iter().enumerate() {
+        if animated[i] && !s.is_empty() {
+            // Frames of other clips where this node is not animated hold its rest pose.
+            let rest = KeySample {
+                frame: 0,
+                translation: nodes[i].translation,
+                rotation: nodes[i].rotation,
+            };
+            let mut full: BTreeMap<u32, KeySample> = (0..offset)
+                .map(|f| (f, KeySample { frame: f, ..rest }))
+                .collect();
+            for k in s {
+                full.insert(k.frame, k);
+            }
+            nodes[i].track = Some(full.into_values().collect());
+        }
+    }
+    Ok(())
+}
+
+struct Curve {
+    times: Vec<f32>,
+    values: Vec<[f32; 4]>,
+    interpolation: Interpolation,
+}
+
+impl Curve {
+    /// The value at `t` (seconds), as glTF defines each interpolation.
+    fn sample(&self, t: f32, rotation: bool) -> [f64; 4] {
+        let n = self.times.len();
+        let cubic = self.interpolation == Interpolation::CubicSpline;
+        let value = |k: usize| self.values[if cubic { 3 * k + 1 } else { k }].map(f64::from);
+        if t <= self.times[0] {
+            return value(0);
+        }
+        if t >= self.times[n - 1] {
+            return value(n - 1);
+        }
+        let k = self.times.partition_point(|&x| x <= t) - 1;
+        let (t0, t1) = (self.times[k] as f64, self.times[k + 1] as f64);
+        let a = (t as f64 - t0) / (t1 - t0);
+        match self.interpolation {
+            Interpolation::Step => value(k),
+            Interpolation::Linear if rotation => slerp(value(k), value(k + 1), a),
+            Interpolation::Linear => lerp(value(k), value(k + 1), a),
+            Interpolation::CubicSpline => {
+                let dt = t1 - t0;
+                let (p0, p1) = (value(k), value(k + 1));
+                let m0 = self.values[3 * k + 2].map(|c| c as f64 * dt);
+                let m1 = self.values[3 * (k + 1)].map(|c| c as f64 * dt);
+                let (a2, a3) = (a * a, a * a * a);
+                let h = [
+                    2.0 * a3 - 3.0 * a2 + 1.0,
+                    a3 - 2.0 * a2 + a,
+                    -2.0 * a3 + 3.0 * a2,
+                    a3 - a2,
+                ];
+                std::array::from_fn(|c| h[0] * p0[c] + h[1] * m0[c] + h[2] * p1[c] + h[3] * m1[c])
+            }
+        }
+    }
+}
+
+type Affine = [[f64; 4]; 3];
+const IDENTITY: M3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+const IDENTITY_AFFINE: Affine = [
+    [1.0, 0.0, 0.0, 0.0],
+    [0.0, 1.0, 0.0, 0.0],
+    [0.0, 0.0, 1.0, 0.0],
+];
+
+fn is_identity(m: &M3) -> bool {
+    (0..3).all(|i| (0..3).all(|j| (m[i][j] - IDENTITY[i][j]).abs() < 1e-6))
+}
+
+fn mul(a: &M3, b: &M3) -> M3 {
+    std::array::from_fn(|i| std::array::from_fn(|j| (0..3).map(|k| a[i][k] * b[k][j]).sum()))
+}
+
+fn transpose(a: &M3) -> M3 {
+    std::array::from_fn(|i| std::array::from_fn(|j| a[j][i]))
+}
+
+fn diag(s: [f64; 3]) -> M3 {
+    [[s[0], 0.0, 0.0], [0.0, s[1], 0.0], [0.0, 0.0, s[2]]]
+}
+
+fn apply(m: &M3, v: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|i| (0..3).map(|k| m[i][k] * v[k]).sum())
+}
+
+fn affine_of(m: &M3, t: [f64; 3]) -> Affine {
+    std::array::from_fn(|i| [m[i][0], m[i][1], m[i][2], t[i]])
+}
+
+fn compose(a: &Affine, b: &Affine) -> Affine {
+    std::array::from_fn(|i| {
+        std::array::from_fn(|j| {
+            (0..3).map(|k| a[i][k] * b[k][j]).sum::<f64>() + if j == 3 { a[i][3] } else { 0.0 }
+        })
+    })
+}
+
+fn apply_affine(m: &Affine, v: [f64; 3]) -> [f64; 3] {
+    std::array::from_fn(|i| (0..3).map(|k| m[i][k] * v[k]).sum::<f64>() + m[i][3])
+}
+
+fn det3(m: &M3) -> f64 {
+    m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+        - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+        + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+}
+
+/// The inverse transpose (for normals); a singular map gives the map itself.
+fn inverse_transpose(m: &M3) -> M3 {
+    let d = det3(m);
+    if d.abs() < 1e-30 {
+        return *m;
+    }
+    let c = |r: usize, c: usize| {
+        let (r1, r2) = ((r + 1) % 3, (r + 2) % 3);
+        let (c1, c2) = ((c + 1) % 3, (c + 2) % 3);
+        m[r1][c1] * m[r2][c2] - m[r1][c2] * m[r2][c1]
+    };
+    std::array::from_fn(|i| std::array::from_fn(|j| c(i, j) / d))
+}
+
+fn quat_matrix(q: [f64; 4]) -> M3 {
+    let [x, y, z, w] = q;
+    [
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
+    ]
+}
+
+fn normalize(q: [f64; 4]) -> [f64; 4] {
+    let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
+    if len > 0.0 && len.is_finite() {
+        q.map(|c| c / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
+fn normalize3(v: [f64; 3]) -> [f64; 3] {
+    let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+    if len > 0.0 && len.is_finite() {
+        v.map(|c| c / len)
+    } else {
+        [0.0, 0.0, 1.0]
+    }
+}
+
+fn lerp(a: [f64; 4], b: [f64; 4], t: f64) -> [f64; 4] {
+    std::array::from_fn(|k| a[k] + (b[k] - a[k]) * t)
+}
+
+fn slerp(p: [f64; 4], mut q: [f64; 4], t: f64) -> [f64; 4] {
+    let mut d: f64 = (0..4).map(|k| p[k] * q[k]).sum();
+    if d < 0.0 {
+        d = -d;
+        q = q.map(|c| -c);
+    }
+    if d > 1.0 - 1e-12 {
+        return normalize(lerp(p, q, t));
+    }
+    let th = d.min(1.0).acos();
+    let (w0, w1) = (((1.0 - t) * th).sin() / th.sin(), (t * th).sin() / th.sin());
+    std::array::from_fn(|k| w0 * p[k] + w1 * q[k])
+}

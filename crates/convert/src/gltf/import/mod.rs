@@ -1,0 +1,124 @@
+//! glTF 2.0 / GLB -> MSH.
+//!
+//! Files this exporter wrote (`scenes[0].extras.msh.format == "mshconv/1"`)
+//! whose structure is intact are rebuilt exactly ([`lossless`]): every table
+//! comes from the glTF content, what glTF cannot hold from the extras, so an
+//! unedited file gives the original bytes back and an edit made in glTF is an
+//! edit in the MSH. Everything else (Blender exports with changed topology,
+//! foreign assets) goes through [`generic`] and the shared assembler.
+
+mod generic;
+mod lossless;
+pub(crate) mod read;
+
+pub use read::Resolver;
+
+use super::extras::ModelExtras;
+use crate::assemble::AssembleOptions;
+use crate::error::Result;
+use crate::options::{Axis, Rotation};
+use crate::report::Report;
+
+/// Which animation(s) of a glTF become the MSH timeline.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum AnimationChoice {
+    /// Every animation, one after another on the timeline (clip ranges are reported).
+    #[default]
+    All,
+    /// The animation with this index.
+    Index(usize),
+    /// The animation with this name.
+    Name(String),
+    /// No animation: every node static at its rest pose.
+    None,
+}
+
+/// Options of the glTF -> MSH import. `None` means: what the file records
+/// (`scenes[0].extras.msh.options`), else the export defaults.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ImportOptions {
+    /// Game frames per second of the glTF timeline.
+    pub fps: Option<f32>,
+    /// Up axis of the glTF file.
+    pub axis: Option<Axis>,
+    /// Rotation reading to undo.
+    pub rotation: Option<Rotation>,
+    /// Which animation(s) to take.
+    pub animation: AnimationChoice,
+    /// Key reduction tolerances.
+    pub assemble: AssembleOptions,
+}
+
+/// The options in force after the file's recorded ones are applied.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Resolved {
+    pub fps: f32,
+    pub axis: Axis,
+    pub rotation: Rotation,
+}
+
+/// Converts glTF or GLB bytes to MSH bytes. `resolver` provides side-car
+/// buffer files by plain file name (return `None` to refuse them).
+pub fn import(
+    bytes: &[u8],
+    options: &ImportOptions,
+    resolver: Resolver<'_>,
+) -> Result<(Vec<u8>, Report)> {
+    let source = read::parse(bytes, resolver)?;
+    let recorded: Option<ModelExtras> = source
+        .doc
+        .scenes()
+        .next()
+        .and_then(|s| super::extras::unwrap(s.extras()));
+    let recorded = recorded.filter(|m| m.format == super::extras::FORMAT);
+    let resolved = Resolved {
+        fps: options
+            .fps
+            .or(recorded.as_ref().map(|m| m.options.fps))
+            .unwrap_or(24.0),
+        axis: options
+            .axis
+            .or_else(|| recorded.as_ref().and_then(|m| m.options.axis.parse().ok()))
+            .unwrap_or_default(),
+        rotation: options
+            .rotation
+            .or_else(|| {
+                recorded
+                    .as_ref()
+                    .and_then(|m| crate::options::parse_rotation(&m.options.rotation).ok())
+            })
+            .unwrap_or_default(),
+    };
+    if !(resolved.fps.is_finite() && resolved.fps > 0.0 && resolved.fps <= 1000.0) {
+        return Err(crate::Error::new(
+            crate::ErrorKind::BadOption,
+            "option.invalid",
+            format!("fps {} is out of range", resolved.fps),
+        ));
+    }
+    let mut report = Report::default();
+    if let Some(extras) = &recorded {
+        let same_frame = resolved.axis.to_string() == extras.options.axis
+            && crate::options::rotation_name(resolved.rotation) == extras.options.rotation
+            && resolved.fps == extras.options.fps;
+        if same_frame && options.animation == AnimationChoice::All {
+            match lossless::rebuild(&source, extras, &resolved)? {
+                Ok(model) => return Ok((model.to_bytes()?, report)),
+                Err(why) => report.note(
+                    "import.rebuilt",
+                    format!("the file was written by mshconv but {why}; the model was rebuilt from its content"),
+                ),
+            }
+        }
+    }
+    let scene = generic::scene(
+        &source,
+        recorded.as_ref(),
+        &resolved,
+        &options.animation,
+        &mut report,
+    )?;
+    let (model, assembled) = crate::assemble::assemble(&scene, &options.assemble)?;
+    report.notes.extend(assembled.notes);
+    Ok((model.to_bytes()?, report))
+}

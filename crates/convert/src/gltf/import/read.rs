@@ -1,0 +1,336 @@
+//! Reading a glTF or GLB safely: GLB chunks with checked lengths, buffers only
+//! from the GLB blob, `data:` URIs, or side-car files in the same folder (via a
+//! resolver the caller controls), and accessors read with every range checked
+//! before anything is allocated.
+
+use crate::error::{Error, ErrorKind, Result};
+use base64::Engine as _;
+use gltf::accessor::{DataType, Dimensions};
+
+/// Gives the bytes of a side-car file named by a buffer's relative URI, or `None`.
+/// The importer only asks for plain file names (no folders, no `..`, no scheme).
+pub type Resolver<'a> = &'a dyn Fn(&str) -> Option<Vec<u8>>;
+
+/// A parsed document and its buffers.
+pub struct Source {
+    /// The glTF document (validated by the `gltf` crate).
+    pub doc: gltf::Document,
+    /// The bytes of every buffer, in order.
+    pub buffers: Vec<Vec<u8>>,
+}
+
+fn invalid(code: &str, message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidInput, code, message)
+}
+
+/// Parses `.glb` or `.gltf` bytes and loads every buffer.
+pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
+    let (json, blob) = if bytes.starts_with(b"glTF") {
+        split_glb(bytes)?
+    } else {
+        (bytes, None)
+    };
+    let gltf = gltf::Gltf::from_slice(json)
+        .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
+    let doc = gltf.document;
+    let mut buffers = Vec::new();
+    for buffer in doc.buffers() {
+        let data = match buffer.source() {
+            gltf::buffer::Source::Bin => blob.map(<[u8]>::to_vec).ok_or_else(|| {
+                invalid(
+                    "gltf.missing_bin",
+                    "buffer 0 refers to the GLB binary chunk, which is missing",
+                )
+            })?,
+            gltf::buffer::Source::Uri(uri) => load_uri(uri, resolver)?,
+        };
+        if data.len() < buffer.length() {
+            return Err(invalid(
+                "gltf.buffer_short",
+                format!(
+                    "buffer {} declares {} bytes but holds {}",
+                    buffer.index(),
+                    buffer.length(),
+                    data.len()
+                ),
+            ));
+        }
+        buffers.push(data);
+    }
+    Ok(Source { doc, buffers })
+}
+
+/// The JSON chunk and the optional BIN chunk of a GLB, lengths checked.
+fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
+    let u32_at = |at: usize| -> Option<usize> {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
+    };
+    let bad = |what: &str| invalid("glb.malformed", format!("malformed GLB: {what}"));
+    if u32_at(4) != Some(2) {
+        return Err(bad("version is not 2"));
+    }
+    let total = u32_at(8).ok_or_else(|| bad("header is cut short"))?;
+    if total > bytes.len() {
+        return Err(bad("the header's length is larger than the file"));
+    }
+    let bytes = &bytes[..total];
+    let mut at = 12usize;
+    let mut json = None;
+    let mut bin = None;
+    while at < bytes.len() {
+        let len = u32_at(at).ok_or_else(|| bad("chunk header is cut short"))?;
+        let kind = bytes
+            .get(at + 4..at + 8)
+            .ok_or_else(|| bad("chunk header is cut short"))?;
+        let start = at + 8;
+        let end = start
+            .checked_add(len)
+            .filter(|&e| e <= bytes.len())
+            .ok_or_else(|| bad("a chunk runs past the end"))?;
+        match kind {
+            b"JSON" if json.is_none() => json = Some(&bytes[start..end]),
+            b"BIN\0" if bin.is_none() && json.is_some() => bin = Some(&bytes[start..end]),
+            _ => {}
+        }
+        at = end;
+    }
+    Ok((json.ok_or_else(|| bad("no JSON chunk"))?, bin))
+}
+
+/// A buffer URI: `data:` (base64), or a plain file name given to the resolver.
+fn load_uri(uri: &str, resolver: Resolver<'_>) -> Result<Vec<u8>> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let (_, data) = rest.split_once(";base64,").ok_or_else(|| {
+            invalid(
+                "gltf.bad_data_uri",
+                "a data: URI must be base64 (';base64,')",
+            )
+        })?;
+        return base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .map_err(|e| {
+                invalid(
+                    "gltf.bad_data_uri",
+                    format!("a data: URI is not valid base64: {e}"),
+                )
+            });
+    }
+    let name = percent_decode(uri);
+    let plain = !name.is_empty()
+        && !name.contains(['/', '\\', ':'])
+        && name != ".."
+        && name != "."
+        && !name.starts_with('.')
+        && !name.chars().any(char::is_control);
+    if !plain {
+        return Err(invalid(
+            "gltf.uri_refused",
+            format!("buffer URI {uri:?} is not followed: only data: URIs and plain file names beside the .gltf are read"),
+        ));
+    }
+    resolver(&name).ok_or_else(|| {
+        invalid(
+            "gltf.missing_buffer",
+            format!(
+                "buffer file {name:?} is not available (give it beside the .gltf, or use a .glb)"
+            ),
+        )
+    })
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let hex = |c: u8| (c as char).to_digit(16);
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+impl Source {
+    /// The element bytes of an accessor, one `Vec` entry per element, checked.
+    pub fn elements(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<&[u8]>> {
+        let where_ = || format!("accessor {}", accessor.index());
+        if accessor.sparse().is_some() {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "gltf.sparse_unsupported",
+                format!("{} is sparse; re-export without sparse accessors", where_()),
+            ));
+        }
+        let size = accessor.size();
+        let count = accessor.count();
+        let Some(view) = accessor.view() else {
+            return Err(invalid(
+                "gltf.accessor_without_view",
+                format!("{} has no buffer view", where_()),
+            ));
+        };
+        let buffer = self.buffers.get(view.buffer().index()).ok_or_else(|| {
+            invalid(
+                "gltf.bad_buffer",
+                format!("{}: its buffer is missing", where_()),
+            )
+        })?;
+        let view_start = view.offset();
+        let view_end = view_start
+            .checked_add(view.length())
+            .filter(|&e| e <= buffer.len())
+            .ok_or_else(|| {
+                invalid(
+                    "gltf.view_out_of_range",
+                    format!("buffer view {} runs past its buffer", view.index()),
+                )
+            })?;
+        let data = &buffer[view_start..view_end];
+        let stride = view.stride().unwrap_or(size);
+        if stride < size {
+            return Err(invalid(
+                "gltf.bad_stride",
+                format!(
+                    "{}: stride {stride} is smaller than its {size}-byte elements",
+                    where_()
+                ),
+            ));
+        }
+        let start = accessor.offset();
+        // The last element must end inside the view: checked before anything is sized by `count`.
+        let needed = count.checked_sub(1).map_or(Some(0), |last| {
+            last.checked_mul(stride)
+                .and_then(|x| x.checked_add(start))
+                .and_then(|x| x.checked_add(size))
+        });
+        match needed {
+            Some(n) if n <= data.len() => {}
+            _ => {
+                return Err(invalid(
+                    "gltf.accessor_out_of_range",
+                    format!(
+                        "{} ({count} elements of {size} bytes) runs past its buffer view",
+                        where_()
+                    ),
+                ))
+            }
+        }
+        Ok((0..count)
+            .map(|i| &data[start + i * stride..start + i * stride + size])
+            .collect())
+    }
+
+    /// An accessor's values as floats (normalised integers as the spec says), `N` components each.
+    pub fn floats<const N: usize>(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<[f32; N]>> {
+        if components(accessor.dimensions()) != N {
+            return Err(invalid(
+                "gltf.accessor_type",
+                format!(
+                    "accessor {} has {:?} elements, {N} components were expected",
+                    accessor.index(),
+                    accessor.dimensions()
+                ),
+            ));
+        }
+        let ty = accessor.data_type();
+        let norm = accessor.normalized();
+        let values: Vec<[f32; N]> = self
+            .elements(accessor)?
+            .into_iter()
+            .map(|e| std::array::from_fn(|k| component(e, ty, k, norm)))
+            .collect();
+        if values.iter().flatten().any(|v| !v.is_finite()) {
+            return Err(invalid(
+                "gltf.non_finite",
+                format!("accessor {} holds NaN or infinity", accessor.index()),
+            ));
+        }
+        Ok(values)
+    }
+
+    /// An index accessor's values.
+    pub fn indices(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<u32>> {
+        let ty = accessor.data_type();
+        if accessor.dimensions() != Dimensions::Scalar
+            || !matches!(ty, DataType::U8 | DataType::U16 | DataType::U32)
+        {
+            return Err(invalid(
+                "gltf.accessor_type",
+                format!(
+                    "index accessor {} is not an unsigned scalar",
+                    accessor.index()
+                ),
+            ));
+        }
+        Ok(self
+            .elements(accessor)?
+            .into_iter()
+            .map(|e| int_component(e, ty, 0) as u32)
+            .collect())
+    }
+
+    /// The raw bytes of an accessor's elements, concatenated.
+    pub fn raw(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<u8>> {
+        Ok(self.elements(accessor)?.concat())
+    }
+
+    /// The accessor with this index.
+    pub fn accessor(&self, index: u32) -> Result<gltf::Accessor<'_>> {
+        self.doc.accessors().nth(index as usize).ok_or_else(|| {
+            invalid(
+                "gltf.bad_accessor",
+                format!("extras name accessor {index}, which does not exist"),
+            )
+        })
+    }
+}
+
+fn components(d: Dimensions) -> usize {
+    match d {
+        Dimensions::Scalar => 1,
+        Dimensions::Vec2 => 2,
+        Dimensions::Vec3 => 3,
+        Dimensions::Vec4 | Dimensions::Mat2 => 4,
+        Dimensions::Mat3 => 9,
+        Dimensions::Mat4 => 16,
+    }
+}
+
+fn int_component(e: &[u8], ty: DataType, k: usize) -> i64 {
+    match ty {
+        DataType::I8 => e[k] as i8 as i64,
+        DataType::U8 => e[k] as i64,
+        DataType::I16 => i16::from_le_bytes([e[2 * k], e[2 * k + 1]]) as i64,
+        DataType::U16 => u16::from_le_bytes([e[2 * k], e[2 * k + 1]]) as i64,
+        DataType::U32 => {
+            u32::from_le_bytes([e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3]]) as i64
+        }
+        DataType::F32 => 0,
+    }
+}
+
+fn component(e: &[u8], ty: DataType, k: usize, normalized: bool) -> f32 {
+    if ty == DataType::F32 {
+        return f32::from_le_bytes([e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3]]);
+    }
+    let v = int_component(e, ty, k) as f32;
+    if !normalized {
+        return v;
+    }
+    match ty {
+        DataType::I8 => (v / 127.0).max(-1.0),
+        DataType::U8 => v / 255.0,
+        DataType::I16 => (v / 32767.0).max(-1.0),
+        DataType::U16 => v / 65535.0,
+        _ => v,
+    }
+}

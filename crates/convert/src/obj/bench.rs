@@ -1,0 +1,1 @@
+//! Measurements behind docs/OBJ.md (placeholder, filled in below).

@@ -1,0 +1,651 @@
+//! OBJ (+ MTL) -> scene description -> MSH.
+//!
+//! A hand-written parser (`docs/OBJ.md` says why not `tobj`): one pass over the
+//! lines, every error with its line number, nothing sized by a number read from
+//! the file (every vector grows with the text), indices checked before use.
+
+use super::triangulate::triangulate;
+use super::ObjImportOptions;
+use crate::assemble::{assemble, AssembleOptions};
+use crate::error::{Error, ErrorKind, Result};
+use crate::frame::Frame;
+use crate::gltf::names;
+use crate::report::Report;
+use crate::scene::{SceneBatch, SceneModel, SceneNode, SceneSlot};
+use std::collections::HashMap;
+
+/// Converts an OBJ (and optionally its MTL) to MSH bytes.
+pub fn import(
+    obj: &[u8],
+    mtl: Option<&[u8]>,
+    options: &ObjImportOptions,
+) -> Result<(Vec<u8>, Report)> {
+    let (scene, mut report) = to_scene(obj, mtl, options)?;
+    let (model, assembled) = assemble(&scene, &AssembleOptions::default())?;
+    report.notes.extend(assembled.notes);
+    let bytes = model.to_bytes()?;
+    Ok((bytes, report))
+}
+
+/// Parses an OBJ (and optionally its MTL) into the scene description the
+/// assembler takes: one root node per object, geometry at LOD 0 group 0 in the
+/// game's frame. The MTL only tells which material names are defined (MSH
+/// materials are indices; colours and textures are not kept).
+pub fn to_scene(
+    obj: &[u8],
+    mtl: Option<&[u8]>,
+    options: &ObjImportOptions,
+) -> Result<(SceneModel, Report)> {
+    let mut report = Report::default();
+    let text = utf8(obj, "obj.not_utf8", "the OBJ")?;
+    let defined = match mtl {
+        Some(m) => Some(mtl_names(utf8(m, "obj.mtl_not_utf8", "the MTL")?)),
+        None => None,
+    };
+    let parsed = Parser::default().run(text, &mut report)?;
+    let scene = build(parsed, defined.as_deref(), options, &mut report)?;
+    Ok((scene, report))
+}
+
+fn utf8<'a>(bytes: &'a [u8], code: &'static str, what: &str) -> Result<&'a str> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let line = 1 + bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        Error::new(
+            ErrorKind::InvalidInput,
+            code,
+            format!(
+                "line {line}: {what} is not UTF-8 text (byte offset {}); save it as UTF-8",
+                e.valid_up_to()
+            ),
+        )
+    })
+}
+
+/// The `newmtl` names of an MTL.
+fn mtl_names(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let rest = l.strip_prefix("newmtl")?;
+            (rest.is_empty() || rest.starts_with(char::is_whitespace))
+                .then(|| rest.trim().to_string())
+        })
+        .collect()
+}
+
+/// One face corner, indices resolved to 0-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Corner {
+    v: u32,
+    vt: Option<u32>,
+    vn: Option<u32>,
+}
+
+#[derive(Debug)]
+struct Face {
+    /// The `o` in force (index into `Parsed::objects`), if any.
+    object: Option<usize>,
+    /// The `g` in force (index into `Parsed::groups`), if any.
+    group: Option<usize>,
+    /// The `usemtl` in force (index into `Parsed::materials`), if any.
+    material: Option<usize>,
+    /// Corners `first .. first + count` of `Parsed::corners`.
+    first: usize,
+    count: usize,
+    line: usize,
+}
+
+#[derive(Debug, Default)]
+struct Parsed {
+    positions: Vec<[f32; 3]>,
+    colours: Vec<Option<[f32; 3]>>,
+    uvs: Vec<[f32; 2]>,
+    normals: Vec<[f32; 3]>,
+    corners: Vec<Corner>,
+    faces: Vec<Face>,
+    /// `o` statements in order: name and line.
+    objects: Vec<(String, usize)>,
+    /// `g` names (merged by name) in order of first appearance.
+    groups: Vec<String>,
+    /// `usemtl` names in order of first appearance, with the line of first use.
+    materials: Vec<(String, usize)>,
+}
+
+#[derive(Default)]
+struct Parser {
+    parsed: Parsed,
+    object: Option<usize>,
+    group: Option<usize>,
+    material: Option<usize>,
+    group_index: HashMap<String, usize>,
+    material_index: HashMap<String, usize>,
+    ignored: Vec<String>,
+    lines_or_points: usize,
+}
+
+fn strip_cr(line: &str) -> &str {
+    line.strip_suffix('\r').unwrap_or(line)
+}
+
+fn bad(code: &'static str, line: usize, message: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorKind::InvalidInput,
+        code,
+        format!("line {line}: {message}"),
+    )
+}
+
+impl Parser {
+    fn run(mut self, text: &str, report: &mut Report) -> Result<Parsed> {
+        let mut lines = text.split('\n').enumerate();
+        while let Some((i, raw)) = lines.next() {
+            let first = strip_cr(raw);
+            if !first.trim_end().ends_with('\\') {
+                self.statement(first, i + 1)?;
+                continue;
+            }
+            // A trailing backslash continues the statement on the next line.
+            let mut joined = String::new();
+            let mut current = first;
+            loop {
+                match current.trim_end().strip_suffix('\\') {
+                    Some(head) => {
+                        joined.push_str(head);
+                        joined.push(' ');
+                        match lines.next() {
+                            Some((_, next)) => current = strip_cr(next),
+                            None => break,
+                        }
+                    }
+                    None => {
+                        joined.push_str(current);
+                        break;
+                    }
+                }
+            }
+            self.statement(&joined, i + 1)?;
+        }
+        if self.lines_or_points > 0 {
+            report.note(
+                "obj.lines_ignored",
+                format!(
+                    "{} line/point statement(s) (`l`, `p`) were ignored: MSH holds triangles only",
+                    self.lines_or_points
+                ),
+            );
+        }
+        for keyword in &self.ignored {
+            report.note(
+                "obj.statement_ignored",
+                format!("`{keyword}` statements were ignored (not geometry MSH can hold)"),
+            );
+        }
+        Ok(self.parsed)
+    }
+
+    fn statement(&mut self, line: &str, n: usize) -> Result<()> {
+        let trimmed = line.trim_start();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            return Ok(());
+        }
+        let mut words = trimmed.split_ascii_whitespace();
+        let keyword = words.next().unwrap_or("");
+        let rest = trimmed[keyword.len()..].trim();
+        match keyword {
+            "v" => {
+                let mut nums = [0f32; 7];
+                let count = numbers(words, &mut nums, n, "a vertex position (`v x y z`)")?;
+                // x y z, optionally w (ignored) or an r g b colour (a common extension).
+                let colour = match count {
+                    3 | 4 => None,
+                    6 | 7 => Some([nums[3], nums[4], nums[5]]),
+                    _ => {
+                        return Err(bad(
+                            "obj.bad_number",
+                            n,
+                            format!("`v` needs 3 numbers (x y z), optionally a 4th (w) or 3 more (r g b); found {count}"),
+                        ))
+                    }
+                };
+                self.parsed.positions.push([nums[0], nums[1], nums[2]]);
+                self.parsed.colours.push(colour);
+            }
+            "vt" => {
+                let mut nums = [0f32; 3];
+                let count = numbers(words, &mut nums, n, "a texture coordinate (`vt u v`)")?;
+                if !(1..=3).contains(&count) {
+                    return Err(bad(
+                        "obj.bad_number",
+                        n,
+                        format!("`vt` needs 1 to 3 numbers (u [v [w]]), found {count}"),
+                    ));
+                }
+                self.parsed.uvs.push([nums[0], nums[1]]);
+            }
+            "vn" => {
+                let mut nums = [0f32; 3];
+                let count = numbers(words, &mut nums, n, "a normal (`vn x y z`)")?;
+                if count != 3 {
+                    return Err(bad(
+                        "obj.bad_number",
+                        n,
+                        format!("`vn` needs 3 numbers (x y z), found {count}"),
+                    ));
+                }
+                self.parsed.normals.push(nums);
+            }
+            "f" | "fo" => self.face(words, n)?,
+            "l" | "p" => self.lines_or_points += 1,
+            "o" => {
+                self.parsed.objects.push((rest.to_string(), n));
+                self.object = Some(self.parsed.objects.len() - 1);
+            }
+            "g" => {
+                // `g a b` puts the faces in groups a and b; one node is named by all of them.
+                let name = words.collect::<Vec<_>>().join(" ");
+                self.group = if name.is_empty() {
+                    None
+                } else {
+                    let next = self.parsed.groups.len();
+                    let index = *self.group_index.entry(name.clone()).or_insert(next);
+                    if index == next {
+                        self.parsed.groups.push(name);
+                    }
+                    Some(index)
+                };
+            }
+            "usemtl" => {
+                self.material = if rest.is_empty() {
+                    None
+                } else {
+                    let next = self.parsed.materials.len();
+                    let index = *self.material_index.entry(rest.to_string()).or_insert(next);
+                    if index == next {
+                        self.parsed.materials.push((rest.to_string(), n));
+                    }
+                    Some(index)
+                };
+            }
+            // Smoothing groups and material libraries carry nothing MSH keeps (the
+            // MTL is given separately, never opened by name).
+            "s" | "mtllib" => {}
+            other => {
+                if !self.ignored.iter().any(|k| k == other) && self.ignored.len() < 32 {
+                    self.ignored.push(other.chars().take(32).collect());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn face<'a>(&mut self, words: impl Iterator<Item = &'a str>, n: usize) -> Result<()> {
+        let first = self.parsed.corners.len();
+        for word in words {
+            let mut parts = word.split('/');
+            let v = parts.next().unwrap_or("");
+            let vt = parts.next();
+            let vn = parts.next();
+            if parts.next().is_some() || v.is_empty() {
+                return Err(bad(
+                    "obj.bad_face",
+                    n,
+                    format!("face corner {word:?} is not v, v/vt, v//vn or v/vt/vn"),
+                ));
+            }
+            let p = &self.parsed;
+            let corner = Corner {
+                v: index(v, p.positions.len(), n, ("vertex", "vertices"))?,
+                vt: match vt.filter(|s| !s.is_empty()) {
+                    Some(s) => Some(index(
+                        s,
+                        p.uvs.len(),
+                        n,
+                        ("texture coordinate", "texture coordinates"),
+                    )?),
+                    None => None,
+                },
+                vn: match vn.filter(|s| !s.is_empty()) {
+                    Some(s) => Some(index(s, p.normals.len(), n, ("normal", "normals"))?),
+                    None => None,
+                },
+            };
+            self.parsed.corners.push(corner);
+        }
+        let count = self.parsed.corners.len() - first;
+        if count < 3 {
+            return Err(bad(
+                "obj.bad_face",
+                n,
+                format!("a face needs at least 3 corners, this one has {count}"),
+            ));
+        }
+        self.parsed.faces.push(Face {
+            object: self.object,
+            group: self.group,
+            material: self.material,
+            first,
+            count,
+            line: n,
+        });
+        Ok(())
+    }
+}
+
+/// Parses the numbers of a statement into `out`; returns how many there were.
+fn numbers<'a>(
+    words: impl Iterator<Item = &'a str>,
+    out: &mut [f32],
+    n: usize,
+    what: &str,
+) -> Result<usize> {
+    let mut count = 0;
+    for word in words {
+        let x: f32 = word.parse().map_err(|_| {
+            bad(
+                "obj.bad_number",
+                n,
+                format!(
+                    "{:?} is not a number in {what}",
+                    word.chars().take(40).collect::<String>()
+                ),
+            )
+        })?;
+        if !x.is_finite() {
+            return Err(bad(
+                "obj.non_finite",
+                n,
+                format!(
+                    "{word:?} in {what} is not a finite number (or is too large for 32-bit floats)"
+                ),
+            ));
+        }
+        if let Some(slot) = out.get_mut(count) {
+            *slot = x;
+        }
+        count += 1;
+    }
+    Ok(count)
+}
+
+/// Resolves one OBJ index (1-based, or negative: relative to the end) against
+/// the `defined` elements so far.
+fn index(word: &str, defined: usize, n: usize, (what, plural): (&str, &str)) -> Result<u32> {
+    let shown: String = word.chars().take(40).collect();
+    let value: i64 = word.parse().map_err(|_| {
+        bad(
+            "obj.bad_index",
+            n,
+            format!("{shown:?} is not a {what} index (an integer within range)"),
+        )
+    })?;
+    let resolved = match value {
+        0 => return Err(bad(
+            "obj.bad_index",
+            n,
+            format!(
+                "{what} index 0: OBJ indices start at 1 (negative ones count back from the last)"
+            ),
+        )),
+        v if v > 0 => v - 1,
+        v => defined as i64 + v,
+    };
+    if resolved < 0 || resolved >= defined as i64 {
+        return Err(bad(
+            "obj.bad_index",
+            n,
+            format!("{what} index {shown} is out of range: {defined} {plural} are defined before this line"),
+        ));
+    }
+    Ok(resolved as u32)
+}
+
+/// Groups the faces into nodes and batches, maps materials, triangulates.
+fn build(
+    p: Parsed,
+    defined: Option<&[String]>,
+    options: &ObjImportOptions,
+    report: &mut Report,
+) -> Result<SceneModel> {
+    if p.faces.is_empty() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "obj.no_faces",
+            "the OBJ has no faces (`f` statements), so there is no geometry for an MSH model",
+        ));
+    }
+    let materials = map_materials(&p, defined, report)?;
+    let frame = Frame {
+        axis: options.axis,
+        rotation: Default::default(),
+    };
+    // Nodes: one per `o`; without any `o`, one per `g`. Faces before the first
+    // of them go to an unnamed node.
+    let by_object = !p.objects.is_empty();
+    let key = |f: &Face| if by_object { f.object } else { f.group };
+    let mut node_of: HashMap<Option<usize>, usize> = HashMap::new();
+    let mut node_keys: Vec<Option<usize>> = Vec::new();
+    for f in &p.faces {
+        let k = key(f);
+        node_of.entry(k).or_insert_with(|| {
+            node_keys.push(k);
+            node_keys.len() - 1
+        });
+    }
+    if by_object {
+        let empty = p.objects.len() - node_keys.iter().filter(|k| k.is_some()).count();
+        if empty > 0 {
+            report.note(
+                "obj.empty_objects",
+                format!("{empty} object(s) without faces were left out"),
+            );
+        }
+    }
+    // Per node, batches by material in order of first appearance.
+    let mut batches: Vec<Vec<(u16, BatchBuilder)>> =
+        (0..node_keys.len()).map(|_| Vec::new()).collect();
+    let mut fan_fallbacks = 0usize;
+    for f in &p.faces {
+        let node = node_of[&key(f)];
+        let material = materials[f.material.map_or(0, |m| m + 1)];
+        let list = &mut batches[node];
+        let at = match list.iter().position(|(m, _)| *m == material) {
+            Some(at) => at,
+            None => {
+                list.push((material, BatchBuilder::default()));
+                list.len() - 1
+            }
+        };
+        let corners = &p.corners[f.first..f.first + f.count];
+        let points: Vec<[f64; 3]> = corners
+            .iter()
+            .map(|c| p.positions[c.v as usize].map(f64::from))
+            .collect();
+        let (tris, fell_back) = triangulate(&points);
+        fan_fallbacks += fell_back as usize;
+        let b = &mut list[at].1;
+        let local: Vec<u32> = corners.iter().map(|c| b.vertex(*c)).collect();
+        b.triangles.extend(tris.iter().map(|t| t.map(|k| local[k])));
+    }
+    if fan_fallbacks > 0 {
+        report.note(
+            "obj.fan_triangulation",
+            format!("{fan_fallbacks} non-convex polygon(s) could not be ear-clipped (self-intersecting or very large) and were cut as fans"),
+        );
+    }
+    let mut nodes = Vec::with_capacity(node_keys.len());
+    let mut partial_uv = false;
+    let mut partial_normals = false;
+    for (k, list) in node_keys.iter().zip(batches) {
+        let name = match k {
+            Some(i) if by_object => p.objects[*i].0.as_str(),
+            Some(i) => p.groups[*i].as_str(),
+            None => "",
+        };
+        let msh_name = names::node_name_from_gltf(name);
+        let scene_batches = list
+            .into_iter()
+            .map(|(material, b)| {
+                let (batch, uv, normals) = b.finish(&p, material, frame);
+                partial_uv |= uv;
+                partial_normals |= normals;
+                batch
+            })
+            .collect();
+        nodes.push(SceneNode {
+            name: (!msh_name.is_empty()).then(|| msh_name.as_bytes().to_vec()),
+            parent: None,
+            translation: [0.0; 3],
+            rotation: [0.0, 0.0, 0.0, 1.0],
+            hdr0: 0,
+            slots: vec![SceneSlot {
+                lod: 0,
+                group: 0,
+                batches: scene_batches,
+            }],
+            track: None,
+        });
+    }
+    if partial_uv {
+        report.note(
+            "obj.partial_uvs",
+            "some face corners have no texture coordinate while others in the same material do; those were set to 0",
+        );
+    }
+    if partial_normals {
+        report.note(
+            "obj.partial_normals",
+            "some face corners have no usable normal (missing or zero length); their meshes' normals are computed from the faces",
+        );
+    }
+    Ok(SceneModel { nodes })
+}
+
+/// MSH material per `Parsed::materials` entry, after one for "no material":
+/// `mat<k>` (and Blender's `mat<k>.001`) is `k`; every other name, and faces
+/// without `usemtl`, get the lowest indices no `mat<k>` in use takes, in order
+/// of appearance.
+fn map_materials(p: &Parsed, defined: Option<&[String]>, report: &mut Report) -> Result<Vec<u16>> {
+    let mut used = vec![false; p.materials.len()];
+    let mut unmaterialed = None;
+    for f in &p.faces {
+        match f.material {
+            Some(m) => used[m] = true,
+            None => unmaterialed = unmaterialed.or(Some(f.line)),
+        }
+    }
+    let reserved: std::collections::BTreeSet<u16> = p
+        .materials
+        .iter()
+        .zip(&used)
+        .filter(|(_, &u)| u)
+        .filter_map(|((name, _), _)| names::material_index(name))
+        .collect();
+    let mut out = vec![0u16; p.materials.len() + 1];
+    // (line of first appearance, place in `out`, what it is)
+    let mut pending: Vec<(usize, usize, String)> = Vec::new();
+    if let Some(line) = unmaterialed {
+        pending.push((
+            line,
+            0,
+            format!("faces without `usemtl` (from line {line})"),
+        ));
+    }
+    for (m, (name, line)) in p.materials.iter().enumerate() {
+        if !used[m] {
+            continue;
+        }
+        if let Some(defined) = defined {
+            if !defined.iter().any(|d| d == name) {
+                report.note(
+                    "obj.material_undefined",
+                    format!("material {name:?} (line {line}) is not defined in the MTL"),
+                );
+            }
+        }
+        match names::material_index(name) {
+            Some(k) => out[m + 1] = k,
+            None => pending.push((*line, m + 1, format!("material {name:?} (line {line})"))),
+        }
+    }
+    pending.sort_by_key(|p| p.0);
+    let mut free = (0..=u16::MAX).filter(|k| !reserved.contains(k));
+    for (_, at, what) in pending {
+        let Some(k) = free.next() else {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "obj.too_many_materials",
+                "more than 65536 materials: MSH material indices are 16-bit; merge materials first",
+            ));
+        };
+        out[at] = k;
+        report.note(
+            "obj.material_assigned",
+            format!("{what} has no mat<index> name; it becomes MSH material {k}"),
+        );
+    }
+    Ok(out)
+}
+
+/// One batch being built: corners deduplicated by their (v, vt, vn) triple.
+#[derive(Default)]
+struct BatchBuilder {
+    corners: Vec<Corner>,
+    index: HashMap<Corner, u32>,
+    triangles: Vec<[u32; 3]>,
+}
+
+impl BatchBuilder {
+    fn vertex(&mut self, c: Corner) -> u32 {
+        let next = self.corners.len() as u32;
+        *self.index.entry(c).or_insert_with(|| {
+            self.corners.push(c);
+            next
+        })
+    }
+
+    /// The scene batch, and whether UVs or normals were only partly present.
+    fn finish(self, p: &Parsed, material: u16, frame: Frame) -> (SceneBatch, bool, bool) {
+        let c = &self.corners;
+        let any_uv = c.iter().any(|c| c.vt.is_some());
+        let uv0 = any_uv.then(|| {
+            c.iter()
+                .map(|c| c.vt.map_or([0.0, 0.0], |t| p.uvs[t as usize]))
+                .collect::<Vec<_>>()
+        });
+        let partial_uv = any_uv && c.iter().any(|c| c.vt.is_none());
+        let normals: Option<Vec<[f32; 3]>> = c
+            .iter()
+            .map(|c| {
+                let n = p.normals[c.vn? as usize].map(f64::from);
+                let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
+                (len > 1e-12).then(|| frame.vec_back(n.map(|x| (x / len) as f32)))
+            })
+            .collect();
+        let partial_normals = normals.is_none() && c.iter().any(|c| c.vn.is_some());
+        let colors = c
+            .iter()
+            .map(|c| {
+                p.colours[c.v as usize].map(|rgb| {
+                    let b = rgb.map(|x| (x.clamp(0.0, 1.0) * 255.0).round() as u8);
+                    [b[0], b[1], b[2], 255]
+                })
+            })
+            .collect();
+        let batch = SceneBatch {
+            material,
+            positions: c
+                .iter()
+                .map(|c| frame.vec_back(p.positions[c.v as usize]))
+                .collect(),
+            normals,
+            uv0,
+            uv1: None,
+            colors,
+            triangles: self.triangles,
+        };
+        (batch, partial_uv, partial_normals)
+    }
+}

@@ -1,0 +1,119 @@
+//! MSH <-> Wavefront OBJ (+ MTL). See `docs/OBJ.md` for the mapping; in short:
+//!
+//! - export: one LOD/group, every node's geometry posed by its rest pose
+//!   through the hierarchy (world space), one `o` per node with geometry, named
+//!   as the glTF export names nodes ([`crate::gltf::names`]), `usemtl mat<k>`
+//!   per MSH material index, `v`/`vt`/`vn` and triangles `f v/vt/vn`, and an
+//!   `.mtl` with one `newmtl mat<k>` per used index;
+//! - import: each `o` (or each `g` when the file has no `o`) becomes a root
+//!   node with identity rest pose holding LOD0/group0 geometry, `usemtl mat<k>`
+//!   is material `k`, other material names get free indices, polygons are
+//!   triangulated, and [`crate::assemble`] builds the MSH.
+//!
+//! Both directions are written by hand: `docs/OBJ.md` has the measurements that
+//! ruled out the `obj-exporter` and `tobj` crates.
+
+#[cfg(test)]
+mod bench;
+mod export;
+mod import;
+mod triangulate;
+
+pub use export::export;
+pub use import::{import, to_scene};
+
+use crate::options::{Axis, BadOption, Rotation};
+
+/// The two files of an OBJ export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjFiles {
+    /// The `.obj` text (UTF-8, `\n` line ends).
+    pub obj: Vec<u8>,
+    /// The `.mtl` text the `.obj` names in its `mtllib` line.
+    pub mtl: Vec<u8>,
+    /// The file name written in `mtllib` (save `mtl` under this name beside the `.obj`).
+    pub mtl_name: String,
+}
+
+/// Options of the MSH -> OBJ export.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ObjExportOptions {
+    /// LOD written (0..=2, default 0). OBJ holds one LOD/group; the others are not written.
+    pub lod: u8,
+    /// Group written (0..=4, default 0).
+    pub group: u8,
+    /// Up axis of the output (default Y up, as Blender's OBJ importer expects
+    /// with its defaults: -Z forward, Y up).
+    pub axis: Axis,
+    /// How a stored rotation turns a node when the rest pose is applied
+    /// (default: conjugate, FORMAT.md's reading).
+    pub rotation: Rotation,
+    /// File name written in the `mtllib` line (default `model.mtl`).
+    pub mtl_name: String,
+}
+
+impl Default for ObjExportOptions {
+    fn default() -> Self {
+        ObjExportOptions {
+            lod: 0,
+            group: 0,
+            axis: Axis::YUp,
+            rotation: Rotation::Conjugate,
+            mtl_name: "model.mtl".to_string(),
+        }
+    }
+}
+
+impl ObjExportOptions {
+    /// Checks ranges: lod 0..=2, group 0..=4, an `mtl_name` that fits on one line.
+    pub fn check(&self) -> Result<(), BadOption> {
+        if self.lod > 2 {
+            return Err(BadOption(format!(
+                "lod must be 0, 1 or 2, not {}",
+                self.lod
+            )));
+        }
+        if self.group > 4 {
+            return Err(BadOption(format!(
+                "group must be 0 to 4, not {}",
+                self.group
+            )));
+        }
+        let name = &self.mtl_name;
+        if name.trim().is_empty() || name.trim() != name || name.chars().any(char::is_control) {
+            return Err(BadOption(format!(
+                "the MTL file name must be a non-empty name without control characters or surrounding spaces, not {name:?}"
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Options of the OBJ -> MSH import.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ObjImportOptions {
+    /// Up axis of the OBJ file (default Y up: what Blender writes with its
+    /// default settings, -Z forward and Y up). It is undone exactly.
+    pub axis: Axis,
+}
+
+/// A distinct, stable colour per material index (the glTF export's golden-ratio
+/// hue walk), so viewers show the batches apart.
+pub(crate) fn material_colour(index: u16) -> [f32; 3] {
+    let h = (index as f32 * 0.618_034) % 1.0;
+    hsv(h, 0.45, 0.85)
+}
+
+fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
+    let i = (h * 6.0).floor();
+    let f = h * 6.0 - i;
+    let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));
+    match i as i32 % 6 {
+        0 => [v, t, p],
+        1 => [q, v, p],
+        2 => [p, v, t],
+        3 => [p, q, v],
+        4 => [t, p, v],
+        _ => [v, p, q],
+    }
+}

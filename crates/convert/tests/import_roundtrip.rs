@@ -1,0 +1,60 @@
+//! Tier 1: for every valid fixture, msh -> glb -> msh and msh -> gltf -> msh
+//! give back the original bytes (failures collected per file).
+
+mod common;
+
+use convert::gltf::ImportOptions;
+use convert::{gltf_to_msh, msh_to_gltf, ExportOptions, GltfFormat};
+
+fn no_files(_: &str) -> Option<Vec<u8>> {
+    None
+}
+
+#[test]
+fn every_fixture_round_trips_byte_for_byte_through_glb_and_gltf() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, bytes) in common::valid_fixtures() {
+        for format in [GltfFormat::Glb, GltfFormat::Gltf] {
+            let (gltf, _) = msh_to_gltf(
+                &bytes,
+                &ExportOptions {
+                    format,
+                    ..Default::default()
+                },
+            )
+            .unwrap();
+            match gltf_to_msh(&gltf, &ImportOptions::default(), &no_files) {
+                Ok((back, report)) if back == bytes => {
+                    if report.has("import.rebuilt") {
+                        failures.push(format!(
+                            "{name} ({format:?}): identical, but through the generic path: {:?}",
+                            report.notes
+                        ));
+                    }
+                    checked += 1;
+                }
+                Ok((back, report)) => {
+                    let first = back
+                        .iter()
+                        .zip(&bytes)
+                        .position(|(a, b)| a != b)
+                        .unwrap_or(back.len().min(bytes.len()));
+                    failures.push(format!(
+                        "{name} ({format:?}): differs at byte {first} ({} vs {} bytes); notes {:?}",
+                        back.len(),
+                        bytes.len(),
+                        report
+                            .notes
+                            .iter()
+                            .map(|n| n.message.as_str())
+                            .collect::<Vec<_>>()
+                    ));
+                }
+                Err(e) => failures.push(format!("{name} ({format:?}): {e}")),
+            }
+        }
+    }
+    common::fail_if_any("round trip", failures);
+    assert!(checked > 80, "{checked}");
+}
