@@ -6,7 +6,9 @@
 mod common;
 
 use common::obj::{compare, posed_triangles, reversed, Names};
-use convert::{msh_to_obj, obj_to_msh, Axis, ErrorKind, ObjExportOptions, ObjImportOptions, Rotation};
+use convert::{
+    msh_to_obj, obj_to_msh, Axis, ErrorKind, ObjExportOptions, ObjImportOptions, Rotation,
+};
 
 /// Positions: within 1e-6 (relative above 1). UVs: exact (c / 1024 is exact in
 /// f32 and printed to round-trip). Normals: two i8 quantisations, 1/127 each.
@@ -37,14 +39,20 @@ fn round_trip(bytes: &[u8], options: &ObjExportOptions) -> Result<usize, Vec<Str
         Err(e) if expected.is_empty() && e.code() == "obj.no_faces" => return Ok(0),
         Err(e) => return Err(vec![format!("import: {e}")]),
     };
-    let opened = msh::open(&back, msh::Mode::Strict).map_err(|e| vec![format!("result is not a valid MSH: {e}")])?;
+    let opened = msh::open(&back, msh::Mode::Strict)
+        .map_err(|e| vec![format!("result is not a valid MSH: {e}")])?;
     let mut problems = Vec::new();
     // Every node comes back as a root with the identity rest pose.
     let keys = opened.view.anim_keys.unwrap_or(&[]);
     for (i, node) in opened.view.nodes.iter().enumerate() {
         let key = keys[node.fallback_key.get() as usize];
-        if node.parent().is_some() || key.position() != [0.0; 3] || key.quat_raw() != [0, 0, 0, 32767] {
-            problems.push(format!("node {i} is not a root with the identity rest pose"));
+        if node.parent().is_some()
+            || key.position() != [0.0; 3]
+            || key.quat_raw() != [0, 0, 0, 32767]
+        {
+            problems.push(format!(
+                "node {i} is not a root with the identity rest pose"
+            ));
         }
         if (0..15).any(|k| k != 0 && node.slots[k].get() != 0xFFFF) {
             problems.push(format!("node {i} has geometry beyond LOD 0 group 0"));
@@ -76,7 +84,9 @@ fn every_fixture_round_trips_its_posed_triangles() {
         if let Some(code) = unsupported_code(&name) {
             match msh_to_obj(&bytes, &options) {
                 Err(e) if e.kind() == ErrorKind::Unsupported && e.code() == code => {}
-                other => failures.push(format!("{name}: expected Unsupported {code}, got {other:?}")),
+                other => failures.push(format!(
+                    "{name}: expected Unsupported {code}, got {other:?}"
+                )),
             }
             continue;
         }
@@ -86,18 +96,39 @@ fn every_fixture_round_trips_its_posed_triangles() {
         }
     }
     common::fail_if_any("msh -> obj -> msh", failures);
-    assert!(triangles > 10_000, "only {triangles} triangles were compared");
+    assert!(
+        triangles > 10_000,
+        "only {triangles} triangles were compared"
+    );
 }
 
 #[test]
 fn other_lods_groups_axes_and_rotation_readings_round_trip() {
     let cases = [
-        ("models/m012_walker.msh", 1, 2, Axis::YUp, Rotation::Conjugate),
+        (
+            "models/m012_walker.msh",
+            1,
+            2,
+            Axis::YUp,
+            Rotation::Conjugate,
+        ),
         ("models/m012_walker.msh", 2, 4, Axis::ZUp, Rotation::Stored),
         ("models/m037_gate.msh", 0, 0, Axis::ZUp, Rotation::Conjugate),
         ("models/m037_gate.msh", 0, 0, Axis::YUp, Rotation::Stored),
-        ("edge/quat_zero_and_nonunit.msh", 0, 0, Axis::YUp, Rotation::Stored),
-        ("edge/empty_and_shared_slots.msh", 0, 1, Axis::YUp, Rotation::Conjugate),
+        (
+            "edge/quat_zero_and_nonunit.msh",
+            0,
+            0,
+            Axis::YUp,
+            Rotation::Stored,
+        ),
+        (
+            "edge/empty_and_shared_slots.msh",
+            0,
+            1,
+            Axis::YUp,
+            Rotation::Conjugate,
+        ),
     ];
     let mut failures = Vec::new();
     for (name, lod, group, axis, rotation) in cases {
@@ -109,7 +140,10 @@ fn other_lods_groups_axes_and_rotation_readings_round_trip() {
             ..Default::default()
         };
         if let Err(p) = round_trip(&fixture(name), &options) {
-            failures.push(format!("{name} L{lod}G{group} {axis} {rotation:?}: {}", p.join("; ")));
+            failures.push(format!(
+                "{name} L{lod}G{group} {axis} {rotation:?}: {}",
+                p.join("; ")
+            ));
         }
     }
     common::fail_if_any("options", failures);
@@ -129,11 +163,21 @@ fn the_chosen_lod_and_group_is_what_is_written() {
             };
             let (files, report) = msh_to_obj(&bytes, &options).unwrap();
             assert!(report.has("obj.slots_dropped"), "other slots are reported");
-            let faces = files.obj.split(|&b| b == b'\n').filter(|l| l.starts_with(b"f ")).count();
-            let expected: usize = posed_triangles(&bytes, lod as usize, group as usize, Rotation::Conjugate, Names::AsExported)
-                .values()
-                .map(Vec::len)
-                .sum();
+            let faces = files
+                .obj
+                .split(|&b| b == b'\n')
+                .filter(|l| l.starts_with(b"f "))
+                .count();
+            let expected: usize = posed_triangles(
+                &bytes,
+                lod as usize,
+                group as usize,
+                Rotation::Conjugate,
+                Names::AsExported,
+            )
+            .values()
+            .map(Vec::len)
+            .sum();
             assert_eq!(faces, expected, "L{lod}G{group}");
             seen.insert(files.obj);
         }
@@ -179,10 +223,15 @@ fn uv_v_is_written_as_stored_and_comes_back_exactly() {
         })
         .collect();
     assert!(!written.is_empty());
-    assert!(written.is_subset(&stored), "every vt is a stored UV as it is");
+    assert!(
+        written.is_subset(&stored),
+        "every vt is a stored UV as it is"
+    );
     let extremes = [-32768.0f32 / 1024.0, 32767.0 / 1024.0];
     assert!(
-        written.iter().any(|uv| extremes.contains(&f32::from_bits(uv[1]))),
+        written
+            .iter()
+            .any(|uv| extremes.contains(&f32::from_bits(uv[1]))),
         "the i16 limits appear unflipped in v"
     );
     round_trip(&bytes, &ObjExportOptions::default()).unwrap();
@@ -214,7 +263,9 @@ fn positions_are_printed_to_round_trip_f32() {
     for tris in expected.values() {
         for corner in tris.iter().flatten() {
             assert!(
-                written.iter().any(|w| w.map(f32::to_bits) == corner.0.map(f32::to_bits)),
+                written
+                    .iter()
+                    .any(|w| w.map(f32::to_bits) == corner.0.map(f32::to_bits)),
                 "{:?} is written bit for bit",
                 corner.0
             );
@@ -228,19 +279,30 @@ fn names_and_materials_follow_the_gltf_naming() {
     let (files, _) = msh_to_obj(&bytes, &ObjExportOptions::default()).unwrap();
     let text = String::from_utf8(files.obj).unwrap();
     let opened = msh::open(&bytes, msh::Mode::Strict).unwrap();
-    let raw: Vec<Option<&[u8]>> = (0..opened.view.nodes.len()).map(|i| opened.view.node_name(i)).collect();
+    let raw: Vec<Option<&[u8]>> = (0..opened.view.nodes.len())
+        .map(|i| opened.view.node_name(i))
+        .collect();
     let gltf_names = convert::gltf::names::node_names(&raw);
     let objects: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("o ")).collect();
     assert!(!objects.is_empty());
     for o in &objects {
-        assert!(gltf_names.iter().any(|(n, _)| n == o), "{o:?} is a glTF node name");
+        assert!(
+            gltf_names.iter().any(|(n, _)| n == o),
+            "{o:?} is a glTF node name"
+        );
     }
     for l in text.lines().filter_map(|l| l.strip_prefix("usemtl ")) {
         assert!(convert::gltf::names::material_index(l).is_some(), "{l}");
     }
     let mtl = String::from_utf8(files.mtl).unwrap();
-    let used: std::collections::BTreeSet<&str> = text.lines().filter_map(|l| l.strip_prefix("usemtl ")).collect();
-    let defined: std::collections::BTreeSet<&str> = mtl.lines().filter_map(|l| l.strip_prefix("newmtl ")).collect();
+    let used: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("usemtl "))
+        .collect();
+    let defined: std::collections::BTreeSet<&str> = mtl
+        .lines()
+        .filter_map(|l| l.strip_prefix("newmtl "))
+        .collect();
     assert_eq!(used, defined, "the MTL defines exactly the materials used");
     assert!(mtl.lines().filter(|l| l.starts_with("Kd ")).count() == defined.len());
     assert!(text.contains(&format!("mtllib {}\n", files.mtl_name)));
@@ -248,12 +310,17 @@ fn names_and_materials_follow_the_gltf_naming() {
 
 #[test]
 fn the_report_says_what_obj_cannot_hold() {
-    let (_, report) = msh_to_obj(&fixture("models/m037_gate.msh"), &ObjExportOptions::default()).unwrap();
+    let (_, report) = msh_to_obj(
+        &fixture("models/m037_gate.msh"),
+        &ObjExportOptions::default(),
+    )
+    .unwrap();
     assert!(report.has("obj.pose_baked"));
     let animated = common::valid_fixtures()
         .into_iter()
         .find(|(n, b)| {
-            unsupported_code(n).is_none() && msh::open(b, msh::Mode::Strict).unwrap().view.is_animated()
+            unsupported_code(n).is_none()
+                && msh::open(b, msh::Mode::Strict).unwrap().view.is_animated()
         })
         .expect("an animated fixture");
     let (_, report) = msh_to_obj(&animated.1, &ObjExportOptions::default()).unwrap();
@@ -264,10 +331,22 @@ fn the_report_says_what_obj_cannot_hold() {
 fn bad_options_and_invalid_models_are_typed_errors() {
     let bytes = fixture("models/m252_wreck.msh");
     for options in [
-        ObjExportOptions { lod: 3, ..Default::default() },
-        ObjExportOptions { group: 5, ..Default::default() },
-        ObjExportOptions { mtl_name: String::new(), ..Default::default() },
-        ObjExportOptions { mtl_name: "a\nb.mtl".into(), ..Default::default() },
+        ObjExportOptions {
+            lod: 3,
+            ..Default::default()
+        },
+        ObjExportOptions {
+            group: 5,
+            ..Default::default()
+        },
+        ObjExportOptions {
+            mtl_name: String::new(),
+            ..Default::default()
+        },
+        ObjExportOptions {
+            mtl_name: "a\nb.mtl".into(),
+            ..Default::default()
+        },
     ] {
         let e = msh_to_obj(&bytes, &options).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::BadOption, "{options:?}");

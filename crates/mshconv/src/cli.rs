@@ -155,10 +155,16 @@ const CONVERT_AFTER: &str = after!(
   mshconv convert units.rlb:TANK.MSH tank.glb
   cat tank.msh | mshconv convert - - --from msh --to glb > tank.glb
 
+  mshconv convert edited.glb tank.msh
+  mshconv convert scene.gltf scene.msh --animation walk --fps 30
+
 Formats come from the file extensions (.msh .glb .gltf .obj) or --from/--to.
-Defaults: --lod 0 --group 0 --fps 24 --axis y-up --rotation conjugate; they are
-recorded in the output. Notes about approximations go to stderr (--quiet: none).
-Available now: msh -> glb, msh -> gltf."
+Export defaults: --lod 0 --group 0 --fps 24 --axis y-up --rotation conjugate;
+they are recorded in the output, and the import reads them back (a file written
+by mshconv converts back to the identical .msh). A .gltf's side-car buffers are
+read only from its own folder; no other URI is followed. Notes about
+approximations go to stderr (--quiet: none).
+Available: msh -> glb, msh -> gltf, glb/gltf -> msh."
 );
 
 /// A model file format.
@@ -206,15 +212,22 @@ pub struct ConvertArgs {
     /// Group shown by viewers (0-4).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
     pub group: u8,
-    /// Game frames per second on the glTF timeline.
-    #[arg(long, default_value_t = 24.0)]
-    pub fps: f32,
-    /// Up axis of the glTF output: y-up or z-up (the game's frame).
-    #[arg(long, default_value = "y-up")]
-    pub axis: String,
-    /// How a stored rotation turns a node: conjugate (FORMAT.md's reading) or stored.
-    #[arg(long, default_value = "conjugate")]
-    pub rotation: String,
+    /// Game frames per second on the glTF timeline [export default: 24; import
+    /// default: what the file records, else 24].
+    #[arg(long)]
+    pub fps: Option<f32>,
+    /// Up axis of the glTF side: y-up or z-up (the game's frame) [export default:
+    /// y-up; import default: what the file records, else y-up].
+    #[arg(long)]
+    pub axis: Option<String>,
+    /// How a stored rotation turns a node: conjugate (FORMAT.md's reading) or
+    /// stored [export default: conjugate; import default: recorded, else conjugate].
+    #[arg(long)]
+    pub rotation: Option<String>,
+    /// glTF -> MSH: which animation becomes the timeline: all (one after
+    /// another), none, an index, or a name.
+    #[arg(long, default_value = "all")]
+    pub animation: String,
     /// Look IN up as an archive and convert this entry of it.
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,

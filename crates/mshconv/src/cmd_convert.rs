@@ -52,18 +52,35 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             let options = ExportOptions {
                 lod: args.lod,
                 group: args.group,
-                fps: args.fps,
-                axis: args.axis.parse().map_err(|e: convert::BadOption| Failure::usage("option.invalid", e.0))?,
-                rotation: convert::parse_rotation(&args.rotation).map_err(|e| Failure::usage("option.invalid", e.0))?,
+                fps: args.fps.unwrap_or(24.0),
+                axis: axis(args)?.unwrap_or_default(),
+                rotation: rotation(args)?.unwrap_or_default(),
                 format: if to == Format::Glb { GltfFormat::Glb } else { GltfFormat::Gltf },
                 name: model_name(&args.input),
             };
             convert::msh_to_gltf(&bytes, &options).map_err(into_failure)?
         }
+        (Format::Glb | Format::Gltf, Format::Msh) => {
+            let options = convert::gltf::ImportOptions {
+                fps: args.fps,
+                axis: axis(args)?,
+                rotation: rotation(args)?,
+                animation: animation_choice(&args.animation),
+                ..Default::default()
+            };
+            let folder = if args.input.as_os_str() == "-" { None } else { args.input.parent().map(Path::to_path_buf) };
+            // Side-car buffers: plain file names, read from the input's own folder only.
+            let resolver = move |name: &str| -> Option<Vec<u8>> {
+                let dir = folder.as_ref()?;
+                let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir.as_path() };
+                std::fs::read(dir.join(name)).ok()
+            };
+            convert::gltf_to_msh(&bytes, &options, &resolver).map_err(into_failure)?
+        }
         (from, to) => {
             return Err(Failure::usage(
                 "convert.unsupported_direction",
-                format!("converting {from} to {to} is not available yet; supported: msh -> glb, msh -> gltf"),
+                format!("converting {from} to {to} is not available; supported: msh -> glb, msh -> gltf, glb/gltf -> msh"),
             )
             .into())
         }
@@ -79,6 +96,38 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         write_atomically(&args.output, &output)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn axis(args: &ConvertArgs) -> anyhow::Result<Option<convert::Axis>> {
+    Ok(match &args.axis {
+        Some(a) => Some(
+            a.parse()
+                .map_err(|e: convert::BadOption| Failure::usage("option.invalid", e.0))?,
+        ),
+        None => None,
+    })
+}
+
+fn rotation(args: &ConvertArgs) -> anyhow::Result<Option<convert::Rotation>> {
+    Ok(match &args.rotation {
+        Some(r) => {
+            Some(convert::parse_rotation(r).map_err(|e| Failure::usage("option.invalid", e.0))?)
+        }
+        None => None,
+    })
+}
+
+/// `all`, `none`, an index, or a name.
+fn animation_choice(s: &str) -> convert::gltf::AnimationChoice {
+    use convert::gltf::AnimationChoice;
+    match s {
+        "all" => AnimationChoice::All,
+        "none" => AnimationChoice::None,
+        _ => match s.parse::<usize>() {
+            Ok(i) => AnimationChoice::Index(i),
+            Err(_) => AnimationChoice::Name(s.to_string()),
+        },
+    }
 }
 
 /// The library error as a CLI failure with its code: invalid input and

@@ -129,3 +129,89 @@ fn errors_have_codes_and_exit_codes() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[option.invalid]"));
 }
+
+#[test]
+fn glb_and_gltf_convert_back_to_the_identical_msh() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("models/m095_walker.msh");
+    for ext in ["glb", "gltf"] {
+        let mid = dir.path().join(format!("walker.{ext}"));
+        let back = dir.path().join(format!("walker_{ext}.msh"));
+        assert!(bin()
+            .arg("convert")
+            .arg(&input)
+            .arg(&mid)
+            .status()
+            .unwrap()
+            .success());
+        let out = bin().arg("convert").arg(&mid).arg(&back).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&input).unwrap(),
+            "{ext}"
+        );
+    }
+}
+
+#[test]
+fn a_gltf_with_a_side_car_buffer_reads_it_from_its_own_folder_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = fixture("models/m127_tank.msh");
+    let gltf_path = dir.path().join("tank.gltf");
+    assert!(bin()
+        .arg("convert")
+        .arg(&input)
+        .arg(&gltf_path)
+        .status()
+        .unwrap()
+        .success());
+    // Move the embedded buffer to a side-car file.
+    let mut doc: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&gltf_path).unwrap()).unwrap();
+    let uri = doc["buffers"][0]["uri"].as_str().unwrap().to_string();
+    let data = uri.split_once(";base64,").unwrap().1;
+    use base64::Engine as _;
+    let bin_bytes = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .unwrap();
+    std::fs::write(dir.path().join("tank.bin"), &bin_bytes).unwrap();
+    doc["buffers"][0]["uri"] = "tank.bin".into();
+    std::fs::write(&gltf_path, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let back = dir.path().join("back.msh");
+    let out = bin()
+        .arg("convert")
+        .arg(&gltf_path)
+        .arg(&back)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        std::fs::read(&input).unwrap()
+    );
+    // A path that leaves the folder is refused, even when the file exists.
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    doc["buffers"][0]["uri"] = "../tank.bin".into();
+    std::fs::write(
+        dir.path().join("sub/evil.gltf"),
+        serde_json::to_vec(&doc).unwrap(),
+    )
+    .unwrap();
+    let out = bin()
+        .arg("convert")
+        .arg(dir.path().join("sub/evil.gltf"))
+        .arg(dir.path().join("x.msh"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[gltf.uri_refused]"));
+}

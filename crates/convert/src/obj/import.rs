@@ -382,13 +382,15 @@ fn index(word: &str, defined: usize, n: usize, (what, plural): (&str, &str)) -> 
         )
     })?;
     let resolved = match value {
-        0 => return Err(bad(
-            "obj.bad_index",
-            n,
-            format!(
+        0 => {
+            return Err(bad(
+                "obj.bad_index",
+                n,
+                format!(
                 "{what} index 0: OBJ indices start at 1 (negative ones count back from the last)"
             ),
-        )),
+            ))
+        }
         v if v > 0 => v - 1,
         v => defined as i64 + v,
     };

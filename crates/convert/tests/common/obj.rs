@@ -20,7 +20,13 @@ pub enum Names {
 
 /// The triangles of slot `(lod, group)` of every node, posed by the rest pose
 /// through the hierarchy (world space, game frame).
-pub fn posed_triangles(bytes: &[u8], lod: usize, group: usize, rotation: msh::pose::Rotation, names: Names) -> Geometry {
+pub fn posed_triangles(
+    bytes: &[u8],
+    lod: usize,
+    group: usize,
+    rotation: msh::pose::Rotation,
+    names: Names,
+) -> Geometry {
     let opened = msh::open(bytes, msh::Mode::Strict).expect("a valid model");
     let view = opened.view;
     let poses = msh::pose::rest_poses(&view).unwrap();
@@ -29,10 +35,14 @@ pub fn posed_triangles(bytes: &[u8], lod: usize, group: usize, rotation: msh::po
     let exported = convert::gltf::names::node_names(&raw);
     let mut out = Geometry::new();
     for (i, node) in view.nodes.iter().enumerate() {
-        let Some(slot) = node.slot(lod, group) else { continue };
+        let Some(slot) = node.slot(lod, group) else {
+            continue;
+        };
         let s = view.slots[slot as usize];
         let name = match names {
-            Names::AsExported => convert::gltf::names::node_name_from_gltf(&exported[i].0).as_bytes().to_vec(),
+            Names::AsExported => convert::gltf::names::node_name_from_gltf(&exported[i].0)
+                .as_bytes()
+                .to_vec(),
             Names::Raw => raw[i].unwrap_or(&[]).to_vec(),
         };
         let w = world[i];
@@ -43,7 +53,9 @@ pub fn posed_triangles(bytes: &[u8], lod: usize, group: usize, rotation: msh::po
             for t in idx.chunks_exact(3) {
                 let corner = |k: usize| -> Corner {
                     let v = (b.base_vertex.get() + t[k].get() as u32) as usize;
-                    let p = w.point(view.positions[v].map(|c| c.get() as f64)).map(|c| c as f32);
+                    let p = w
+                        .point(view.positions[v].map(|c| c.get() as f64))
+                        .map(|c| c as f32);
                     let uv = view.uv0.map_or([0.0, 0.0], |u| u[v].decode());
                     let n = view.normals.map(|ns| {
                         let n = w.vector(ns[v].decode().map(f64::from));
@@ -100,19 +112,32 @@ fn close(a: f32, b: f32, tolerance: f32) -> bool {
 /// Differences between two geometries: same keys, same triangle multisets with
 /// positions within `tolerance` (relative above 1), UVs exact to `uv_tolerance`,
 /// and normals within `normal_tolerance` where both sides have them.
-pub fn compare(expected: &Geometry, actual: &Geometry, tolerance: f32, uv_tolerance: f32, normal_tolerance: f32) -> Vec<String> {
+pub fn compare(
+    expected: &Geometry,
+    actual: &Geometry,
+    tolerance: f32,
+    uv_tolerance: f32,
+    normal_tolerance: f32,
+) -> Vec<String> {
     let mut problems = Vec::new();
     let show = |k: &(Vec<u8>, u16)| format!("{:?}/mat{}", String::from_utf8_lossy(&k.0), k.1);
     let expected_keys: Vec<String> = expected.keys().map(show).collect();
     let actual_keys: Vec<String> = actual.keys().map(show).collect();
     if expected_keys != actual_keys {
-        problems.push(format!("node/material keys differ: expected {expected_keys:?}, got {actual_keys:?}"));
+        problems.push(format!(
+            "node/material keys differ: expected {expected_keys:?}, got {actual_keys:?}"
+        ));
         return problems;
     }
     for (k, e) in expected {
         let a = &actual[k];
         if e.len() != a.len() {
-            problems.push(format!("{}: {} triangles expected, {} found", show(k), e.len(), a.len()));
+            problems.push(format!(
+                "{}: {} triangles expected, {} found",
+                show(k),
+                e.len(),
+                a.len()
+            ));
             continue;
         }
         let (e, a) = (canonical(e), canonical(a));
@@ -121,7 +146,9 @@ pub fn compare(expected: &Geometry, actual: &Geometry, tolerance: f32, uv_tolera
                 (0..3).all(|j| close(ce.0[j], ca.0[j], tolerance))
                     && (0..2).all(|j| (ce.1[j] - ca.1[j]).abs() <= uv_tolerance)
                     && match (ce.2, ca.2) {
-                        (Some(ne), Some(na)) => (0..3).all(|j| (ne[j] - na[j]).abs() <= normal_tolerance),
+                        (Some(ne), Some(na)) => {
+                            (0..3).all(|j| (ne[j] - na[j]).abs() <= normal_tolerance)
+                        }
                         _ => true,
                     }
             });
