@@ -7,4 +7,6 @@ cd "$(dirname "$0")/.."
 if [ ! -d tools/gltf-validator/node_modules/gltf-validator ]; then
   npm ci --prefix tools/gltf-validator --no-audit --no-fund
 fi
+# Real Blender (bpy) for the Blender round-trip tests.
+scripts/setup-blender.sh
 cargo test --workspace "$@"

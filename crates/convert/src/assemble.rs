@@ -190,7 +190,7 @@ impl<'s, 'r> Builder<'s, 'r> {
                 ));
             }
             seen[k] = true;
-            if let Some(index) = self.slot(&slot.batches)? {
+            if let Some(index) = self.slot(&slot.batches, slot.opaque)? {
                 rec.slots[k] = U16::new(index);
             }
         }
@@ -202,7 +202,7 @@ impl<'s, 'r> Builder<'s, 'r> {
     }
 
     /// Appends one slot; `None` when it has no triangle.
-    fn slot(&mut self, batches: &[SceneBatch]) -> Result<Option<u16>> {
+    fn slot(&mut self, batches: &[SceneBatch], opaque: [u32; 5]) -> Result<Option<u16>> {
         let m = &mut self.model;
         let tri_start = m.tri_descs.len();
         let batch_start = m.batches.len();
@@ -245,6 +245,7 @@ impl<'s, 'r> Builder<'s, 'r> {
             .flatten()
             .map(|&v| m.positions[v as usize].map(|c| c.get()));
         build::set_slot_bounds(&mut rec, &build::bounds(points));
+        rec.opaque = opaque.map(U32::new);
         m.slots.push(rec);
         Ok(Some((m.slots.len() - 1) as u16))
     }
@@ -394,6 +395,11 @@ impl<'s, 'r> Builder<'s, 'r> {
                 }
                 let mut rec = Batch20::new_zeroed();
                 rec.material_index = U16::new(batch.material);
+                let [flags, o4, o6, o14] = batch.fields;
+                rec.batch_flags = U16::new(flags);
+                rec.opaque4 = U16::new(o4);
+                rec.opaque6 = U16::new(o6);
+                rec.opaque14 = U16::new(o14);
                 rec.index_count = U16::new((tris.len() * 3) as u16);
                 rec.index_start = U32::new(index_start);
                 rec.base_vertex = U32::new(base);
@@ -651,6 +657,7 @@ mod tests {
                         lod: 0,
                         group: 0,
                         batches: vec![cube_batch(3), cube_batch(5)],
+                        opaque: [0; 5],
                     }],
                     track: Some((0..10).map(|f| sample(f, f as f32 * 0.5)).collect()),
                     ..Default::default()
@@ -717,6 +724,7 @@ mod tests {
                     lod: 0,
                     group: 0,
                     batches: vec![big],
+                    opaque: [0; 5],
                 }],
                 ..Default::default()
             }],

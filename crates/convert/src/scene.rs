@@ -43,6 +43,8 @@ pub struct SceneSlot {
     pub group: u8,
     /// Draw batches, one material each.
     pub batches: Vec<SceneBatch>,
+    /// `Slot68`'s unknown tail (kept from a file this tool wrote; zero otherwise).
+    pub opaque: [u32; 5],
 }
 
 /// Triangles with one material, in the node's local frame.
@@ -62,6 +64,9 @@ pub struct SceneBatch {
     pub colors: Option<Vec<[u8; 4]>>,
     /// Triangles as indices into the vertex arrays, counter-clockwise seen from the front.
     pub triangles: Vec<[u32; 3]>,
+    /// `Batch20`'s flags and unknown fields `[batch_flags, opaque4, opaque6, opaque14]`
+    /// (kept from a file this tool wrote; zero otherwise).
+    pub fields: [u16; 4],
 }
 
 /// A pose at one whole frame.

@@ -41,11 +41,11 @@ fn traversal(view: &ModelRef<'_>) -> Vec<usize> {
     order
 }
 
+/// A slot's (lod, group) and its batches as (material, triangle positions).
+type SlotGeometry = ((usize, usize), Vec<(u16, Vec<[[f32; 3]; 3]>)>);
+
 /// Per (lod, group): the slot's batches as (material, triangle positions).
-fn geometry(
-    view: &ModelRef<'_>,
-    node: usize,
-) -> Vec<((usize, usize), Vec<(u16, Vec<[[f32; 3]; 3]>)>)> {
+fn geometry(view: &ModelRef<'_>, node: usize) -> Vec<SlotGeometry> {
     let mut out = Vec::new();
     for lod in 0..3 {
         for group in 0..5 {

@@ -19,7 +19,7 @@ fn cases() -> Vec<(&'static str, String, &'static str, usize)> {
         ),
         (
             "vertex defined after the face",
-            format!("v 0 0 0\nv 1 0 0\nf 1 2 3\nv 1 1 0\n"),
+            "v 0 0 0\nv 1 0 0\nf 1 2 3\nv 1 1 0\n".into(),
             "obj.bad_index",
             3,
         ),

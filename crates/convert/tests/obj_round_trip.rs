@@ -347,6 +347,10 @@ fn bad_options_and_invalid_models_are_typed_errors() {
             mtl_name: "a\nb.mtl".into(),
             ..Default::default()
         },
+        ObjExportOptions {
+            mtl_name: "../b.mtl".into(),
+            ..Default::default()
+        },
     ] {
         let e = msh_to_obj(&bytes, &options).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::BadOption, "{options:?}");

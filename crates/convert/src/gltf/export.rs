@@ -50,7 +50,8 @@ struct Exporter<'m> {
     /// MSH slot -> glTF mesh.
     slot_mesh: Vec<Option<u32>>,
     materials: Vec<json::Material>,
-    material_of: BTreeMap<u16, u32>,
+    /// (MSH material index, repeat within its slot) -> glTF material.
+    material_of: BTreeMap<(u16, u16), u32>,
     animations: Vec<json::Animation>,
     roots: Vec<u32>,
     extras: ex::ModelExtras,
@@ -215,19 +216,45 @@ impl<'m> Exporter<'m> {
         out
     }
 
+    /// One glTF material per MSH material index, and one more for each further
+    /// batch of the same index within a slot (`mat47#1`): Blender merges
+    /// primitives that share a material, and those batches may differ in their
+    /// unknown fields.
     fn collect_materials(&mut self) {
-        let mut used: Vec<u16> = self
+        let mut used: std::collections::BTreeSet<(u16, u16)> = self
             .view
             .batches
             .iter()
-            .map(|b| b.material_index.get())
+            .map(|b| (b.material_index.get(), 0))
             .collect();
-        used.sort_unstable();
-        used.dedup();
-        for m in used {
-            self.material_of.insert(m, self.materials.len() as u32);
-            self.materials.push(material(m));
+        for slot in 0..self.view.slots.len() {
+            for bi in self.slot_batches(slot) {
+                used.insert(self.material_key(slot, bi));
+            }
         }
+        for (m, repeat) in used {
+            self.material_of
+                .insert((m, repeat), self.materials.len() as u32);
+            self.materials.push(material(m, repeat));
+        }
+    }
+
+    /// The batch indices of a slot.
+    fn slot_batches(&self, slot: usize) -> std::ops::Range<usize> {
+        let s = self.view.slots[slot];
+        let start = s.batch_start.get() as usize;
+        start..start + s.batch_count.get() as usize
+    }
+
+    /// `(material index, how many earlier batches of the slot share it)`.
+    fn material_key(&self, slot: usize, batch: usize) -> (u16, u16) {
+        let m = self.view.batches[batch].material_index.get();
+        let start = self.slot_batches(slot).start;
+        let repeat = self.view.batches[start..batch]
+            .iter()
+            .filter(|b| b.material_index.get() == m)
+            .count();
+        (m, repeat as u16)
     }
 
     /// The mesh of one slot, `None` when it has nothing to draw.
@@ -267,12 +294,8 @@ impl<'m> Exporter<'m> {
             self.vertex_covered[range.clone()]
                 .iter_mut()
                 .for_each(|c| *c = true);
-            primitives.push(self.primitive(
-                range,
-                lo,
-                &idx[..idx.len() / 3 * 3],
-                b.material_index.get(),
-            ));
+            let key = self.material_key(slot, bi);
+            primitives.push(self.primitive(range, lo, &idx[..idx.len() / 3 * 3], key));
         }
         let mut record = Slot68 { ..s };
         let points = self.slot_points(slot);
@@ -326,7 +349,7 @@ impl<'m> Exporter<'m> {
         range: std::ops::RangeInclusive<usize>,
         lo: u32,
         idx: &[u16],
-        material: u16,
+        material: (u16, u16),
     ) -> json::mesh::Primitive {
         use json::mesh::Semantic;
         let view = &self.view;
@@ -609,6 +632,7 @@ impl<'m> Exporter<'m> {
                 times,
                 translations,
                 rotations,
+                rotation_times,
             } = match direct {
                 Some((start, end)) => {
                     let track = &keys[start..=end];
@@ -634,10 +658,18 @@ impl<'m> Exporter<'m> {
                                 .collect(),
                         )
                     };
-                    Samples {
+                    let samples = Samples {
                         times,
                         translations,
                         rotations: rot,
+                        rotation_times: None,
+                    };
+                    match self.densify(i, node, &keys[start..=end], samples)? {
+                        (samples, true) => {
+                            exact = false;
+                            samples
+                        }
+                        (samples, false) => samples,
                     }
                 }
                 None => {
@@ -652,6 +684,10 @@ impl<'m> Exporter<'m> {
                 }
             };
             let input = self.buf.push_floats(&times, Layout::float(Type::Scalar));
+            let r_input = match &rotation_times {
+                Some(t) => self.buf.push_floats(t, Layout::float(Type::Scalar)),
+                None => input,
+            };
             let t_out = self.buf.push(
                 &flat(&translations),
                 translations.len(),
@@ -673,9 +709,9 @@ impl<'m> Exporter<'m> {
                         .push(&flat(q), q.len(), Layout::float(Type::Vec4), None)
                 }
             };
-            for (output, path) in [
-                (t_out, json::animation::Property::Translation),
-                (r_out, json::animation::Property::Rotation),
+            for (output, input, path) in [
+                (t_out, input, json::animation::Property::Translation),
+                (r_out, r_input, json::animation::Property::Rotation),
             ] {
                 samplers.push(json::animation::Sampler {
                     extensions: None,
@@ -708,6 +744,92 @@ impl<'m> Exporter<'m> {
             self.raw_animation();
         }
         Ok(())
+    }
+
+    /// Tools that interpolate a quaternion's components linearly (Blender keys
+    /// them as four curves: a normalised lerp, not a slerp) drift from the engine
+    /// between keys that are far apart in frames and in angle. Where that drift
+    /// would exceed a quarter of an i16 step at some integer frame, the rotation
+    /// channel gets a key at every frame of that segment, holding the engine's
+    /// value, so Blender's per-frame resampling reproduces the engine. Returns
+    /// whether anything was added (the stored keys then travel raw).
+    fn densify(
+        &mut self,
+        i: usize,
+        node: &msh::raw::Node38,
+        track: &[AnimKey24],
+        samples: Samples,
+    ) -> Result<(Samples, bool)> {
+        let needs = |k0: &AnimKey24, k1: &AnimKey24| -> bool {
+            let (q0, q1) = (k0.quat_wxyz(), k1.quat_wxyz());
+            let (t0, t1) = (k0.time() as u32, k1.time() as u32);
+            let sign = if q0.iter().zip(&q1).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
+                -1.0
+            } else {
+                1.0
+            };
+            (t0 + 1..t1).any(|f| {
+                let a = (f - t0) as f32 / (t1 - t0) as f32;
+                let s = msh::anim::slerp(q0, q1, a).map(f64::from);
+                let n: [f64; 4] = std::array::from_fn(|c| {
+                    q0[c] as f64 + (sign * q1[c] as f64 - q0[c] as f64) * a as f64
+                });
+                let (ls, ln) = (
+                    s.iter().map(|c| c * c).sum::<f64>().sqrt(),
+                    n.iter().map(|c| c * c).sum::<f64>().sqrt(),
+                );
+                let d = |sg: f64| {
+                    (0..4)
+                        .map(|c| (s[c] / ls - sg * n[c] / ln).abs())
+                        .fold(0.0, f64::max)
+                };
+                d(1.0).min(d(-1.0)) > 0.25 / 32767.0
+            })
+        };
+        let dense: Vec<bool> = track.windows(2).map(|w| needs(&w[0], &w[1])).collect();
+        if !dense.iter().any(|&d| d) {
+            return Ok((samples, false));
+        }
+        let tracks = msh::pose::tracks(&self.view);
+        let fps = self.options.fps;
+        let mut times = Vec::new();
+        let mut rotations: Vec<[f32; 4]> = Vec::new();
+        let mut push = |t: u32, q: [f32; 4], rotations: &mut Vec<[f32; 4]>| {
+            let mut q = q;
+            if let Some(prev) = rotations.last() {
+                if prev.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
+                    q = q.map(|c| -c);
+                }
+            }
+            times.push([t as f32 / fps]);
+            rotations.push(q);
+        };
+        for (k, key) in track.iter().enumerate() {
+            push(
+                key.time() as u32,
+                self.frame.quat(shown_quat(key.quat_wxyz())),
+                &mut rotations,
+            );
+            if k + 1 < track.len() && dense[k] {
+                for f in key.time() as u32 + 1..track[k + 1].time() as u32 {
+                    let pose =
+                        msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
+                    push(
+                        f,
+                        self.frame.quat(shown_quat(pose.rotation)),
+                        &mut rotations,
+                    );
+                }
+            }
+        }
+        Ok((
+            Samples {
+                rotations: Rotations::Float(rotations),
+                rotation_times: Some(times),
+                ..samples
+            },
+            true,
+        ))
     }
 
     /// Keeps Res8 and Res19 raw, with every node's map start and fallback key.
@@ -747,14 +869,7 @@ impl<'m> Exporter<'m> {
             let pose = msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
             // The engine's value as sampled (its tiny departures from unit length
             // scale children exactly as in the game); only a degenerate one is normalised.
-            let [w, x, y, z] = pose.rotation;
-            let len = (w * w + x * x + y * y + z * z).sqrt();
-            let xyzw = if (len - 1.0).abs() < UNIT_TOLERANCE {
-                [x, y, z, w]
-            } else {
-                unit_xyzw(pose.rotation)
-            };
-            let mut q = self.frame.quat(xyzw);
+            let mut q = self.frame.quat(shown_quat(pose.rotation));
             if let Some(prev) = rotations.last() {
                 if prev.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
                     q = q.map(|c| -c);
@@ -767,6 +882,7 @@ impl<'m> Exporter<'m> {
         Ok(Samples {
             times,
             translations,
+            rotation_times: None,
             rotations: Rotations::Float(rotations),
         })
     }
@@ -1026,6 +1142,8 @@ impl<'m> Exporter<'m> {
             ..Default::default()
         };
         extras.format = ex::FORMAT.to_string();
+        extras.accessors = root.accessors.len() as u32;
+        extras.buffer_length = (buffer_len as u64).div_ceil(4) * 4;
         root.scenes.push(json::Scene {
             extensions: None,
             extras: wrap(&extras),
@@ -1095,6 +1213,8 @@ struct Samples {
     times: Vec<[f32; 1]>,
     translations: Vec<[f32; 3]>,
     rotations: Rotations,
+    /// Times of the rotation keys when they differ from `times` (densified segments).
+    rotation_times: Option<Vec<[f32; 1]>>,
 }
 
 /// The track `start..=end` of animated node `i` when the engine's sampling of it
@@ -1163,6 +1283,19 @@ fn decode_component(s: i16) -> f32 {
     s as f32 * (1.0f32 / 32767.0f32)
 }
 
+/// An engine quaternion `[w, x, y, z]` as glTF `[x, y, z, w]`: as it is when
+/// within the unit tolerance (its tiny departures scale children exactly as in
+/// the game), normalised otherwise (identity when zero).
+fn shown_quat(q: [f32; 4]) -> [f32; 4] {
+    let [w, x, y, z] = q;
+    let len = (w * w + x * x + y * y + z * z).sqrt();
+    if (len - 1.0).abs() < UNIT_TOLERANCE {
+        [x, y, z, w]
+    } else {
+        unit_xyzw(q)
+    }
+}
+
 /// An engine quaternion `[w, x, y, z]` as a unit `[x, y, z, w]` (identity when zero).
 fn unit_xyzw(q: [f32; 4]) -> [f32; 4] {
     let [w, x, y, z] = q;
@@ -1183,12 +1316,12 @@ fn stream15_is_uv(s: &[[u8; 8]]) -> bool {
     })
 }
 
-fn material(index: u16) -> json::Material {
+fn material(index: u16, repeat: u16) -> json::Material {
     // A distinct, stable colour per index (golden-ratio hue walk), so viewers show the batches apart.
     let h = (index as f32 * 0.618_034) % 1.0;
     let rgb = hsv(h, 0.45, 0.85);
     json::Material {
-        name: Some(names::material_name(index)),
+        name: Some(names::material_name(index, repeat)),
         pbr_metallic_roughness: json::material::PbrMetallicRoughness {
             base_color_factor: json::material::PbrBaseColorFactor([rgb[0], rgb[1], rgb[2], 1.0]),
             metallic_factor: json::material::StrengthFactor(0.0),

@@ -52,6 +52,14 @@ pub struct ModelExtras {
     /// Index ranges no batch covers, raw u16 little-endian.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub index_gaps: Vec<Gap>,
+    /// Number of accessors and length of buffer 0 as written: when they differ
+    /// on import, another tool rebuilt the buffers and the accessor indices in
+    /// these extras no longer hold.
+    #[serde(default)]
+    pub accessors: u32,
+    /// See `accessors`.
+    #[serde(default)]
+    pub buffer_length: u64,
     /// Slots with no drawable batch (they have no mesh).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub empty_slots: Vec<SlotExtras>,

@@ -58,14 +58,20 @@ pub fn slot_node_name(owner: &str, lod: u8, group: u8) -> String {
 }
 
 /// The name of the material for MSH material index `index`.
-pub fn material_name(index: u16) -> String {
-    format!("mat{index}")
+/// `repeat` numbers further batches of one index within a slot (`mat12#1`), so
+/// that tools which merge primitives sharing a material (Blender) keep them apart.
+pub fn material_name(index: u16, repeat: u16) -> String {
+    if repeat == 0 {
+        format!("mat{index}")
+    } else {
+        format!("mat{index}#{repeat}")
+    }
 }
 
-/// The MSH material index a material name stands for (`mat12`, `mat12.001`).
+/// The MSH material index a material name stands for (`mat12`, `mat12#1`, `mat12.001`).
 pub fn material_index(name: &str) -> Option<u16> {
     let rest = name.strip_prefix("mat")?;
-    let digits = rest.split('.').next()?;
+    let digits = rest.split(['.', '#']).next()?;
     (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
         .then(|| digits.parse().ok())
         .flatten()
@@ -167,6 +173,8 @@ mod tests {
         assert_eq!(slot_suffix("turret|L3G0"), None);
         assert_eq!(slot_node_name(&"y".repeat(70), 1, 2).len(), MAX_NAME);
         assert_eq!(material_index("mat12.001"), Some(12));
+        assert_eq!(material_index("mat12#2"), Some(12));
+        assert_eq!(material_name(12, 2), "mat12#2");
         assert_eq!(material_index("Material"), None);
     }
 }

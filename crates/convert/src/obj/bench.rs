@@ -81,7 +81,7 @@ fn to_obj_set(meshes: &[ObjMesh]) -> obj_exporter::ObjSet {
                     .runs
                     .iter()
                     .map(|(material, tris)| Geometry {
-                        material_name: Some(names::material_name(*material)),
+                        material_name: Some(names::material_name(*material, 0)),
                         shapes: tris
                             .iter()
                             .map(|t| {

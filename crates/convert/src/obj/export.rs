@@ -301,7 +301,7 @@ pub(crate) fn write_obj(meshes: &[ObjMesh], header: &str, mtl_name: &str) -> Vec
         }
         let (uv, normal) = (m.uvs.is_some(), m.normals.is_some());
         for (material, tris) in &m.runs {
-            let _ = writeln!(out, "usemtl {}", names::material_name(*material));
+            let _ = writeln!(out, "usemtl {}", names::material_name(*material, 0));
             for t in tris {
                 out.push('f');
                 for &v in t {
@@ -329,7 +329,11 @@ pub(crate) fn write_mtl(materials: &[u16]) -> Vec<u8> {
     );
     for &m in materials {
         let [r, g, b] = material_colour(m);
-        let _ = writeln!(out, "\nnewmtl {}\nKd {r} {g} {b}", names::material_name(m));
+        let _ = writeln!(
+            out,
+            "\nnewmtl {}\nKd {r} {g} {b}",
+            names::material_name(m, 0)
+        );
     }
     out.into_bytes()
 }

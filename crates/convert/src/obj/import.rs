@@ -503,6 +503,7 @@ fn build(
             rotation: [0.0, 0.0, 0.0, 1.0],
             hdr0: 0,
             slots: vec![SceneSlot {
+                opaque: [0; 5],
                 lod: 0,
                 group: 0,
                 batches: scene_batches,
@@ -637,6 +638,7 @@ impl BatchBuilder {
             })
             .collect();
         let batch = SceneBatch {
+            fields: [0; 4],
             material,
             positions: c
                 .iter()

@@ -65,7 +65,8 @@ impl Default for ObjExportOptions {
 }
 
 impl ObjExportOptions {
-    /// Checks ranges: lod 0..=2, group 0..=4, an `mtl_name` that fits on one line.
+    /// Checks ranges: lod 0..=2, group 0..=4, an `mtl_name` that is a plain file
+    /// name on one line (no folders: callers may save the MTL under it).
     pub fn check(&self) -> Result<(), BadOption> {
         if self.lod > 2 {
             return Err(BadOption(format!(
@@ -80,9 +81,15 @@ impl ObjExportOptions {
             )));
         }
         let name = &self.mtl_name;
-        if name.trim().is_empty() || name.trim() != name || name.chars().any(char::is_control) {
+        if name.trim().is_empty()
+            || name.trim() != name
+            || name
+                .chars()
+                .any(|c| c.is_control() || c == '/' || c == '\\')
+            || name == ".."
+        {
             return Err(BadOption(format!(
-                "the MTL file name must be a non-empty name without control characters or surrounding spaces, not {name:?}"
+                "the MTL file name must be a plain file name (no folders, control characters or surrounding spaces), not {name:?}"
             )));
         }
         Ok(())

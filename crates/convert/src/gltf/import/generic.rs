@@ -176,10 +176,12 @@ pub fn scene(
         let idx = nodes.len() - 1;
         for (l, g) in slots.keys().copied().collect::<Vec<_>>() {
             let batches = slots.remove(&(l, g)).unwrap_or_default();
+            let opaque = it.node.mesh().map_or([0; 5], |m| slot_opaque(&m));
             nodes[idx].slots.push(SceneSlot {
                 lod: l,
                 group: g,
                 batches,
+                opaque,
             });
         }
     }
@@ -206,6 +208,7 @@ pub fn scene(
                 lod: l,
                 group: g,
                 batches,
+                opaque: slot_opaque(&mesh),
             }),
         }
     }
@@ -225,6 +228,22 @@ pub fn scene(
         nodes = reordered;
     }
     Ok(SceneModel { nodes })
+}
+
+/// The unknown tail of the slot a mesh stands for, from its extras (zero without them).
+fn slot_opaque(mesh: &gltf::Mesh<'_>) -> [u32; 5] {
+    use base64::Engine as _;
+    let record = ex::unwrap::<ex::SlotExtras>(mesh.extras()).and_then(|s| s.record);
+    let bytes = record
+        .and_then(|r| base64::engine::general_purpose::STANDARD.decode(r).ok())
+        .filter(|b| b.len() == 60);
+    match bytes {
+        // Bytes 8..68 of Slot68: bounds (40 bytes), then the five u32 of the tail.
+        Some(b) => std::array::from_fn(|k| {
+            u32::from_le_bytes([b[40 + 4 * k], b[41 + 4 * k], b[42 + 4 * k], b[43 + 4 * k]])
+        }),
+        None => [0; 5],
+    }
 }
 
 /// MSH material index of every glTF material: the exporter's extras, else a
@@ -280,7 +299,10 @@ fn mesh_batches(
     ];
     let det = det3(&lin);
     let normal_m = inverse_transpose(&lin);
-    let mut out = Vec::new();
+    let recorded: Vec<ex::BatchExtras> = ex::unwrap::<ex::SlotExtras>(mesh.extras())
+        .map(|s| s.batches)
+        .unwrap_or_default();
+    let mut out: Vec<SceneBatch> = Vec::new();
     for prim in mesh.primitives() {
         let mode = prim.mode();
         use gltf::mesh::Mode;
@@ -381,6 +403,15 @@ fn mesh_batches(
             .index()
             .and_then(|i| materials.get(i).copied())
             .unwrap_or(0);
+        // Unknown batch fields recorded on the mesh (Blender drops primitive extras);
+        // primitives of one material are matched to the recorded batches in order.
+        let nth = out.iter().filter(|b| b.material == material).count();
+        let fields = recorded
+            .iter()
+            .filter(|b| b.material == material)
+            .nth(nth)
+            .or_else(|| recorded.iter().find(|b| b.material == material))
+            .map_or([0; 4], |b| [b.flags, b.opaque4, b.opaque6, b.opaque14]);
         out.push(SceneBatch {
             material,
             positions,
@@ -389,6 +420,7 @@ fn mesh_batches(
             uv1: uv(1)?,
             colors,
             triangles,
+            fields,
         });
     }
     Ok(out)
@@ -431,14 +463,33 @@ fn animation(
         .enumerate()
         .map(|(i, it)| (it.node.index(), i))
         .collect();
+    let groups = if *choice == AnimationChoice::All {
+        play_together(anims)
+    } else {
+        anims.into_iter().map(|a| vec![a]).collect()
+    };
     let mut offset = 0u32;
     let mut clips = Vec::new();
     let mut samples: Vec<Vec<KeySample>> = vec![Vec::new(); nodes.len()];
     let mut animated = vec![false; nodes.len()];
-    for anim in &anims {
+    for group in &groups {
         let mut curves: HashMap<(usize, u8), Curve> = HashMap::new();
         let mut duration = 0f32;
-        for ch in anim.channels() {
+        let group_name = group
+            .iter()
+            .map(|a| format!("{:?}", a.name().unwrap_or("(unnamed)")))
+            .collect::<Vec<_>>()
+            .join(" + ");
+        if group.len() > 1 {
+            report.note(
+                "import.animations_merged",
+                format!("animations {group_name} animate different nodes and play together (Blender writes one animation per object)"),
+            );
+        }
+        for (anim, ch) in group
+            .iter()
+            .flat_map(|a| a.channels().map(move |ch| (a, ch)))
+        {
             let Some(&i) = item_of.get(&ch.target().node().index()) else {
                 continue;
             };
@@ -501,8 +552,7 @@ fn animation(
             exact.ceil()
         } as u32;
         clips.push(format!(
-            "{:?} frames {}..={}",
-            anim.name().unwrap_or("(unnamed)"),
+            "{group_name} frames {}..={}",
             offset,
             offset + frames
         ));
@@ -555,6 +605,30 @@ fn animation(
         }
     }
     Ok(())
+}
+
+/// Animations grouped into clips that play at the same time: each animation
+/// joins the clip before it when it animates none of that clip's nodes (as
+/// Blender's default export writes one animation per animated object), else it
+/// starts a new clip after it.
+fn play_together(anims: Vec<gltf::Animation<'_>>) -> Vec<Vec<gltf::Animation<'_>>> {
+    let mut groups: Vec<Vec<gltf::Animation<'_>>> = Vec::new();
+    let mut targets: std::collections::HashSet<usize> = std::collections::HashSet::new();
+    for anim in anims {
+        let mine: std::collections::HashSet<usize> =
+            anim.channels().map(|c| c.target().node().index()).collect();
+        match groups.last_mut() {
+            Some(group) if mine.is_disjoint(&targets) => {
+                targets.extend(mine);
+                group.push(anim);
+            }
+            _ => {
+                targets = mine;
+                groups.push(vec![anim]);
+            }
+        }
+    }
+    groups
 }
 
 struct Curve {

@@ -39,6 +39,13 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
         axis: opts.axis,
         rotation: opts.rotation,
     };
+    let accessors = src.doc.accessors().count() as u32;
+    let buffer_length = src.doc.buffers().next().map_or(0, |b| b.length() as u64);
+    if accessors != extras.accessors || buffer_length != extras.buffer_length {
+        return Ok(Err(
+            "another tool rebuilt its buffers (the recorded accessors no longer hold)".into(),
+        ));
+    }
     let mut m = Model {
         keep_sort_index: extras.keep_sort_index,
         ..Model::default()

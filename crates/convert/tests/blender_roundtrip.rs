@@ -1,0 +1,342 @@
+//! Tier 2, with real Blender (bpy 4.2, installed by scripts/setup-blender.sh):
+//! our export -> Blender import -> Blender export -> our import, for a subset of
+//! the corpus, with Blender's default export settings and with "Custom
+//! Properties" on and "Always Sample Animations" off. Checks: strict validation;
+//! node names, hierarchy and rest poses; per node, LOD/group and material the
+//! same triangles (positions within 1e-5, UVs within 1/1024, normals within
+//! 1/127); each node's pose at every integer frame within one i16 step
+//! (rotation) and 1e-4 (translation); with custom properties, the node order and
+//! the unknown per-node, per-slot and per-batch fields too.
+
+mod common;
+
+use convert::{gltf_to_msh, msh_to_gltf, ExportOptions};
+use msh::{Mode, ModelRef};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SUBSET: [&str; 8] = [
+    "m127_tank",
+    "m095_walker",
+    "m037_gate",
+    "m012_walker",
+    "m221_barrel",
+    "m237_plant",
+    "m206_dome",
+    "m378_cargo",
+];
+
+fn python() -> PathBuf {
+    if let Ok(p) = std::env::var("MSHCONV_BLENDER_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let p = common::root().join(".venv-blender/bin/python");
+    assert!(
+        p.exists(),
+        "real Blender (bpy) is not installed: run scripts/setup-blender.sh (scripts/test.sh does)"
+    );
+    p
+}
+
+fn blender(in_dir: &Path, out_dir: &Path, profile: &str) {
+    let out = Command::new(python())
+        .arg(common::root().join("tools/blender/roundtrip.py"))
+        .args([in_dir, out_dir])
+        .arg(profile)
+        .output()
+        .expect("run Blender");
+    assert!(
+        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("blender round trip"),
+        "Blender failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Names from the root down to node `i`.
+fn path(view: &ModelRef<'_>, i: usize) -> String {
+    let mut names = Vec::new();
+    let mut cur = Some(i);
+    while let Some(c) = cur {
+        names.push(String::from_utf8_lossy(view.node_name(c).unwrap_or(b"")).into_owned());
+        cur = view.nodes[c].parent().map(usize::from);
+    }
+    names.reverse();
+    names.join("/")
+}
+
+type Vertex = ([f32; 3], [f32; 2], [f32; 3]);
+
+/// Per (lod, group, material): triangles as (position, uv, normal) per corner, sorted by position.
+fn geometry(view: &ModelRef<'_>, node: usize) -> BTreeMap<(usize, usize, u16), Vec<[Vertex; 3]>> {
+    let mut out: BTreeMap<(usize, usize, u16), Vec<[Vertex; 3]>> = BTreeMap::new();
+    for lod in 0..3 {
+        for group in 0..5 {
+            let Some(s) = view.nodes[node].slot(lod, group) else {
+                continue;
+            };
+            let slot = view.slots[s as usize];
+            let (bs, bc) = (
+                slot.batch_start.get() as usize,
+                slot.batch_count.get() as usize,
+            );
+            for b in &view.batches[bs..bs + bc] {
+                let (is, ic) = (b.index_start.get() as usize, b.index_count.get() as usize);
+                for t in view.indices[is..is + ic].chunks_exact(3) {
+                    let corner = |k: usize| {
+                        let v = (b.base_vertex.get() + t[k].get() as u32) as usize;
+                        let p = view.positions[v].map(|c| c.get());
+                        let uv = view.uv0.map_or([0.0; 2], |u| u[v].decode());
+                        let n = view.normals.map_or([0.0; 3], |n| n[v].decode());
+                        (p, uv, n)
+                    };
+                    let tri = [corner(0), corner(1), corner(2)];
+                    if tri[0].0 == tri[1].0 || tri[1].0 == tri[2].0 || tri[0].0 == tri[2].0 {
+                        continue;
+                    }
+                    out.entry((lod, group, b.material_index.get()))
+                        .or_default()
+                        .push(tri);
+                }
+            }
+        }
+    }
+    for tris in out.values_mut() {
+        tris.sort_by(|a, b| key(a).partial_cmp(&key(b)).unwrap());
+    }
+    out
+}
+
+fn key(t: &[Vertex; 3]) -> [f32; 9] {
+    std::array::from_fn(|k| t[k / 3].0[k % 3])
+}
+
+fn same_geometry(
+    a: &BTreeMap<(usize, usize, u16), Vec<[Vertex; 3]>>,
+    b: &BTreeMap<(usize, usize, u16), Vec<[Vertex; 3]>>,
+) -> Result<(), String> {
+    if a.keys().ne(b.keys()) {
+        return Err(format!(
+            "LOD/group/material sets differ: {:?} vs {:?}",
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>()
+        ));
+    }
+    for (k, ta) in a {
+        let tb = &b[k];
+        if ta.len() != tb.len() {
+            return Err(format!("{k:?}: {} triangles vs {}", ta.len(), tb.len()));
+        }
+        for (x, y) in ta.iter().zip(tb) {
+            for c in 0..3 {
+                let (pa, ua, na) = x[c];
+                let (pb, ub, nb) = y[c];
+                if (0..3).any(|i| (pa[i] - pb[i]).abs() > 1e-5) {
+                    return Err(format!("{k:?}: position {pa:?} vs {pb:?}"));
+                }
+                if (0..2).any(|i| (ua[i] - ub[i]).abs() > 1.0 / 1024.0 + 1e-6) {
+                    return Err(format!("{k:?}: UV {ua:?} vs {ub:?}"));
+                }
+                if (0..3).any(|i| (na[i] - nb[i]).abs() > 1.0 / 127.0 + 1e-6) {
+                    return Err(format!("{k:?}: normal {na:?} vs {nb:?}"));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Compares an imported model with the original; `ordered` also checks node order and unknown fields.
+fn compare(
+    name: &str,
+    a: &ModelRef<'_>,
+    b: &ModelRef<'_>,
+    ordered: bool,
+    failures: &mut Vec<String>,
+) {
+    let n = a.nodes.len();
+    if b.nodes.len() != n {
+        failures.push(format!("{name}: {} nodes, expected {n}", b.nodes.len()));
+        return;
+    }
+    // Match nodes by their name path, then by geometry among equal paths.
+    let mut by_path: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for j in 0..n {
+        by_path.entry(path(b, j)).or_default().push(j);
+    }
+    let mut matched = vec![usize::MAX; n];
+    for (i, slot) in matched.iter_mut().enumerate() {
+        let ga = geometry(a, i);
+        let candidates = by_path
+            .get_mut(&path(a, i))
+            .map(std::mem::take)
+            .unwrap_or_default();
+        let found = candidates
+            .iter()
+            .position(|&j| same_geometry(&ga, &geometry(b, j)).is_ok());
+        let mut rest = candidates.clone();
+        match found {
+            Some(k) => *slot = rest.remove(k),
+            None => {
+                let why = candidates
+                    .first()
+                    .map_or("no node with that name path".to_string(), |&j| {
+                        same_geometry(&ga, &geometry(b, j)).unwrap_err()
+                    });
+                failures.push(format!("{name} node {i} ({}): {why}", path(a, i)));
+            }
+        }
+        by_path.insert(path(a, i), rest);
+    }
+    if ordered && (0..n).any(|i| matched[i] != i) {
+        failures.push(format!("{name}: node order did not come back: {matched:?}"));
+    }
+    for f in 0..=a.frame_count + 1 {
+        let la = msh::pose::local_poses(a, f as f32).unwrap();
+        let lb = msh::pose::local_poses(b, f as f32).unwrap();
+        for i in (0..n).filter(|&i| matched[i] != usize::MAX) {
+            let (pa, pb) = (la[i], lb[matched[i]]);
+            let dt = (0..3)
+                .map(|k| (pa.translation[k] - pb.translation[k]).abs())
+                .fold(0.0, f32::max);
+            let d = |s: f32| {
+                (0..4)
+                    .map(|k| (pa.rotation[k] - s * pb.rotation[k]).abs())
+                    .fold(0.0, f32::max)
+            };
+            let scale = pa.translation.iter().map(|c| c.abs()).fold(1.0, f32::max);
+            if dt > 1e-4 * scale || d(1.0).min(d(-1.0)) > 1.0 / 32767.0 + 1e-6 {
+                failures.push(format!("{name} node {i} frame {f}: translation off by {dt:.2e}, rotation by {:.2} steps", d(1.0).min(d(-1.0)) * 32767.0));
+                return;
+            }
+        }
+    }
+    if ordered {
+        for (i, &j) in matched.iter().enumerate() {
+            if j == usize::MAX {
+                continue;
+            }
+            if a.nodes[i].hdr0 != b.nodes[j].hdr0 {
+                failures.push(format!(
+                    "{name} node {i}: hdr0 {} came back as {}",
+                    a.nodes[i].hdr0.get(),
+                    b.nodes[j].hdr0.get()
+                ));
+            }
+            for k in 0..15 {
+                let (sa, sb) = (a.nodes[i].slots[k].get(), b.nodes[j].slots[k].get());
+                if (sa == msh::raw::NONE) != (sb == msh::raw::NONE) {
+                    continue; // reported by the geometry check
+                }
+                if sa == msh::raw::NONE {
+                    continue;
+                }
+                let (x, y) = (a.slots[sa as usize], b.slots[sb as usize]);
+                if x.opaque != y.opaque {
+                    failures.push(format!(
+                        "{name} node {i} slot {k}: unknown tail did not come back"
+                    ));
+                }
+                let fields =
+                    |v: &ModelRef<'_>, s: msh::raw::Slot68| -> BTreeMap<u16, Vec<[u16; 4]>> {
+                        let mut m: BTreeMap<u16, Vec<[u16; 4]>> = BTreeMap::new();
+                        let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
+                        for bt in &v.batches[bs..bs + bc] {
+                            m.entry(bt.material_index.get()).or_default().push([
+                                bt.batch_flags.get(),
+                                bt.opaque4.get(),
+                                bt.opaque6.get(),
+                                bt.opaque14.get(),
+                            ]);
+                        }
+                        m.values_mut().for_each(|v| {
+                            v.sort();
+                            v.dedup();
+                        });
+                        m
+                    };
+                if fields(a, x) != fields(b, y) {
+                    failures.push(format!(
+                        "{name} node {i} slot {k}: batch fields did not come back: {:?} vs {:?}",
+                        fields(a, x),
+                        fields(b, y)
+                    ));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn blender_round_trip_with_default_and_custom_properties_profiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let mut originals = BTreeMap::new();
+    let mut categories = BTreeMap::new();
+    for stem in SUBSET {
+        let bytes = std::fs::read(common::root().join(format!("fixtures/small/models/{stem}.msh")))
+            .unwrap();
+        let (glb, _) = msh_to_gltf(&bytes, &ExportOptions::default()).unwrap();
+        std::fs::write(input.join(format!("{stem}.glb")), glb).unwrap();
+        let v = msh::open(&bytes, Mode::Strict).unwrap().view;
+        let names: Vec<_> = (0..v.nodes.len()).map(|i| v.node_name(i)).collect();
+        let named: Vec<_> = names.iter().flatten().collect();
+        *categories.entry("static").or_insert(0) += (!v.is_animated()) as u32;
+        *categories.entry("animated").or_insert(0) += v.is_animated() as u32;
+        *categories.entry("deep").or_insert(0) += (v.nodes.len() >= 60) as u32;
+        *categories.entry("all 15 slots").or_insert(0) +=
+            v.nodes
+                .iter()
+                .any(|n| n.slots.iter().all(|s| s.get() != msh::raw::NONE)) as u32;
+        *categories.entry("duplicate names").or_insert(0) += (named.len()
+            != named
+                .iter()
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()) as u32;
+        *categories.entry("missing names").or_insert(0) += names.iter().any(Option::is_none) as u32;
+        *categories.entry("materials per slot").or_insert(0) +=
+            v.slots.iter().any(|s| s.batch_count.get() > 1) as u32;
+        originals.insert(stem, bytes);
+    }
+    assert!(
+        categories.values().all(|&c| c > 0),
+        "the subset must cover every category: {categories:?}"
+    );
+
+    let mut failures = Vec::new();
+    for profile in ["default", "custom"] {
+        let out = dir.path().join(profile);
+        blender(&input, &out, profile);
+        for (stem, bytes) in &originals {
+            let glb = std::fs::read(out.join(format!("{stem}.glb"))).unwrap();
+            let (back, _) = match gltf_to_msh(&glb, &Default::default(), &|_| None) {
+                Ok(r) => r,
+                Err(e) => {
+                    failures.push(format!("{profile} {stem}: {e}"));
+                    continue;
+                }
+            };
+            let b = match msh::open(&back, Mode::Strict) {
+                Ok(o) => o,
+                Err(e) => {
+                    failures.push(format!("{profile} {stem}: not valid: {e}"));
+                    continue;
+                }
+            };
+            let a = msh::open(bytes, Mode::Strict).unwrap();
+            compare(
+                &format!("{profile} {stem}"),
+                &a.view,
+                &b.view,
+                profile == "custom",
+                &mut failures,
+            );
+        }
+    }
+    common::fail_if_any(
+        "Blender round trip",
+        failures.into_iter().take(40).collect(),
+    );
+}
