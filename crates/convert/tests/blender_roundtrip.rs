@@ -340,3 +340,138 @@ fn blender_round_trip_with_default_and_custom_properties_profiles() {
         failures.into_iter().take(40).collect(),
     );
 }
+
+/// The edit scenario (tools/blender/edit.py): vertices moved, faces deleted, an
+/// object added under a node, an animation re-keyed with Bezier keys. The
+/// result imports, validates, and shows exactly those changes.
+#[test]
+fn blender_edits_come_back_as_exactly_those_edits() {
+    let dir = tempfile::tempdir().unwrap();
+    let bytes =
+        std::fs::read(common::root().join("fixtures/small/models/m095_walker.msh")).unwrap();
+    let (glb, _) = msh_to_gltf(&bytes, &ExportOptions::default()).unwrap();
+    let (src, out, edits) = (
+        dir.path().join("in.glb"),
+        dir.path().join("out.glb"),
+        dir.path().join("edits.json"),
+    );
+    std::fs::write(&src, glb).unwrap();
+    let run = Command::new(python())
+        .arg(common::root().join("tools/blender/edit.py"))
+        .args([&src, &out, &edits])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success() && String::from_utf8_lossy(&run.stdout).contains("blender edit: done"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let (back, _) = gltf_to_msh(&std::fs::read(&out).unwrap(), &Default::default(), &|_| {
+        None
+    })
+    .unwrap();
+    let b = msh::open(&back, Mode::Strict)
+        .expect("the edited model is valid")
+        .view;
+    let a = msh::open(&bytes, Mode::Strict).unwrap().view;
+    let find = |v: &ModelRef<'_>, name: &str| {
+        (0..v.nodes.len())
+            .find(|&i| v.node_name(i) == Some(name.as_bytes()))
+            .unwrap_or_else(|| panic!("no node {name}"))
+    };
+    let mut failures = Vec::new();
+
+    // Every node but the edited ones: the same geometry.
+    for i in 0..a.nodes.len() {
+        let name = String::from_utf8_lossy(a.node_name(i).unwrap_or(b"")).into_owned();
+        let j = find(&b, &name);
+        let (ga, gb) = (geometry(&a, i), geometry(&b, j));
+        match name.as_str() {
+            "cockpit" => {
+                // Moved by +0.25 in X, nothing else.
+                let moved: BTreeMap<_, Vec<[Vertex; 3]>> = ga
+                    .iter()
+                    .map(|(k, tris)| {
+                        let mut t: Vec<[Vertex; 3]> = tris
+                            .iter()
+                            .map(|t| t.map(|(p, uv, n)| ([p[0] + 0.25, p[1], p[2]], uv, n)))
+                            .collect();
+                        t.sort_by(|x, y| key(x).partial_cmp(&key(y)).unwrap());
+                        (*k, t)
+                    })
+                    .collect();
+                if let Err(e) = same_geometry(&moved, &gb) {
+                    failures.push(format!("cockpit was not moved by exactly +0.25 X: {e}"));
+                }
+            }
+            "gun" => {
+                let (la, lb) = (
+                    &ga[&(0, 0, ga.keys().next().unwrap().2)],
+                    gb.get(ga.keys().next().unwrap()),
+                );
+                match lb {
+                    Some(lb)
+                        if lb.len() + 2 == la.len()
+                            && lb.iter().all(|t| la.iter().any(|u| key(u) == key(t))) => {}
+                    _ => failures.push(format!(
+                        "gun LOD0 should have lost exactly two faces: {} -> {:?}",
+                        la.len(),
+                        lb.map(Vec::len)
+                    )),
+                }
+                let other: Vec<_> = ga.keys().filter(|k| k.0 != 0).collect();
+                for k in other {
+                    if ga.get(k).map(Vec::len) != gb.get(k).map(Vec::len) {
+                        failures.push(format!("gun {k:?} changed"));
+                    }
+                }
+            }
+            _ => {
+                if let Err(e) = same_geometry(&ga, &gb) {
+                    failures.push(format!("{name} changed: {e}"));
+                }
+            }
+        }
+    }
+    // The added object: a new node under "base", a cube of 12 triangles with material 9.
+    let antenna = find(&b, "antenna");
+    let base = find(&b, "base");
+    assert_eq!(
+        b.nodes[antenna].parent(),
+        Some(base as u16),
+        "antenna hangs under base"
+    );
+    let g = geometry(&b, antenna);
+    assert_eq!(
+        g.keys().collect::<Vec<_>>(),
+        [&(0, 0, 9)],
+        "one LOD0 batch of material 9"
+    );
+    assert_eq!(g[&(0, 0, 9)].len(), 12);
+    let rest = msh::pose::local_poses(&b, 0.0).unwrap()[antenna];
+    assert!(
+        (rest.translation[2] - 1.5).abs() < 1e-5,
+        "{:?}",
+        rest.translation
+    );
+    // The re-keyed animation of "base" passes through its new keys.
+    for (frame, loc) in [
+        (0.0f32, [0.0f32, 0.0, 0.0]),
+        (10.0, [1.0, 0.5, 0.0]),
+        (28.0, [2.0, -1.0, 0.75]),
+    ] {
+        let p = msh::pose::local_poses(&b, frame).unwrap()[base];
+        if (0..3).any(|k| (p.translation[k] - loc[k]).abs() > 1e-4) {
+            failures.push(format!(
+                "base at frame {frame}: {:?}, keyed {loc:?}",
+                p.translation
+            ));
+        }
+    }
+    assert_eq!(
+        b.nodes.len(),
+        a.nodes.len() + 1,
+        "one node added, none lost"
+    );
+    common::fail_if_any("Blender edits", failures);
+}

@@ -155,6 +155,8 @@ const CONVERT_AFTER: &str = after!(
   mshconv convert units.rlb:TANK.MSH tank.glb
   cat tank.msh | mshconv convert - - --from msh --to glb > tank.glb
 
+  mshconv convert tank.msh tank.obj                # and tank.mtl beside it
+  mshconv convert tank.obj tank.msh
   mshconv convert edited.glb tank.msh
   mshconv convert scene.gltf scene.msh --animation walk --fps 30
 
@@ -164,7 +166,7 @@ they are recorded in the output, and the import reads them back (a file written
 by mshconv converts back to the identical .msh). A .gltf's side-car buffers are
 read only from its own folder; no other URI is followed. Notes about
 approximations go to stderr (--quiet: none).
-Available: msh -> glb, msh -> gltf, glb/gltf -> msh."
+Available: msh -> glb/gltf/obj, glb/gltf/obj -> msh."
 );
 
 /// A model file format.

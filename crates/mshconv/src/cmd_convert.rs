@@ -77,10 +77,34 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             };
             convert::gltf_to_msh(&bytes, &options, &resolver).map_err(into_failure)?
         }
+        (Format::Msh, Format::Obj) => {
+            let stem = model_name(&args.output);
+            let options = convert::ObjExportOptions {
+                lod: args.lod,
+                group: args.group,
+                axis: axis(args)?.unwrap_or_default(),
+                rotation: rotation(args)?.unwrap_or_default(),
+                mtl_name: format!("{stem}.mtl"),
+            };
+            let (files, report) = convert::msh_to_obj(&bytes, &options).map_err(into_failure)?;
+            // The .mtl goes beside the .obj (not for stdout: the .obj alone).
+            if args.output.as_os_str() != "-" {
+                let mtl = args.output.with_file_name(&files.mtl_name);
+                write_atomically(&mtl, &files.mtl)?;
+            }
+            (files.obj, report)
+        }
+        (Format::Obj, Format::Msh) => {
+            let options = convert::ObjImportOptions { axis: axis(args)?.unwrap_or_default() };
+            let mtl = if args.input.as_os_str() == "-" { None } else { mtl_beside(&args.input, &bytes) };
+            convert::obj_to_msh(&bytes, mtl.as_deref(), &options).map_err(into_failure)?
+        }
         (from, to) => {
             return Err(Failure::usage(
                 "convert.unsupported_direction",
-                format!("converting {from} to {to} is not available; supported: msh -> glb, msh -> gltf, glb/gltf -> msh"),
+                format!(
+                    "converting {from} to {to} is not available; supported: msh -> glb/gltf/obj, glb/gltf/obj -> msh"
+                ),
             )
             .into())
         }
@@ -96,6 +120,18 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         write_atomically(&args.output, &output)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The `.mtl` an `.obj` names in `mtllib`, when it is a plain file name beside it.
+fn mtl_beside(obj_path: &Path, obj: &[u8]) -> Option<Vec<u8>> {
+    let text = String::from_utf8_lossy(obj);
+    let name = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("mtllib ").map(str::trim))?;
+    if name.is_empty() || name.contains(['/', '\\', ':']) || name.starts_with('.') {
+        return None;
+    }
+    std::fs::read(obj_path.with_file_name(name)).ok()
 }
 
 fn axis(args: &ConvertArgs) -> anyhow::Result<Option<convert::Axis>> {

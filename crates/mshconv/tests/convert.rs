@@ -215,3 +215,47 @@ fn a_gltf_with_a_side_car_buffer_reads_it_from_its_own_folder_only() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("error[gltf.uri_refused]"));
 }
+
+#[test]
+fn msh_to_obj_writes_an_mtl_beside_it_and_converts_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let obj = dir.path().join("tank.obj");
+    assert!(bin()
+        .arg("convert")
+        .arg(fixture("models/m127_tank.msh"))
+        .arg(&obj)
+        .status()
+        .unwrap()
+        .success());
+    let text = std::fs::read_to_string(&obj).unwrap();
+    assert!(
+        text.contains("mtllib tank.mtl"),
+        "{}",
+        &text[..200.min(text.len())]
+    );
+    assert!(std::fs::read_to_string(dir.path().join("tank.mtl"))
+        .unwrap()
+        .contains("newmtl mat"));
+    let back = dir.path().join("back.msh");
+    let out = bin().arg("convert").arg(&obj).arg(&back).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    msh::open(&std::fs::read(&back).unwrap(), msh::Mode::Strict).expect("a valid model");
+    // A malformed OBJ: exit 1 with the line number.
+    std::fs::write(dir.path().join("bad.obj"), "v 0 0 0\nf 1 2 3\n").unwrap();
+    let out = bin()
+        .arg("convert")
+        .arg(dir.path().join("bad.obj"))
+        .arg(dir.path().join("x.msh"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("line 2"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
