@@ -16,13 +16,31 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
 fi
 
 targets=$(cd fuzz && cargo +nightly fuzz list)
+# Seeds for the glTF and OBJ targets: exports of the committed fixtures, and the
+# committed foreign files (the CLI is built by the test run before this).
+cli=target/debug/mshconv
+[ -x "$cli" ] || cargo build -p mshconv
+mkdir -p fuzz/corpus/gltf_import fuzz/corpus/obj_import
+for m in fixtures/small/models/m0*.msh fixtures/small/models/m1*.msh fixtures/small/edge/anim_*.msh; do
+  stem=$(basename "$m" .msh)
+  [ -e "fuzz/corpus/gltf_import/$stem.glb" ] || "$cli" convert -q "$m" "fuzz/corpus/gltf_import/$stem.glb" || true
+  [ -e "fuzz/corpus/gltf_import/$stem.gltf" ] || "$cli" convert -q "$m" "fuzz/corpus/gltf_import/$stem.gltf" || true
+  [ -e "fuzz/corpus/obj_import/$stem.obj" ] || "$cli" convert -q "$m" "fuzz/corpus/obj_import/$stem.obj" || true
+done
+rm -f fuzz/corpus/obj_import/*.mtl
+cp -n fixtures/foreign/obj/*.obj fuzz/corpus/obj_import/ 2>/dev/null || true
+cp -n fixtures/foreign/gltf/*.gl* fuzz/corpus/gltf_import/ 2>/dev/null || true
 (cd fuzz && cargo +nightly fuzz build -O)
 for target in $targets; do
   corpus="fuzz/corpus/$target"
   mkdir -p "$corpus"
-  # Seeds: every committed fixture (valid, edge and damaged files, archives).
-  cp -n fixtures/small/models/*.msh fixtures/small/edge/*.msh fixtures/small/damaged/*.msh \
-    fixtures/small/archives/*.rlb "$corpus"/ 2>/dev/null || true
+  # Seeds for the MSH and NRes targets: every committed fixture (valid, edge and
+  # damaged files, archives).
+  case "$target" in
+    nres_parse|msh_model|msh_gltf_roundtrip)
+      cp -n fixtures/small/models/*.msh fixtures/small/edge/*.msh fixtures/small/damaged/*.msh \
+        fixtures/small/archives/*.rlb "$corpus"/ 2>/dev/null || true ;;
+  esac
   echo "fuzz: $target for ${seconds}s"
   log="fuzz/$target.log"
   status=0

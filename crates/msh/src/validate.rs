@@ -150,8 +150,18 @@ fn check_container(archive: &Archive<'_>, report: &mut Report) {
 
 /// Appends the model rules' findings for `view` to `report`.
 pub fn validate_into(view: &ModelRef<'_>, report: &mut Report) {
-    if view.kind != Some(ModelKind::Standard) {
-        return;
+    match view.kind {
+        Some(ModelKind::Standard) => {}
+        // The legacy node table is not decoded, but the geometry tables are (and are
+        // converted): every rule that does not involve nodes still applies.
+        Some(ModelKind::LegacyNodes) => {
+            check_slots(view, report);
+            check_batches(view, report);
+            check_streams(view, report);
+            check_links(view, report);
+            return;
+        }
+        _ => return,
     }
     check_nodes(view, report);
     check_slots(view, report);
@@ -614,7 +624,12 @@ fn check_animation(view: &ModelRef<'_>, report: &mut Report) {
             "map blocks are not frame_count words per animated node, back to back in node order",
         ));
     }
-    let expected_frames = if animated { max_end as u64 + 1 } else { 1 };
+    // Saturating: a key time may be any float (a huge one saturates the cast).
+    let expected_frames = if animated {
+        (max_end as u64).saturating_add(1)
+    } else {
+        1
+    };
     if view.anim_map.is_some() && frames != expected_frames {
         report.push(Finding::new(
             Code::NonCanonicalFrameCount,

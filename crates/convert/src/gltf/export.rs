@@ -602,7 +602,7 @@ impl<'m> Exporter<'m> {
             let canonical_frames = if animated.is_empty() {
                 1
             } else {
-                max_end as u64 + 1
+                (max_end as u64).saturating_add(1)
             };
             if self.model.has(res::ANIM_MAP) && fc as u64 != canonical_frames {
                 exact = false;
@@ -811,7 +811,7 @@ impl<'m> Exporter<'m> {
                 &mut rotations,
             );
             if k + 1 < track.len() && dense[k] {
-                for f in key.time() as u32 + 1..track[k + 1].time() as u32 {
+                for f in (key.time() as u32).saturating_add(1)..track[k + 1].time() as u32 {
                     let pose =
                         msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
                     push(

@@ -551,6 +551,19 @@ fn animation(
         } else {
             exact.ceil()
         } as u32;
+        // Checked before sampling anything: the frame map holds at most 65535 words
+        // (frames x animated nodes), so a longer timeline cannot be an MSH animation.
+        let animated_count = animated.iter().filter(|&&a| a).count().max(1) as u64;
+        let total = (offset as u64 + frames as u64 + 1) * animated_count;
+        if total > 0xFFFF {
+            return Err(unsupported(
+                "anim.too_long",
+                format!(
+                    "the animation runs {} frames at {fps} fps over {animated_count} animated nodes; an MSH frame map holds at most 65535 frames x nodes: shorten the animation, choose one with --animation, or lower --fps",
+                    offset as u64 + frames as u64 + 1
+                ),
+            ));
+        }
         clips.push(format!(
             "{group_name} frames {}..={}",
             offset,

@@ -22,7 +22,10 @@ use crate::report::Report;
 /// Which animation(s) of a glTF become the MSH timeline.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum AnimationChoice {
-    /// Every animation, one after another on the timeline (clip ranges are reported).
+    /// Every animation, one after another on the timeline (clip ranges are
+    /// reported); an animation that animates none of the nodes of the clip
+    /// before it joins that clip and plays at the same time (Blender writes one
+    /// animation per animated object).
     #[default]
     All,
     /// The animation with this index.
@@ -102,8 +105,20 @@ pub fn import(
             && crate::options::rotation_name(resolved.rotation) == extras.options.rotation
             && resolved.fps == extras.options.fps;
         if same_frame && options.animation == AnimationChoice::All {
-            match lossless::rebuild(&source, extras, &resolved)? {
-                Ok(model) => return Ok((model.to_bytes()?, report)),
+            // The exact rebuild must prove itself: content that no longer fits the
+            // recorded layout (edited, or damaged) falls through to the generic path.
+            let rebuilt = lossless::rebuild(&source, extras, &resolved)?.and_then(|model| {
+                let bytes = model.to_bytes().map_err(|e| e.to_string())?;
+                match msh::open(&bytes, msh::Mode::Strict) {
+                    Ok(_) => Ok(bytes),
+                    Err(e) => Err(format!(
+                        "its content no longer fits the recorded layout ({})",
+                        e.code()
+                    )),
+                }
+            });
+            match rebuilt {
+                Ok(bytes) => return Ok((bytes, report)),
                 Err(why) => report.note(
                     "import.rebuilt",
                     format!("the file was written by mshconv but {why}; the model was rebuilt from its content"),
@@ -120,5 +135,14 @@ pub fn import(
     )?;
     let (model, assembled) = crate::assemble::assemble(&scene, &options.assemble)?;
     report.notes.extend(assembled.notes);
-    Ok((model.to_bytes()?, report))
+    let bytes = model.to_bytes()?;
+    // The assembler builds valid models by construction; this holds it to that.
+    if let Err(e) = msh::open(&bytes, msh::Mode::Strict) {
+        return Err(crate::Error::new(
+            crate::ErrorKind::InvalidInput,
+            "import.invalid_result",
+            format!("the glTF could not be turned into a valid model: {e}"),
+        ));
+    }
+    Ok((bytes, report))
 }

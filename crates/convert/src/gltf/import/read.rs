@@ -30,9 +30,29 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
     } else {
         (bytes, None)
     };
-    let gltf = gltf::Gltf::from_slice(json)
+    let root: gltf_json::Root = serde_json::from_slice(json)
         .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
-    let doc = gltf.document;
+    // gltf-json's own validation indexes the POSITION accessor without a range
+    // check (a panic on a bad index): check every attribute's accessor first.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            if let Some(a) = prim
+                .attributes
+                .values()
+                .find(|a| a.value() >= root.accessors.len())
+            {
+                return Err(invalid(
+                    "gltf.bad_index",
+                    format!(
+                        "meshes[{m}].primitives[{p}] names accessor {}, which does not exist",
+                        a.value()
+                    ),
+                ));
+            }
+        }
+    }
+    let doc = gltf::Document::from_json(root)
+        .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
     let mut buffers = Vec::new();
     for buffer in doc.buffers() {
         let data = match buffer.source() {

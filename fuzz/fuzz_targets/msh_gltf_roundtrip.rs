@@ -1,0 +1,24 @@
+//! The whole bytes -> GLB -> MSH path: a file strict validation accepts comes
+//! back byte for byte through .glb and .gltf; export and import never panic.
+#![no_main]
+
+use convert::{ExportOptions, GltfFormat};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let refuse = |_: &str| -> Option<Vec<u8>> { None };
+    let valid = msh::open(data, msh::Mode::Strict).is_ok();
+    for format in [GltfFormat::Glb, GltfFormat::Gltf] {
+        match convert::msh_to_gltf(data, &ExportOptions { format, ..Default::default() }) {
+            Ok((gltf, _)) => {
+                let back = convert::gltf_to_msh(&gltf, &Default::default(), &refuse);
+                match back {
+                    Ok((msh, _)) => assert_eq!(msh, data, "{format:?} round trip changed a valid file"),
+                    Err(e) => panic!("re-importing our own export failed: {e}"),
+                }
+            }
+            // Only invalid files, or values glTF cannot hold (NaN positions), may be refused.
+            Err(e) => assert!(!valid || e.code() == "export.non_finite", "a valid file failed to export: {e}"),
+        }
+    }
+});
