@@ -46,3 +46,24 @@ fn fuzz_gltf_huge_duration_is_refused_before_sampling() {
     let e = convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
     assert_eq!(e.code(), "anim.too_long", "{e}");
 }
+
+/// Fuzzing (msh_gltf_roundtrip, 2026-11-22): a valid model with a batch that no
+/// slot refers to lost that batch's fields on the direct round trip. Batches
+/// outside every slot now travel raw, like vertex and index gaps.
+#[test]
+fn fuzz_roundtrip_batch_in_no_slot_comes_back() {
+    let bytes = data("fuzz_roundtrip_batch_in_no_slot.msh");
+    msh::open(&bytes, msh::Mode::Strict).expect("valid");
+    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
+        let (gltf, _) = convert::msh_to_gltf(
+            &bytes,
+            &convert::ExportOptions {
+                format,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let (back, _) = convert::gltf_to_msh(&gltf, &Default::default(), &|_| None).unwrap();
+        assert!(back == bytes, "{format:?}: the round trip changed the file");
+    }
+}

@@ -1003,6 +1003,22 @@ impl<'m> Exporter<'m> {
                 data: b64(&data),
             });
         }
+        let mut batch_covered = vec![false; view.batches.len()];
+        for slot in 0..view.slots.len() {
+            for b in self.slot_batches(slot) {
+                if let Some(c) = batch_covered.get_mut(b) {
+                    *c = true;
+                }
+            }
+        }
+        for (start, count) in runs(&batch_covered) {
+            let data = view.batches[start..start + count].as_bytes();
+            self.extras.batch_gaps.push(ex::Gap {
+                start: start as u32,
+                count: count as u32,
+                data: b64(data),
+            });
+        }
         for (start, count) in runs(&self.index_covered) {
             let data = view.indices[start..start + count].as_bytes();
             self.extras.index_gaps.push(ex::Gap {

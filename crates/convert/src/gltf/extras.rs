@@ -52,6 +52,9 @@ pub struct ModelExtras {
     /// Index ranges no batch covers, raw u16 little-endian.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub index_gaps: Vec<Gap>,
+    /// Batch records no slot covers, raw (20 bytes each).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub batch_gaps: Vec<Gap>,
     /// Number of accessors and length of buffer 0 as written: when they differ
     /// on import, another tool rebuilt the buffers and the accessor indices in
     /// these extras no longer hold.

@@ -266,6 +266,7 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
         &mut stream15,
         &mut stream18,
         &mut indices,
+        &mut batches,
         &m,
     )?;
     if let Some(a) = extras.raw.stream15 {
@@ -388,6 +389,7 @@ fn gaps(
     s15: &mut [[u8; 8]],
     s18: &mut [[u8; 4]],
     indices: &mut [U16],
+    batches: &mut [Batch20],
     m: &Model,
 ) -> Result<()> {
     let has = |t: u32| m.entries.iter().any(|e| e.type_id == t && e.raw.is_none());
@@ -428,6 +430,16 @@ fn gaps(
             if has(res::STREAM18) {
                 s18[v].copy_from_slice(take(4));
             }
+        }
+    }
+    for g in &extras.batch_gaps {
+        let data = b64(&g.data)?;
+        let start = g.start as usize;
+        if data.len() != g.count as usize * 20 || start + g.count as usize > batches.len() {
+            return Err(bad("a batch gap does not fit"));
+        }
+        for (k, rec) in data.chunks_exact(20).enumerate() {
+            batches[start + k] = Batch20::read_from_bytes(rec).map_err(|_| bad("batch gap"))?;
         }
     }
     for g in &extras.index_gaps {
