@@ -22,7 +22,6 @@
 use crate::model::Model;
 use crate::raw::{AnimKey24, ModelHeader, Position, Slot68, TriDesc16, NONE};
 use crate::validate::canonical_map_value;
-use std::collections::HashMap;
 use std::fmt;
 use zerocopy::little_endian::{F32, I16, U16};
 
@@ -65,30 +64,53 @@ pub fn tri_descs(
             })
         })
     };
-    // Welded vertex id per distinct position, in first-seen order.
-    let mut weld: HashMap<[u32; 3], u32> = HashMap::new();
-    let welded: Vec<[Option<u32>; 3]> = triangles
+    // Welded vertex id per distinct position (ids only compare for equality):
+    // sorted keys instead of a hash map, no allocation per vertex or edge.
+    let mut used: Vec<u32> = triangles.iter().flatten().copied().collect();
+    used.sort_unstable();
+    used.dedup();
+    let mut keyed: Vec<([u32; 3], u32)> = used
         .iter()
-        .map(|t| {
-            t.map(|v| {
-                key(v).map(|k| {
-                    let next = weld.len() as u32;
-                    *weld.entry(k).or_insert(next)
-                })
-            })
-        })
+        .filter_map(|&v| key(v).map(|k| (k, v)))
         .collect();
-    // Directed edges (from, to) -> triangles (local id, edge slot), in triangle order.
-    let mut edges: HashMap<(u32, u32), Vec<(usize, usize)>> = HashMap::new();
+    keyed.sort_unstable();
+    let mut weld_of: Vec<(u32, u32)> = Vec::with_capacity(keyed.len()); // (vertex, weld id)
+    let mut id = 0u32;
+    for (i, &(k, v)) in keyed.iter().enumerate() {
+        if i > 0 && keyed[i - 1].0 != k {
+            id += 1;
+        }
+        weld_of.push((v, id));
+    }
+    weld_of.sort_unstable();
+    let weld = |v: u32| -> Option<u32> {
+        weld_of
+            .binary_search_by_key(&v, |&(x, _)| x)
+            .ok()
+            .map(|i| weld_of[i].1)
+    };
+    let welded: Vec<[Option<u32>; 3]> = triangles.iter().map(|t| t.map(weld)).collect();
+    // Directed edges (from, to, triangle), sorted: the triangles of one edge are in triangle order.
+    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(triangles.len() * 3);
     for (t, w) in welded.iter().enumerate() {
         for k in 0..3 {
             if let (Some(a), Some(b)) = (w[k], w[(k + 1) % 3]) {
                 if a != b {
-                    edges.entry((a, b)).or_default().push((t, k));
+                    edges.push((a, b, t as u32));
                 }
             }
         }
     }
+    edges.sort_unstable();
+    // The first triangle other than `t` with directed edge (a, b).
+    let other = |a: u32, b: u32, t: usize| -> Option<usize> {
+        let start = edges.partition_point(|&(x, y, _)| (x, y) < (a, b));
+        edges[start..]
+            .iter()
+            .take_while(|&&(x, y, _)| (x, y) == (a, b))
+            .map(|&(_, _, o)| o as usize)
+            .find(|&o| o != t)
+    };
     let id_of = |local: usize| -> u16 {
         match first_id.checked_add(local) {
             Some(id) if id < NONE as usize => id as u16,
@@ -106,13 +128,8 @@ pub fn tri_descs(
                 if a == b {
                     return U16::new(NONE);
                 }
-                let reverse = edges
-                    .get(&(b, a))
-                    .and_then(|l| l.iter().find(|&&(o, _)| o != t));
-                let same = edges
-                    .get(&(a, b))
-                    .and_then(|l| l.iter().find(|&&(o, _)| o != t));
-                U16::new(reverse.or(same).map_or(NONE, |&(o, _)| id_of(o)))
+                let linked = other(b, a, t).or_else(|| other(a, b, t));
+                U16::new(linked.map_or(NONE, id_of))
             });
             TriDesc16 {
                 tri_flags: U16::new(0),
