@@ -25,6 +25,7 @@ pub mod frame;
 pub mod gltf;
 pub mod obj;
 mod options;
+pub mod palette;
 mod report;
 pub mod scene;
 

@@ -1333,9 +1333,7 @@ fn stream15_is_uv(s: &[[u8; 8]]) -> bool {
 }
 
 fn material(index: u16, repeat: u16) -> json::Material {
-    // A distinct, stable colour per index (golden-ratio hue walk), so viewers show the batches apart.
-    let h = (index as f32 * 0.618_034) % 1.0;
-    let rgb = hsv(h, 0.45, 0.85);
+    let rgb = crate::palette::material_colour(index);
     json::Material {
         name: Some(names::material_name(index, repeat)),
         pbr_metallic_roughness: json::material::PbrMetallicRoughness {
@@ -1346,20 +1344,6 @@ fn material(index: u16, repeat: u16) -> json::Material {
         },
         extras: wrap(&serde_json::json!({ "material": index })),
         ..Default::default()
-    }
-}
-
-fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
-    let i = (h * 6.0).floor();
-    let f = h * 6.0 - i;
-    let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));
-    match i as i32 % 6 {
-        0 => [v, t, p],
-        1 => [q, v, p],
-        2 => [p, v, t],
-        3 => [p, q, v],
-        4 => [t, p, v],
-        _ => [v, p, q],
     }
 }
 

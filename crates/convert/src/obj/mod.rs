@@ -104,23 +104,4 @@ pub struct ObjImportOptions {
     pub axis: Axis,
 }
 
-/// A distinct, stable colour per material index (the glTF export's golden-ratio
-/// hue walk), so viewers show the batches apart.
-pub(crate) fn material_colour(index: u16) -> [f32; 3] {
-    let h = (index as f32 * 0.618_034) % 1.0;
-    hsv(h, 0.45, 0.85)
-}
-
-fn hsv(h: f32, s: f32, v: f32) -> [f32; 3] {
-    let i = (h * 6.0).floor();
-    let f = h * 6.0 - i;
-    let (p, q, t) = (v * (1.0 - s), v * (1.0 - f * s), v * (1.0 - (1.0 - f) * s));
-    match i as i32 % 6 {
-        0 => [v, t, p],
-        1 => [q, v, p],
-        2 => [p, v, t],
-        3 => [p, q, v],
-        4 => [t, p, v],
-        _ => [v, p, q],
-    }
-}
+pub(crate) use crate::palette::material_colour;
