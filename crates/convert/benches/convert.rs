@@ -13,8 +13,16 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.extension().is_some_and(|e| e == "msh"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
-        .filter(|(_, b)| msh::open(b, msh::Mode::Strict).is_ok_and(|o| o.view.kind == Some(msh::ModelKind::Standard)))
+        .map(|p| {
+            (
+                p.file_stem().unwrap().to_string_lossy().into_owned(),
+                std::fs::read(&p).unwrap(),
+            )
+        })
+        .filter(|(_, b)| {
+            msh::open(b, msh::Mode::Strict)
+                .is_ok_and(|o| o.view.kind == Some(msh::ModelKind::Standard))
+        })
         .collect();
     models.sort_by_key(|(_, b)| b.len());
     let (small, large) = (models[0].clone(), models[models.len() - 1].clone());
@@ -37,16 +45,37 @@ fn bench(c: &mut Criterion) {
             b.iter(|| msh::open(m, msh::Mode::Strict).unwrap().view.nodes.len())
         });
         g.bench_with_input(BenchmarkId::new("msh_to_glb", &name), &bytes, |b, m| {
-            b.iter(|| convert::msh_to_gltf(m, &Default::default()).unwrap().0.len())
+            b.iter(|| {
+                convert::msh_to_gltf(m, &Default::default())
+                    .unwrap()
+                    .0
+                    .len()
+            })
         });
         g.bench_with_input(BenchmarkId::new("glb_to_msh", &name), &glb, |b, m| {
-            b.iter(|| convert::gltf_to_msh(m, &Default::default(), &none).unwrap().0.len())
+            b.iter(|| {
+                convert::gltf_to_msh(m, &Default::default(), &none)
+                    .unwrap()
+                    .0
+                    .len()
+            })
         });
         g.bench_with_input(BenchmarkId::new("msh_to_obj", &name), &bytes, |b, m| {
-            b.iter(|| convert::msh_to_obj(m, &Default::default()).unwrap().0.obj.len())
+            b.iter(|| {
+                convert::msh_to_obj(m, &Default::default())
+                    .unwrap()
+                    .0
+                    .obj
+                    .len()
+            })
         });
         g.bench_with_input(BenchmarkId::new("obj_to_msh", &name), &obj.obj, |b, m| {
-            b.iter(|| convert::obj_to_msh(m, None, &Default::default()).unwrap().0.len())
+            b.iter(|| {
+                convert::obj_to_msh(m, None, &Default::default())
+                    .unwrap()
+                    .0
+                    .len()
+            })
         });
         g.finish();
     }

@@ -11,7 +11,8 @@
 //! - [`validate()`]/[`open`]: every rule, strict or tolerant, with codes and byte offsets;
 //! - [`Model`]: the owned, editable model and its byte-exact writer;
 //! - [`anim`]: the engine's animation sampler; [`pose`]: poses through the hierarchy;
-//! - [`build`]: derived tables (triangle descriptors, bounds, canonical animation).
+//! - [`build`]: derived tables (triangle descriptors, bounds, canonical animation);
+//! - [`inspect`]: what a model holds, as data (the content of `mshconv inspect` and `pose`).
 //!
 //! ```
 //! # fn demo(bytes: &[u8]) -> msh::Result<()> {
@@ -28,6 +29,7 @@
 pub mod anim;
 pub mod build;
 mod error;
+pub mod inspect;
 mod model;
 pub mod pose;
 pub mod raw;

@@ -515,5 +515,5 @@ fn encode_names(names: &[Option<Vec<u8>>]) -> Vec<u8> {
 
 /// Record size check used by tests and callers that build tables by hand.
 pub fn is_whole(type_id: u32, len: usize) -> bool {
-    record_size(type_id).map_or(true, |s| len % s == 0)
+    record_size(type_id).is_none_or(|s| len.is_multiple_of(s))
 }

@@ -106,7 +106,7 @@ fn check_container(archive: &Archive<'_>, report: &mut Report) {
     let dir = archive.directory_offset() as u64;
     let padded = layout.leading.is_empty()
         && archive.entries().all(|e| {
-            let aligned = e.data_offset() as usize % 8 == 0;
+            let aligned = (e.data_offset() as usize).is_multiple_of(8);
             let filler = &layout.fillers[e.index()];
             let canonical_len = (8 - e.size() as usize % 8) % 8;
             aligned && filler.len() == canonical_len && filler.iter().all(|&b| b == 0)
@@ -277,7 +277,7 @@ fn check_batches(view: &ModelRef<'_>, report: &mut Report) {
     for (i, batch) in view.batches.iter().enumerate() {
         let start = batch.index_start.get() as usize;
         let count = batch.index_count.get() as usize;
-        if count % 3 != 0 {
+        if !count.is_multiple_of(3) {
             report.push(at(
                 view,
                 Finding::new(

@@ -344,7 +344,7 @@ fn table<'a, T: FromBytes + KnownLayout + Immutable>(
 ) -> &'a [T] {
     let size = core::mem::size_of::<T>();
     let whole = data.len() / size;
-    if data.len() % size != 0 {
+    if !data.len().is_multiple_of(size) {
         report.push(
             Finding::new(
                 Code::PartialRecord,

@@ -25,6 +25,8 @@ macro_rules! after {
 
 const MAIN_AFTER: &str = after!(
     "Examples:
+  mshconv convert tank.msh tank.glb
+  mshconv batch models/ units.rlb --to glb --out converted/
   mshconv validate tank.msh wheel.msh
   mshconv inspect tank.msh
   mshconv inspect models.rlb:TANK.MSH
@@ -51,9 +53,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Convert a model between MSH and glTF/GLB.
+    /// Convert a model between MSH and glTF/GLB/OBJ.
     #[command(after_help = CONVERT_AFTER)]
     Convert(ConvertArgs),
+    /// Convert many models (files, folders, archives) in parallel into a folder.
+    #[command(after_help = BATCH_AFTER)]
+    Batch(BatchArgs),
     /// Check models against every rule of the format and print every finding.
     #[command(after_help = VALIDATE_AFTER)]
     Validate(ValidateArgs),
@@ -169,6 +174,47 @@ approximations go to stderr (--quiet: none).
 Available: msh -> glb/gltf/obj, glb/gltf/obj -> msh."
 );
 
+const BATCH_AFTER: &str = "Examples:
+  mshconv batch models/ --to glb --out converted/
+  mshconv batch units.rlb scenery.rlb --to gltf --out converted/ --jobs 2
+  mshconv batch models/ --to glb --out converted/ --include 'units/**' --exclude '*_old.msh'
+  mshconv batch converted/ --to msh --out back/ --report report.json
+
+INPUTs are files, folders (searched recursively) and .rlb archives. A folder
+gives every file that converts to the --to format (msh -> glb/gltf/obj,
+glb/gltf/obj -> msh) and every .rlb archive in it (not for --to msh), filtered
+by --include/--exclude on its path relative to the folder; files and archives
+named on the command line are always taken. Every entry of an archive whose name
+ends in .msh is converted. Outputs mirror the inputs under OUT:
+  models/units/tank.msh  (INPUT models/)   ->  OUT/units/tank.glb
+  tank.msh               (INPUT tank.msh)  ->  OUT/tank.glb
+  units.rlb, entry TANK.MSH                ->  OUT/units.rlb/TANK.glb
+
+Globs: * ? [a-z] [!a-z] within a path segment, ** across segments; a pattern
+without / matches the file name at any depth; letters match in either case.
+
+Each output is written under a temporary name and renamed. Ctrl-C stops the
+batch: files in progress are finished, no others are started, the summary so far
+is printed (and the report written), and the exit code is 130. A progress bar
+is drawn on stderr when it is a terminal (not with --quiet); a summary line
+(converted, failed, skipped, bytes in and out, seconds) ends the run.
+
+--report FILE writes JSON, sorted by input:
+  {\"summary\": {\"to\", \"converted\", \"failed\", \"skipped\", \"bytes_in\",
+               \"bytes_out\", \"seconds\", \"interrupted\"},
+   \"files\": [{\"input\", \"output\", \"status\", \"code\", \"message\", \"notes\",
+              \"bytes_in\", \"bytes_out\", \"ms\"}]}
+
+Exit codes:
+  0  success: every file was converted (or skipped)
+  1  some file failed; every other file was still converted
+  2  usage error, or an I/O error about the command itself (OUT cannot be
+     created, an INPUT does not exist, the report cannot be written)
+  130  interrupted by SIGINT (Ctrl-C)
+
+Errors print on stderr as `error[CODE]: INPUT: message`, CODE being a stable
+identifier such as nres.bad_magic, batch.index_range or io.not_found.";
+
 /// A model file format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -208,6 +254,53 @@ pub struct ConvertArgs {
     /// Output format (default: from OUT's extension).
     #[arg(long, value_enum)]
     pub to: Option<Format>,
+    /// What the conversion shows, its timeline and frame.
+    #[command(flatten)]
+    pub conversion: ConversionArgs,
+    /// Look IN up as an archive and convert this entry of it.
+    #[arg(long, value_name = "NAME")]
+    pub entry: Option<String>,
+    /// Do not print notes about approximations.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Model files, folders (searched recursively) and .rlb archives.
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub to: Format,
+    /// The folder to write into (created if missing; files in it are overwritten).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Conversions at once [default: the number of cores].
+    #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub jobs: Option<u16>,
+    /// Take only files in folders whose relative path matches GLOB (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Leave out files in folders whose relative path matches GLOB (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Write a JSON report of every file to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// No progress bar and no notes about approximations (errors and the
+    /// summary line still print).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// What the conversion shows, its timeline and frame.
+    #[command(flatten)]
+    pub conversion: ConversionArgs,
+}
+
+/// The conversion options `convert` and `batch` share.
+#[derive(Debug, Clone, Args)]
+pub struct ConversionArgs {
     /// LOD shown by viewers (0-2); every LOD/group is in the output.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
     pub lod: u8,
@@ -230,12 +323,6 @@ pub struct ConvertArgs {
     /// another), none, an index, or a name.
     #[arg(long, default_value = "all")]
     pub animation: String,
-    /// Look IN up as an archive and convert this entry of it.
-    #[arg(long, value_name = "NAME")]
-    pub entry: Option<String>,
-    /// Do not print notes about approximations.
-    #[arg(long, short)]
-    pub quiet: bool,
 }
 
 /// Options of `validate`.

@@ -2,7 +2,7 @@
 //! or `--from`/`--to`, `-` for stdin/stdout. The output file is written under a
 //! temporary name and renamed, so an interrupted run never leaves half a file.
 
-use crate::cli::{ConvertArgs, Format};
+use crate::cli::{ConversionArgs, ConvertArgs, Format};
 use crate::fail::Failure;
 use crate::input;
 use crate::out::{self, Out};
@@ -38,7 +38,18 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             )
         })?,
     };
-    let bytes = if args.input.as_os_str() == "-" {
+    if !converts(from, to) {
+        return Err(Failure::usage(
+            "convert.unsupported_direction",
+            format!(
+                "converting {from} to {to} is not available; supported: msh -> glb/gltf/obj, glb/gltf/obj -> msh"
+            ),
+        )
+        .into());
+    }
+    let options = Options::parse(&args.conversion)?;
+    let stdin = args.input.as_os_str() == "-";
+    let bytes = if stdin {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)
@@ -47,83 +58,198 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     } else {
         input::load(&args.input, args.entry.as_deref(), false)?.bytes
     };
-    let (output, report) = match (from, to) {
-        (Format::Msh, Format::Glb | Format::Gltf) => {
-            let options = ExportOptions {
-                lod: args.lod,
-                group: args.group,
-                fps: args.fps.unwrap_or(24.0),
-                axis: axis(args)?.unwrap_or_default(),
-                rotation: rotation(args)?.unwrap_or_default(),
-                format: if to == Format::Glb { GltfFormat::Glb } else { GltfFormat::Gltf },
-                name: model_name(&args.input),
-            };
-            convert::msh_to_gltf(&bytes, &options).map_err(into_failure)?
-        }
-        (Format::Glb | Format::Gltf, Format::Msh) => {
-            let options = convert::gltf::ImportOptions {
-                fps: args.fps,
-                axis: axis(args)?,
-                rotation: rotation(args)?,
-                animation: animation_choice(&args.animation),
-                ..Default::default()
-            };
-            let folder = if args.input.as_os_str() == "-" { None } else { args.input.parent().map(Path::to_path_buf) };
-            // Side-car buffers: plain file names, read from the input's own folder only.
-            let resolver = move |name: &str| -> Option<Vec<u8>> {
-                let dir = folder.as_ref()?;
-                let dir = if dir.as_os_str().is_empty() { Path::new(".") } else { dir.as_path() };
-                std::fs::read(dir.join(name)).ok()
-            };
-            convert::gltf_to_msh(&bytes, &options, &resolver).map_err(into_failure)?
-        }
-        (Format::Msh, Format::Obj) => {
-            let stem = model_name(&args.output);
-            let options = convert::ObjExportOptions {
-                lod: args.lod,
-                group: args.group,
-                axis: axis(args)?.unwrap_or_default(),
-                rotation: rotation(args)?.unwrap_or_default(),
-                mtl_name: format!("{stem}.mtl"),
-            };
-            let (files, report) = convert::msh_to_obj(&bytes, &options).map_err(into_failure)?;
-            // The .mtl goes beside the .obj (not for stdout: the .obj alone).
-            if args.output.as_os_str() != "-" {
-                let mtl = args.output.with_file_name(&files.mtl_name);
-                write_atomically(&mtl, &files.mtl)?;
-            }
-            (files.obj, report)
-        }
-        (Format::Obj, Format::Msh) => {
-            let options = convert::ObjImportOptions { axis: axis(args)?.unwrap_or_default() };
-            let mtl = if args.input.as_os_str() == "-" { None } else { mtl_beside(&args.input, &bytes) };
-            convert::obj_to_msh(&bytes, mtl.as_deref(), &options).map_err(into_failure)?
-        }
-        (from, to) => {
-            return Err(Failure::usage(
-                "convert.unsupported_direction",
-                format!(
-                    "converting {from} to {to} is not available; supported: msh -> glb/gltf/obj, glb/gltf/obj -> msh"
-                ),
-            )
-            .into())
-        }
+    let folder = if stdin { None } else { args.input.parent() };
+    let job = Job {
+        from,
+        to,
+        name: model_name(&args.input),
+        out_stem: model_name(&args.output),
+        folder,
     };
+    let converted = convert_bytes(&bytes, &job, &options)?;
     if !args.quiet {
-        for note in &report.notes {
+        for note in &converted.report.notes {
             out::note_line(note.code, &note.message);
         }
     }
     if args.output.as_os_str() == "-" {
-        out.bytes(&output)?;
+        // For stdout: the .obj alone, no .mtl.
+        out.bytes(&converted.bytes)?;
     } else {
-        write_atomically(&args.output, &output)?;
+        // The .mtl goes beside the .obj, and first: a model is complete once its .obj is there.
+        if let Some((name, mtl)) = &converted.mtl {
+            write_atomically(&args.output.with_file_name(name), mtl)?;
+        }
+        write_atomically(&args.output, &converted.bytes)?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The `.mtl` an `.obj` names in `mtllib`, when it is a plain file name beside it.
-fn mtl_beside(obj_path: &Path, obj: &[u8]) -> Option<Vec<u8>> {
+/// Whether a conversion from one format to another is available.
+pub fn converts(from: Format, to: Format) -> bool {
+    matches!(
+        (from, to),
+        (Format::Msh, Format::Glb | Format::Gltf | Format::Obj)
+            | (Format::Glb | Format::Gltf | Format::Obj, Format::Msh)
+    )
+}
+
+/// The conversion options, parsed and range-checked once, before any file is read.
+#[derive(Debug, Clone)]
+pub struct Options {
+    lod: u8,
+    group: u8,
+    fps: Option<f32>,
+    axis: Option<convert::Axis>,
+    rotation: Option<convert::Rotation>,
+    animation: convert::gltf::AnimationChoice,
+}
+
+impl Options {
+    /// Parses `--axis`/`--rotation`/`--animation` and checks `--fps`; a bad value
+    /// is a usage error (`option.invalid`).
+    pub fn parse(args: &ConversionArgs) -> Result<Options, Failure> {
+        let bad = |e: convert::BadOption| Failure::usage("option.invalid", e.0);
+        let axis = match &args.axis {
+            Some(a) => Some(a.parse().map_err(bad)?),
+            None => None,
+        };
+        let rotation = match &args.rotation {
+            Some(r) => Some(convert::parse_rotation(r).map_err(bad)?),
+            None => None,
+        };
+        if let Some(fps) = args.fps {
+            // The export's own range check; the import accepts the same range.
+            ExportOptions {
+                fps,
+                ..Default::default()
+            }
+            .check()
+            .map_err(bad)?;
+        }
+        Ok(Options {
+            lod: args.lod,
+            group: args.group,
+            fps: args.fps,
+            axis,
+            rotation,
+            animation: animation_choice(&args.animation),
+        })
+    }
+}
+
+/// What one conversion needs besides the input bytes and the options.
+#[derive(Debug, Clone)]
+pub struct Job<'a> {
+    /// Input format.
+    pub from: Format,
+    /// Output format.
+    pub to: Format,
+    /// Model (scene) name written into glTF output: the input's stem.
+    pub name: String,
+    /// The output's file stem (an `.obj` names its `.mtl` `<stem>.mtl`).
+    pub out_stem: String,
+    /// The input's folder, where a `.gltf`'s side-car buffers and an `.obj`'s
+    /// `.mtl` are read from; `None` reads nothing beside the input.
+    pub folder: Option<&'a Path>,
+}
+
+/// One model converted in memory.
+#[derive(Debug, Clone)]
+pub struct Converted {
+    /// The output file.
+    pub bytes: Vec<u8>,
+    /// For `.obj` output: the `.mtl` file's name and bytes, to write beside it.
+    pub mtl: Option<(String, Vec<u8>)>,
+    /// What the conversion approximated or decided.
+    pub report: convert::Report,
+}
+
+/// Converts one model in memory. Library errors keep their codes: invalid input
+/// and unsupported content exit 1, bad options exit 2.
+pub fn convert_bytes(bytes: &[u8], job: &Job<'_>, options: &Options) -> Result<Converted, Failure> {
+    let plain = |(bytes, report): (Vec<u8>, convert::Report)| Converted {
+        bytes,
+        mtl: None,
+        report,
+    };
+    match (job.from, job.to) {
+        (Format::Msh, Format::Glb | Format::Gltf) => {
+            let export = ExportOptions {
+                lod: options.lod,
+                group: options.group,
+                fps: options.fps.unwrap_or(24.0),
+                axis: options.axis.unwrap_or_default(),
+                rotation: options.rotation.unwrap_or_default(),
+                format: if job.to == Format::Glb {
+                    GltfFormat::Glb
+                } else {
+                    GltfFormat::Gltf
+                },
+                name: job.name.clone(),
+            };
+            convert::msh_to_gltf(bytes, &export)
+                .map(plain)
+                .map_err(into_failure)
+        }
+        (Format::Glb | Format::Gltf, Format::Msh) => {
+            let import = convert::gltf::ImportOptions {
+                fps: options.fps,
+                axis: options.axis,
+                rotation: options.rotation,
+                animation: options.animation.clone(),
+                ..Default::default()
+            };
+            let folder = job.folder;
+            // Side-car buffers: plain file names, read from the input's own folder only.
+            let resolver = move |name: &str| -> Option<Vec<u8>> {
+                let dir = folder?;
+                let dir = if dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    dir
+                };
+                std::fs::read(dir.join(name)).ok()
+            };
+            convert::gltf_to_msh(bytes, &import, &resolver)
+                .map(plain)
+                .map_err(into_failure)
+        }
+        (Format::Msh, Format::Obj) => {
+            let export = convert::ObjExportOptions {
+                lod: options.lod,
+                group: options.group,
+                axis: options.axis.unwrap_or_default(),
+                rotation: options.rotation.unwrap_or_default(),
+                mtl_name: format!("{}.mtl", job.out_stem),
+            };
+            let (files, report) = convert::msh_to_obj(bytes, &export).map_err(into_failure)?;
+            Ok(Converted {
+                bytes: files.obj,
+                mtl: Some((files.mtl_name, files.mtl)),
+                report,
+            })
+        }
+        (Format::Obj, Format::Msh) => {
+            let import = convert::ObjImportOptions {
+                axis: options.axis.unwrap_or_default(),
+            };
+            let mtl = job.folder.and_then(|dir| mtl_beside(dir, bytes));
+            convert::obj_to_msh(bytes, mtl.as_deref(), &import)
+                .map(plain)
+                .map_err(into_failure)
+        }
+        (from, to) => Err(Failure::usage(
+            "convert.unsupported_direction",
+            format!(
+                "converting {from} to {to} is not available; supported: msh -> glb/gltf/obj, glb/gltf/obj -> msh"
+            ),
+        )),
+    }
+}
+
+/// The `.mtl` an `.obj` names in `mtllib`, when it is a plain file name in `dir`.
+fn mtl_beside(dir: &Path, obj: &[u8]) -> Option<Vec<u8>> {
     let text = String::from_utf8_lossy(obj);
     let name = text
         .lines()
@@ -131,26 +257,12 @@ fn mtl_beside(obj_path: &Path, obj: &[u8]) -> Option<Vec<u8>> {
     if name.is_empty() || name.contains(['/', '\\', ':']) || name.starts_with('.') {
         return None;
     }
-    std::fs::read(obj_path.with_file_name(name)).ok()
-}
-
-fn axis(args: &ConvertArgs) -> anyhow::Result<Option<convert::Axis>> {
-    Ok(match &args.axis {
-        Some(a) => Some(
-            a.parse()
-                .map_err(|e: convert::BadOption| Failure::usage("option.invalid", e.0))?,
-        ),
-        None => None,
-    })
-}
-
-fn rotation(args: &ConvertArgs) -> anyhow::Result<Option<convert::Rotation>> {
-    Ok(match &args.rotation {
-        Some(r) => {
-            Some(convert::parse_rotation(r).map_err(|e| Failure::usage("option.invalid", e.0))?)
-        }
-        None => None,
-    })
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    std::fs::read(dir.join(name)).ok()
 }
 
 /// `all`, `none`, an index, or a name.
@@ -188,7 +300,7 @@ pub fn format_of(path: &Path) -> Option<Format> {
 }
 
 /// The scene name: the input's file stem (or the entry's), `model` for stdin.
-fn model_name(input: &Path) -> String {
+pub fn model_name(input: &Path) -> String {
     let text = input.to_string_lossy();
     let last = text.rsplit([':', '/', '\\']).next().unwrap_or("");
     let stem = last.rsplit_once('.').map_or(last, |(s, _)| s);

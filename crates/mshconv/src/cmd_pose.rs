@@ -7,33 +7,8 @@ use crate::jsonf::F32;
 use crate::out::Out;
 use crate::table::Table;
 use anyhow::Context;
-use msh::ModelKind;
-use serde::Serialize;
+use msh::inspect::{not_poseable, PoseDoc};
 use std::process::ExitCode;
-
-/// The JSON document: `{"time": T, "nodes": [...]}`.
-#[derive(Debug, Clone, Serialize)]
-pub struct PoseDoc {
-    /// The time sampled.
-    pub time: F32,
-    /// Every node, in node order.
-    pub nodes: Vec<NodePose>,
-}
-
-/// One node's local pose.
-#[derive(Debug, Clone, Serialize)]
-pub struct NodePose {
-    /// Node index.
-    pub index: usize,
-    /// Res10 name, null for unnamed.
-    pub name: Option<String>,
-    /// Translation relative to the parent.
-    pub translation: [F32; 3],
-    /// Rotation `[w, x, y, z]` as the engine holds it (not normalised).
-    pub rotation: [F32; 4],
-    /// True when the node's fallback key was used (no map lookup, no interpolation).
-    pub fallback: bool,
-}
 
 fn numbers<const N: usize>(values: [F32; N]) -> String {
     values
@@ -67,11 +42,7 @@ pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let input = input::load(&args.file, args.entry.as_deref(), args.tolerant)?;
     let opened = open(&input.label, &input.bytes, args.tolerant)?;
     let view = &opened.view;
-    if view.kind != Some(ModelKind::Standard) {
-        let what = match view.kind {
-            Some(ModelKind::Terrain) => "a terrain model",
-            _ => "a model with a legacy node table",
-        };
+    if let Some(what) = not_poseable(view.kind) {
         return Err(msh::Error::Unsupported(format!(
             "{} is {what}: its nodes are not decoded, so they cannot be posed",
             input.label
@@ -82,22 +53,7 @@ pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let poses = msh::pose::local_poses(view, t)
         .map_err(msh::Error::from)
         .with_context(|| format!("cannot sample {} at time {t}", input.label))?;
-    let doc = PoseDoc {
-        time: F32(t),
-        nodes: poses
-            .iter()
-            .enumerate()
-            .map(|(index, pose)| NodePose {
-                index,
-                name: view
-                    .node_name(index)
-                    .map(|n| String::from_utf8_lossy(n).into_owned()),
-                translation: pose.translation.map(F32),
-                rotation: pose.rotation.map(F32),
-                fallback: pose.fallback,
-            })
-            .collect(),
-    };
+    let doc = PoseDoc::new(view, t, &poses);
     let text = if args.json {
         json(&doc)?
     } else {
@@ -142,6 +98,7 @@ pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use msh::inspect::NodePose;
 
     #[test]
     fn json_is_one_node_per_line_and_parses() {

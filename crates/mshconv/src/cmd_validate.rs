@@ -4,60 +4,9 @@ use crate::cli::ValidateArgs;
 use crate::fail::{self, EXIT_INVALID};
 use crate::input;
 use crate::out::{self, Out};
-use msh::{Finding, Mode, ModelKind, Severity};
-use serde::Serialize;
+use msh::inspect::{check, FileResult};
+use msh::{Mode, ModelKind, Severity};
 use std::process::ExitCode;
-
-/// The result for one file.
-#[derive(Debug, Clone, Serialize)]
-pub struct FileResult {
-    /// The file as named on the command line (`ARCHIVE:ENTRY` for an entry).
-    pub file: String,
-    /// `strict` or `tolerant`.
-    pub mode: &'static str,
-    /// Whether the file is accepted in this mode.
-    pub valid: bool,
-    /// `standard`, `legacy_nodes`, `terrain`, or null when the container could not be opened.
-    pub kind: Option<ModelKind>,
-    /// Every finding, in the order validation found them.
-    pub findings: Vec<Finding>,
-}
-
-/// Validates one model's bytes in a mode; never fails (damage becomes findings).
-pub fn check(label: &str, bytes: &[u8], mode: Mode) -> FileResult {
-    let mode_name = match mode {
-        Mode::Strict => "strict",
-        Mode::Tolerant => "tolerant",
-    };
-    let result = |valid, kind, findings| FileResult {
-        file: label.to_string(),
-        mode: mode_name,
-        valid,
-        kind,
-        findings,
-    };
-    match msh::open(bytes, mode) {
-        Ok(opened) => result(true, opened.view.kind, opened.report.findings),
-        Err(msh::Error::Invalid(report)) => {
-            // The kind is still known: the container opens, the model breaks rules.
-            let kind = msh::open(bytes, Mode::Tolerant)
-                .ok()
-                .and_then(|o| o.view.kind);
-            result(false, kind, report.findings)
-        }
-        Err(msh::Error::Container(e)) => result(false, None, vec![Finding::container(&e)]),
-        Err(other) => result(
-            false,
-            None,
-            vec![Finding::new(
-                msh::Code::Unreadable,
-                None,
-                "model",
-                other.to_string(),
-            )],
-        ),
-    }
-}
 
 /// The one-line verdict for a file.
 pub fn verdict(r: &FileResult) -> String {

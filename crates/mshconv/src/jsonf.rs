@@ -4,28 +4,10 @@
 //! same `f32` (it formats the f32 itself, not a widened f64). JSON has no NaN
 //! or infinity; serde_json would write `null`, which loses the fact. They are
 //! written as the strings `"NaN"`, `"Infinity"` and `"-Infinity"` instead (a
-//! NaN's payload bits are not kept).
+//! NaN's payload bits are not kept). [`F32`] lives in [`msh::inspect`], shared
+//! with the HTTP service; its tests stay here.
 
-use serde::{Serialize, Serializer};
-
-/// An `f32` that serialises finite values as numbers and the others as strings.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct F32(pub f32);
-
-impl Serialize for F32 {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let v = self.0;
-        if v.is_nan() {
-            s.serialize_str("NaN")
-        } else if v == f32::INFINITY {
-            s.serialize_str("Infinity")
-        } else if v == f32::NEG_INFINITY {
-            s.serialize_str("-Infinity")
-        } else {
-            s.serialize_f32(v)
-        }
-    }
-}
+pub use msh::inspect::F32;
 
 /// Lower-case hex of bytes.
 pub fn hex(bytes: &[u8]) -> String {
@@ -41,7 +23,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// Bytes from hex (either case); `None` for an odd length or a non-hex digit.
 pub fn unhex(text: &str) -> Option<Vec<u8>> {
     let digits = text.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     let value = |d: u8| (d as char).to_digit(16).map(|v| v as u8);

@@ -1,7 +1,8 @@
 //! # mshconv: the command-line tool for *Parkan: Iron Strategy* models
 //!
-//! Validates, inspects and samples `.msh` models (NRes containers of typed
-//! tables) and unpacks, packs and repacks NRes archives. The format work lives
+//! Converts `.msh` models (NRes containers of typed tables) to and from
+//! glTF/GLB/OBJ, one at a time or in parallel batches; validates, inspects and
+//! samples them; and unpacks, packs and repacks NRes archives. The format work lives
 //! in the libraries [`nres`] (container) and [`msh`] (model); this binary only
 //! parses arguments, reads and writes files, and prints.
 //!
@@ -12,12 +13,14 @@
 #![forbid(unsafe_code)]
 
 mod cli;
+mod cmd_batch;
 mod cmd_convert;
 mod cmd_inspect;
 mod cmd_nres;
 mod cmd_pose;
 mod cmd_validate;
 mod fail;
+mod glob;
 mod input;
 mod jsonf;
 mod out;
@@ -55,6 +58,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut out = out::Out::stdout();
     match cli.command {
         Command::Convert(args) => cmd_convert::run(&args, &mut out),
+        Command::Batch(args) => cmd_batch::run(&args),
         Command::Validate(args) => cmd_validate::run(&args, &mut out),
         Command::Inspect(args) => cmd_inspect::run(&args, &mut out),
         Command::Pose(args) => cmd_pose::run(&args, &mut out),

@@ -46,3 +46,8 @@ pub fn error_line(code: &str, message: &str) {
 pub fn note_line(code: &str, message: &str) {
     let _ = writeln!(io::stderr().lock(), "note[{code}]: {message}");
 }
+
+/// Prints a line of text on stderr, such as a summary (ignoring a closed stderr).
+pub fn stderr_line(text: &str) {
+    let _ = writeln!(io::stderr().lock(), "{text}");
+}

@@ -398,6 +398,8 @@ fn help_shows_exit_codes_and_an_example_for_every_subcommand() {
     let top = run(dir.path(), &["--help"]).expect(0).stdout;
     assert!(top.contains("Exit codes:\n  0  success"));
     for sub in [
+        "convert",
+        "batch",
         "validate",
         "inspect",
         "pose",

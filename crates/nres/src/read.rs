@@ -308,7 +308,7 @@ fn check_entry(index: usize, raw: &RawEntry, directory_offset: usize) -> Result<
     let start = raw.data_offset.get() as usize;
     let size = raw.size.get() as usize;
     let end = start.checked_add(size);
-    if start < HEADER_SIZE || end.map_or(true, |end| end > directory_offset) {
+    if start < HEADER_SIZE || end.is_none_or(|end| end > directory_offset) {
         return Err(Error::new(
             ErrorKind::PayloadOutOfRange,
             format!(
@@ -385,7 +385,7 @@ impl Layout {
                     overlaps.push((owner, i));
                 }
             }
-            if furthest.map_or(true, |(reach, _)| end > reach) {
+            if furthest.is_none_or(|(reach, _)| end > reach) {
                 furthest = Some((end, i));
             }
         }

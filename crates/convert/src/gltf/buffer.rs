@@ -71,7 +71,7 @@ impl BufferBuilder {
         layout: Layout,
         min_max: Option<(serde_json::Value, serde_json::Value)>,
     ) -> Index<json::Accessor> {
-        while self.bytes.len() % 4 != 0 {
+        while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
         let offset = self.bytes.len();

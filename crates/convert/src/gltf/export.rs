@@ -1168,7 +1168,7 @@ impl<'m> Exporter<'m> {
         });
         root.scene = Some(Index::new(0));
         let mut bin = self.buf.bytes;
-        while bin.len() % 4 != 0 {
+        while !bin.len().is_multiple_of(4) {
             bin.push(0);
         }
         if buffer_len > 0 {

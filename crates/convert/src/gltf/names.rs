@@ -39,7 +39,7 @@ pub fn node_names(raw: &[Option<&[u8]>]) -> Vec<(String, bool)> {
                         .filter(|c| !c.is_control())
                         .collect();
                     let suffix = format!("#{i}");
-                    let keep_raw = text.map_or(true, |t| t.chars().any(char::is_control))
+                    let keep_raw = text.is_none_or(|t| t.chars().any(char::is_control))
                         || lossy.len() + suffix.len() > MAX_NAME;
                     (
                         format!("{}{suffix}", cut(&lossy, MAX_NAME - suffix.len())),

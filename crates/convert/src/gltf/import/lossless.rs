@@ -456,7 +456,7 @@ fn gaps(
 }
 
 fn records<const N: usize>(bytes: &[u8]) -> Result<Vec<[u8; N]>> {
-    if bytes.len() % N != 0 {
+    if !bytes.len().is_multiple_of(N) {
         return Err(bad("a raw stream is not whole records"));
     }
     Ok(bytes

@@ -1,0 +1,710 @@
+//! `mshconv batch INPUT... --to F --out DIR`: many conversions in parallel.
+//!
+//! The run has three steps:
+//! 1. **Plan** (one thread): walk the folders, read and parse the archives, name
+//!    every output, and decide what is skipped or cannot be converted at all (a
+//!    damaged archive, two inputs with one output).
+//! 2. **Convert** (`--jobs` threads): each worker takes the next task from a
+//!    shared counter, converts it in memory and writes the output under a
+//!    temporary name and renames it. Results go to the main thread over a
+//!    channel; only the main thread prints.
+//! 3. **Sum up**: the summary line, the JSON report sorted by input, the exit code.
+//!
+//! SIGINT sets a flag: workers take no new task, finish the one they have, and
+//! the run sums up what was done and exits 130. A file is either written whole
+//! under its name or not at all.
+
+use crate::cli::{BatchArgs, Format};
+use crate::cmd_convert::{
+    convert_bytes, converts, format_of, model_name, write_atomically, Job, Options,
+};
+use crate::fail::{self, Failure};
+use crate::glob::Filter;
+use crate::input::read_file;
+use crate::out;
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::IsTerminal;
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+/// Exit code of a batch stopped by SIGINT (128 + 2, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Where a task's input bytes are.
+#[derive(Debug, Clone)]
+enum Source {
+    /// A file, read by the worker.
+    File(PathBuf),
+    /// Entry `index` of an archive (parsed strictly once already; the worker
+    /// parses it again, which reads only the header and directory).
+    Entry { archive: Arc<[u8]>, index: usize },
+}
+
+/// One conversion to do.
+#[derive(Debug, Clone)]
+struct Task {
+    /// What the report and the messages call the input: a path, or `ARCHIVE:ENTRY`.
+    input: String,
+    source: Source,
+    from: Format,
+    to: Format,
+    output: PathBuf,
+    /// The input's folder, for a `.gltf`'s side-car buffers and an `.obj`'s `.mtl`.
+    folder: Option<PathBuf>,
+}
+
+/// How one input ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Converted and written.
+    Converted,
+    /// Could not be converted (or written); `code` and `message` say why.
+    Failed,
+    /// Not converted on purpose: not a format that converts to `--to`, or not
+    /// reached because the batch was interrupted.
+    Skipped,
+}
+
+/// One line of the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct Record {
+    /// The input: a path, or `ARCHIVE:ENTRY`.
+    pub input: String,
+    /// The file written (`null` when nothing was written).
+    pub output: Option<String>,
+    /// How it ended.
+    pub status: Status,
+    /// Stable code of the failure or the reason for skipping.
+    pub code: Option<String>,
+    /// What went wrong, for a person.
+    pub message: Option<String>,
+    /// What the conversion approximated or decided.
+    pub notes: Vec<convert::Note>,
+    /// Size of the input (of the entry's payload for an archive entry).
+    pub bytes_in: u64,
+    /// Size of what was written (with the `.mtl` for `.obj` output).
+    pub bytes_out: u64,
+    /// Time spent on this input, in milliseconds.
+    pub ms: f64,
+}
+
+impl Record {
+    fn new(input: &str, status: Status) -> Record {
+        Record {
+            input: input.to_string(),
+            output: None,
+            status,
+            code: None,
+            message: None,
+            notes: Vec::new(),
+            bytes_in: 0,
+            bytes_out: 0,
+            ms: 0.0,
+        }
+    }
+
+    fn failed(input: &str, code: &str, message: impl Into<String>) -> Record {
+        Record {
+            code: Some(code.to_string()),
+            message: Some(message.into()),
+            ..Record::new(input, Status::Failed)
+        }
+    }
+
+    fn skipped(input: &str, code: &str, message: impl Into<String>) -> Record {
+        Record {
+            code: Some(code.to_string()),
+            message: Some(message.into()),
+            ..Record::new(input, Status::Skipped)
+        }
+    }
+}
+
+/// The report's totals.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The output format.
+    pub to: String,
+    /// Inputs converted.
+    pub converted: usize,
+    /// Inputs that failed.
+    pub failed: usize,
+    /// Inputs skipped.
+    pub skipped: usize,
+    /// Bytes read, over every input.
+    pub bytes_in: u64,
+    /// Bytes written, over every output.
+    pub bytes_out: u64,
+    /// Wall time of the whole batch.
+    pub seconds: f64,
+    /// Whether SIGINT stopped the batch.
+    pub interrupted: bool,
+}
+
+#[derive(Serialize)]
+struct Report<'a> {
+    summary: &'a Summary,
+    files: &'a [Record],
+}
+
+/// What the planning step found: tasks to run and inputs already decided.
+#[derive(Default)]
+struct Plan {
+    tasks: Vec<Task>,
+    decided: Vec<Record>,
+}
+
+/// Runs `batch`.
+pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let options = Options::parse(&args.conversion)?;
+    let filter = Filter::new(&args.include, &args.exclude)
+        .map_err(|e| Failure::usage("option.invalid", e.0))?;
+    for input in &args.inputs {
+        std::fs::metadata(input).with_context(|| format!("cannot read {}", input.display()))?;
+    }
+    if let Some(report) = &args.report {
+        check_report_path(report)?;
+    }
+    std::fs::create_dir_all(&args.out)
+        .with_context(|| format!("cannot create {}", args.out.display()))?;
+    // Folders are walked without entering OUT (it may lie inside an input folder).
+    let out_dir = std::fs::canonicalize(&args.out)
+        .with_context(|| format!("cannot read {}", args.out.display()))?;
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Without a handler (one was installed already), SIGINT keeps its default
+        // action; the outputs are still never half-written, only a temp file may stay.
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+    }
+
+    let mut plan = Plan::default();
+    for input in &args.inputs {
+        plan_input(input, args.to, &args.out, &out_dir, &filter, &mut plan);
+    }
+    let tasks = order_and_check(&mut plan);
+
+    let show_progress = !args.quiet && std::io::stderr().is_terminal();
+    let progress = if show_progress {
+        ProgressBar::with_draw_target(Some(tasks.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} eta {eta}")
+    {
+        progress.set_style(style.progress_chars("=> "));
+    }
+    for record in &plan.decided {
+        if record.status == Status::Failed {
+            print_failure(&progress, record);
+        }
+    }
+
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let done = run_tasks(&tasks, &options, jobs, &stop, |record| {
+        if record.status == Status::Failed {
+            print_failure(&progress, record);
+        } else if !args.quiet {
+            for note in &record.notes {
+                progress.suspend(|| {
+                    out::note_line(note.code, &format!("{}: {}", record.input, note.message))
+                });
+            }
+        }
+        progress.inc(1);
+    });
+    progress.finish_and_clear();
+
+    let interrupted = stop.load(Ordering::SeqCst);
+    let mut records = plan.decided;
+    for (task, record) in tasks.iter().zip(done) {
+        records.push(record.unwrap_or_else(|| {
+            Record::skipped(
+                &task.input,
+                "run.interrupted",
+                "not converted: the batch was interrupted",
+            )
+        }));
+    }
+    records.sort_by(|a, b| (&a.input, &a.output).cmp(&(&b.input, &b.output)));
+    let summary = summarize(&records, args.to, started, interrupted);
+    out::stderr_line(&summary_line(&summary));
+    if let Some(path) = &args.report {
+        let mut json = serde_json::to_vec_pretty(&Report {
+            summary: &summary,
+            files: &records,
+        })
+        .context("cannot encode the report")?;
+        json.push(b'\n');
+        write_atomically(path, &json)?;
+    }
+    Ok(if interrupted {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if summary.failed > 0 {
+        ExitCode::from(fail::EXIT_INVALID)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The report goes into an existing folder and is not a folder itself; checked
+/// before any conversion, so a typo does not cost a whole batch.
+fn check_report_path(path: &Path) -> anyhow::Result<()> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let meta = std::fs::metadata(parent)
+        .with_context(|| format!("cannot write the report {}", path.display()))?;
+    if !meta.is_dir() || path.is_dir() {
+        return Err(Failure::usage(
+            "io.not_a_directory",
+            format!(
+                "cannot write the report {}: not a file in a folder",
+                path.display()
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn is_archive(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("rlb"))
+}
+
+/// Adds what one command-line input gives to the plan.
+fn plan_input(
+    input: &Path,
+    to: Format,
+    out: &Path,
+    out_dir: &Path,
+    filter: &Filter,
+    plan: &mut Plan,
+) {
+    let label = input.display().to_string();
+    if input.is_dir() {
+        let mut found = Vec::new();
+        walk(input, String::new(), out_dir, &mut found, plan);
+        found.sort();
+        for rel in found {
+            let path = input.join(&rel);
+            let wanted = if is_archive(&path) {
+                to != Format::Msh
+            } else {
+                format_of(&path).is_some_and(|from| converts(from, to))
+            };
+            if wanted && filter.accepts(&rel) {
+                let target = out.join(&rel);
+                if is_archive(&path) {
+                    plan_archive(&path, to, &target, plan);
+                } else {
+                    plan_file(&path, to, target.with_extension(to.to_string()), plan);
+                }
+            }
+        }
+        return;
+    }
+    let file_name = input.file_name().map(PathBuf::from).unwrap_or_default();
+    if is_archive(input) {
+        if to == Format::Msh {
+            plan.decided.push(Record::skipped(
+                &label,
+                "input.not_convertible",
+                "an archive holds .msh models already; there is nothing to convert to msh",
+            ));
+        } else {
+            plan_archive(input, to, &out.join(file_name), plan);
+        }
+        return;
+    }
+    match format_of(input) {
+        Some(from) if converts(from, to) => {
+            plan_file(
+                input,
+                to,
+                out.join(file_name).with_extension(to.to_string()),
+                plan,
+            );
+        }
+        Some(from) => plan.decided.push(Record::skipped(
+            &label,
+            "input.not_convertible",
+            format!("{from} does not convert to {to} (msh -> glb/gltf/obj, glb/gltf/obj -> msh)"),
+        )),
+        None => plan.decided.push(Record::skipped(
+            &label,
+            "input.not_convertible",
+            "not a model: the name ends in none of .msh .glb .gltf .obj .rlb",
+        )),
+    }
+}
+
+/// Collects the files under `dir` as `/`-separated paths relative to the folder
+/// given on the command line. Symbolic links to folders are not followed (no
+/// cycles); OUT is not entered. A folder that cannot be read is a failure.
+fn walk(dir: &Path, rel: String, out_dir: &Path, found: &mut Vec<String>, plan: &mut Plan) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            plan.decided.push(Record::failed(
+                &dir.display().to_string(),
+                fail::io_code(&e),
+                format!("cannot read the folder: {e}"),
+            ));
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        let child = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
+            if std::fs::canonicalize(&path).is_ok_and(|p| p == out_dir) {
+                continue;
+            }
+            walk(&path, child, out_dir, found, plan);
+        } else if kind.is_file() || (kind.is_symlink() && path.is_file()) {
+            found.push(child);
+        }
+    }
+}
+
+fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Plan) {
+    let Some(from) = format_of(path) else { return };
+    plan.tasks.push(Task {
+        input: path.display().to_string(),
+        source: Source::File(path.to_path_buf()),
+        from,
+        to,
+        output,
+        folder: path.parent().map(Path::to_path_buf),
+    });
+}
+
+/// Every `.msh` entry of an archive becomes a task writing into `target`
+/// (`OUT/.../units.rlb/`); an archive that cannot be read or parsed is one failure.
+fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
+    let label = path.display().to_string();
+    let bytes: Arc<[u8]> = match read_file(path) {
+        Ok(bytes) => bytes.into(),
+        Err(e) => {
+            let failure = fail::classify(&e);
+            plan.decided
+                .push(Record::failed(&label, &failure.code, fail::message(&e)));
+            return;
+        }
+    };
+    let archive = match nres::Archive::parse(&bytes) {
+        Ok(archive) => archive,
+        Err(e) => {
+            let code = e.code();
+            let message = fail::message(&anyhow::Error::from(e).context("damaged archive"));
+            let mut record = Record::failed(&label, code, message);
+            record.bytes_in = bytes.len() as u64;
+            plan.decided.push(record);
+            return;
+        }
+    };
+    for entry in archive.entries() {
+        let name = entry.name_bytes();
+        if name.len() < 4 || !name[name.len() - 4..].eq_ignore_ascii_case(b".msh") {
+            continue;
+        }
+        plan.tasks.push(Task {
+            input: format!("{label}:{}", entry.name()),
+            source: Source::Entry {
+                archive: Arc::clone(&bytes),
+                index: entry.index(),
+            },
+            from: Format::Msh,
+            to,
+            output: target.join(format!("{}.{to}", safe_stem(&name[..name.len() - 4]))),
+            folder: None,
+        });
+    }
+}
+
+/// An entry name's stem as a file name that is safe on every file system:
+/// anything but `[A-Za-z0-9._-]` becomes `_` (no `/`, `\`, `:`), never empty.
+fn safe_stem(stem: &[u8]) -> String {
+    let safe: String = stem
+        .iter()
+        .map(|&b| {
+            if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-' {
+                b as char
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if safe.is_empty() || safe.chars().all(|c| c == '.') {
+        format!("_{safe}")
+    } else {
+        safe
+    }
+}
+
+/// Sorts the tasks by input, drops exact duplicates (one file named twice), and
+/// turns a task whose output another task already writes into a failure: the
+/// first by input wins, so the outcome does not depend on the order of INPUTs.
+fn order_and_check(plan: &mut Plan) -> Vec<Task> {
+    let mut tasks = std::mem::take(&mut plan.tasks);
+    tasks.sort_by(|a, b| (&a.input, &a.output).cmp(&(&b.input, &b.output)));
+    tasks.dedup_by(|a, b| a.input == b.input && a.output == b.output);
+    let mut owners: BTreeMap<PathBuf, String> = BTreeMap::new();
+    let mut kept = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        if let Some(owner) = owners.get(&task.output) {
+            plan.decided.push(Record::failed(
+                &task.input,
+                "output.conflict",
+                format!(
+                    "{} is the output of {owner} already; leave one of them out (--exclude) or convert it separately",
+                    task.output.display()
+                ),
+            ));
+        } else {
+            owners.insert(task.output.clone(), task.input.clone());
+            kept.push(task);
+        }
+    }
+    // Decided inputs named twice appear once.
+    let mut seen = BTreeSet::new();
+    plan.decided
+        .retain(|r| seen.insert((r.input.clone(), r.code.clone())));
+    kept
+}
+
+/// Runs the tasks on `jobs` threads; `on_done` sees each record as it arrives
+/// (on the calling thread). The result holds a record per task, `None` for a
+/// task not started because `stop` was set.
+fn run_tasks(
+    tasks: &[Task],
+    options: &Options,
+    jobs: usize,
+    stop: &AtomicBool,
+    mut on_done: impl FnMut(&Record),
+) -> Vec<Option<Record>> {
+    let mut results: Vec<Option<Record>> = vec![None; tasks.len()];
+    let next = AtomicUsize::new(0);
+    let workers = jobs.clamp(1, tasks.len().max(1));
+    let (sender, receiver) = mpsc::channel::<(usize, Record)>();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || {
+                while !stop.load(Ordering::SeqCst) {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(task) = tasks.get(i) else { break };
+                    if sender.send((i, run_task(task, options))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        for (i, record) in receiver {
+            on_done(&record);
+            results[i] = Some(record);
+        }
+    });
+    results
+}
+
+/// Converts one task into its record; a panic in the library (a bug) fails
+/// this input only.
+fn run_task(task: &Task, options: &Options) -> Record {
+    let started = Instant::now();
+    let mut record = Record::new(&task.input, Status::Converted);
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        convert_task(task, options, &mut record)
+    }));
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            let failure = fail::classify(&e);
+            record.status = Status::Failed;
+            record.code = Some(failure.code);
+            record.message = Some(fail::message(&e));
+            record.output = None;
+        }
+        Err(_) => {
+            record.status = Status::Failed;
+            record.code = Some("internal".to_string());
+            record.message = Some(
+                "the conversion panicked (a bug in mshconv; please report it with this file)"
+                    .to_string(),
+            );
+            record.output = None;
+        }
+    }
+    if record.status == Status::Failed {
+        record.bytes_out = 0;
+        record.notes.clear();
+    }
+    record.ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    record
+}
+
+fn convert_task(task: &Task, options: &Options, record: &mut Record) -> anyhow::Result<()> {
+    let read;
+    let bytes: &[u8] = match &task.source {
+        Source::File(path) => {
+            read = read_file(path)?;
+            &read
+        }
+        Source::Entry { archive, index } => nres::Archive::parse(archive)?
+            .entry(*index)
+            .map(|e| e.data())
+            .unwrap_or_default(),
+    };
+    record.bytes_in = bytes.len() as u64;
+    let job = Job {
+        from: task.from,
+        to: task.to,
+        name: model_name(Path::new(&task.input)),
+        out_stem: model_name(&task.output),
+        folder: task.folder.as_deref(),
+    };
+    let converted = convert_bytes(bytes, &job, options)?;
+    if let Some(parent) = task.output.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    let mut written = 0u64;
+    // The .mtl first: a model is complete once its .obj is there.
+    if let Some((name, mtl)) = &converted.mtl {
+        write_atomically(&task.output.with_file_name(name), mtl)?;
+        written += mtl.len() as u64;
+    }
+    write_atomically(&task.output, &converted.bytes)?;
+    written += converted.bytes.len() as u64;
+    record.output = Some(task.output.display().to_string());
+    record.bytes_out = written;
+    record.notes = converted.report.notes;
+    Ok(())
+}
+
+fn print_failure(progress: &ProgressBar, record: &Record) {
+    let code = record.code.as_deref().unwrap_or("internal");
+    let message = record.message.as_deref().unwrap_or("");
+    progress.suspend(|| out::error_line(code, &format!("{}: {message}", record.input)));
+}
+
+fn summarize(records: &[Record], to: Format, started: Instant, interrupted: bool) -> Summary {
+    let count = |s: Status| records.iter().filter(|r| r.status == s).count();
+    Summary {
+        to: to.to_string(),
+        converted: count(Status::Converted),
+        failed: count(Status::Failed),
+        skipped: count(Status::Skipped),
+        bytes_in: records.iter().map(|r| r.bytes_in).sum(),
+        bytes_out: records.iter().map(|r| r.bytes_out).sum(),
+        seconds: (started.elapsed().as_secs_f64() * 1e3).round() / 1e3,
+        interrupted,
+    }
+}
+
+/// `batch: 433 converted, 2 failed, 0 skipped; 58.1 MiB in, 120.3 MiB out; 3.21 s`.
+fn summary_line(s: &Summary) -> String {
+    format!(
+        "batch{}: {} converted, {} failed, {} skipped; {} in, {} out; {:.2} s",
+        if s.interrupted { " (interrupted)" } else { "" },
+        s.converted,
+        s.failed,
+        s.skipped,
+        size(s.bytes_in),
+        size(s.bytes_out),
+        s.seconds
+    )
+}
+
+/// A byte count for people: `512 B`, `3.4 KiB`, `58.1 MiB`.
+fn size(bytes: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if bytes < 1024 {
+        return format!("{bytes} B");
+    }
+    let mut value = bytes as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    format!("{value:.1} {}", UNITS[unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entry_stems_are_safe_file_names() {
+        assert_eq!(safe_stem(b"TANK"), "TANK");
+        assert_eq!(safe_stem(b"../../etc/x"), ".._.._etc_x");
+        assert_eq!(safe_stem(b"a:b\\c d"), "a_b_c_d");
+        assert_eq!(safe_stem(b""), "_");
+        assert_eq!(safe_stem(b".."), "_..");
+        assert_eq!(safe_stem("t\u{e4}nk".as_bytes()), "t__nk");
+    }
+
+    #[test]
+    fn sizes_for_people() {
+        assert_eq!(size(0), "0 B");
+        assert_eq!(size(1023), "1023 B");
+        assert_eq!(size(1024), "1.0 KiB");
+        assert_eq!(size(1536 * 1024), "1.5 MiB");
+    }
+
+    #[test]
+    fn conflicting_outputs_fail_all_but_the_first_by_input() {
+        let task = |input: &str, output: &str| Task {
+            input: input.into(),
+            source: Source::File(input.into()),
+            from: Format::Glb,
+            to: Format::Msh,
+            output: output.into(),
+            folder: None,
+        };
+        let mut plan = Plan {
+            tasks: vec![
+                task("m/tank.gltf", "o/tank.msh"),
+                task("m/tank.glb", "o/tank.msh"),
+                task("m/tank.glb", "o/tank.msh"),
+                task("m/gate.glb", "o/gate.msh"),
+            ],
+            decided: Vec::new(),
+        };
+        let tasks = order_and_check(&mut plan);
+        let inputs: Vec<&str> = tasks.iter().map(|t| t.input.as_str()).collect();
+        assert_eq!(inputs, ["m/gate.glb", "m/tank.glb"]);
+        assert_eq!(plan.decided.len(), 1);
+        assert_eq!(plan.decided[0].input, "m/tank.gltf");
+        assert_eq!(plan.decided[0].code.as_deref(), Some("output.conflict"));
+    }
+}

@@ -1,0 +1,256 @@
+//! Reading an upload: the body size limit, the time limit, raw bodies and
+//! `multipart/form-data`, and the name a model is given.
+//!
+//! The limit is enforced without reading the whole body: a `Content-Length`
+//! over it is answered 413 before the body is read (a client that sent
+//! `Expect: 100-continue` is answered at once and never sends it), and a body
+//! without one is read only until it passes the limit. A client caught in the
+//! middle of sending gets a bounded linger (at most 1 MiB more is read and
+//! dropped, for at most a second) so that it reads the 413 instead of a reset
+//! connection.
+
+use crate::error::ApiError;
+use crate::RequestContext;
+use axum::body::Body;
+use axum::http::{header, HeaderMap};
+use bytes::{Bytes, BytesMut};
+use http_body_util::BodyExt;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+/// After a body has passed the limit, at most this many more bytes are read
+/// and dropped before the 413 goes out (so a client still sending the end of
+/// a slightly-too-large body reads the answer instead of a reset connection).
+const LINGER_BYTES: usize = 1 << 20;
+/// And for at most this long.
+const LINGER_TIME: Duration = Duration::from_secs(1);
+
+/// An uploaded model.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    /// The model's bytes.
+    pub bytes: Bytes,
+    /// The file name the multipart part gave, if any.
+    pub filename: Option<String>,
+    /// An `.mtl` for an `.obj` (the multipart field `mtl`).
+    pub mtl: Option<Bytes>,
+}
+
+/// The body's declared length, if it declares one.
+fn content_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// True when the client waits for `100 Continue` before sending the body.
+fn expects_continue(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::EXPECT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("100-continue"))
+}
+
+/// Reads the whole body, up to `limit` bytes, before the request's deadline.
+pub async fn read_body(
+    headers: &HeaderMap,
+    mut body: Body,
+    limit: usize,
+    ctx: &RequestContext,
+) -> Result<Bytes, ApiError> {
+    let declared = content_length(headers);
+    if declared.is_some_and(|n| n > limit as u64) {
+        // A client that waits for `100 Continue` sends nothing more: answer at
+        // once. One that is sending gets a bounded linger, so it can read the 413.
+        if !expects_continue(headers) {
+            linger(body, ctx).await;
+        }
+        return Err(ApiError::too_large(limit));
+    }
+    let mut buf = BytesMut::with_capacity(declared.map_or(0, |n| n as usize));
+    loop {
+        let frame = match tokio::time::timeout_at(ctx.deadline, body.frame()).await {
+            Err(_) => return Err(ApiError::body_timeout(ctx.timeout)),
+            Ok(None) => break,
+            Ok(Some(Err(e))) => {
+                return Err(ApiError::bad_request(
+                    "request.body",
+                    format!("the request body could not be read: {e}"),
+                ))
+            }
+            Ok(Some(Ok(frame))) => frame,
+        };
+        if let Ok(data) = frame.into_data() {
+            ctx.bytes_in.fetch_add(data.len() as u64, Ordering::Relaxed);
+            if buf.len() + data.len() > limit {
+                linger(body, ctx).await;
+                return Err(ApiError::too_large(limit));
+            }
+            buf.extend_from_slice(&data);
+        }
+    }
+    Ok(buf.freeze())
+}
+
+/// Reads and drops a bounded rest of a body that is over the limit.
+async fn linger(mut body: Body, ctx: &RequestContext) {
+    let until = (tokio::time::Instant::now() + LINGER_TIME).min(ctx.deadline);
+    let mut dropped = 0usize;
+    while dropped < LINGER_BYTES {
+        match tokio::time::timeout_at(until, body.frame()).await {
+            Ok(Some(Ok(frame))) => {
+                if let Ok(data) = frame.into_data() {
+                    ctx.bytes_in.fetch_add(data.len() as u64, Ordering::Relaxed);
+                    dropped += data.len();
+                }
+            }
+            _ => break,
+        }
+    }
+}
+
+/// Reads an upload: the raw body, or the `file` (and optional `mtl`) field of
+/// a `multipart/form-data` body.
+pub async fn read_upload(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    ctx: &RequestContext,
+) -> Result<Upload, ApiError> {
+    let bytes = read_body(headers, body, limit, ctx).await?;
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let is_multipart = content_type
+        .split(';')
+        .next()
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("multipart/form-data"));
+    let upload = if is_multipart {
+        multipart(content_type, bytes).await?
+    } else {
+        Upload {
+            bytes,
+            filename: None,
+            mtl: None,
+        }
+    };
+    if upload.bytes.is_empty() {
+        return Err(ApiError::bad_request(
+            "request.empty_body",
+            "the upload is empty: send the model as the request body, or as the multipart field `file`",
+        ));
+    }
+    Ok(upload)
+}
+
+async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError> {
+    let bad = |e: multer::Error| {
+        ApiError::bad_request(
+            "request.multipart",
+            format!("the multipart/form-data body is malformed: {e}"),
+        )
+    };
+    let boundary = multer::parse_boundary(content_type).map_err(bad)?;
+    let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(bytes) });
+    let mut parts = multer::Multipart::new(stream, boundary);
+    let mut file: Option<(Bytes, Option<String>)> = None;
+    let mut mtl: Option<Bytes> = None;
+    while let Some(field) = parts.next_field().await.map_err(bad)? {
+        let name = field.name().unwrap_or("").to_string();
+        match name.as_str() {
+            "file" if file.is_none() => {
+                let filename = field.file_name().map(str::to_string);
+                file = Some((field.bytes().await.map_err(bad)?, filename));
+            }
+            "mtl" if mtl.is_none() => mtl = Some(field.bytes().await.map_err(bad)?),
+            "file" | "mtl" => {
+                return Err(ApiError::bad_request(
+                    "request.multipart",
+                    format!("the multipart field {name:?} is given twice"),
+                ))
+            }
+            _ => {
+                return Err(ApiError::bad_request(
+                    "request.multipart",
+                    format!(
+                        "unknown multipart field {name:?}: send the model as `file` (and an OBJ's material library as `mtl`); options go in the query string"
+                    ),
+                ))
+            }
+        }
+    }
+    let (bytes, filename) = file.ok_or_else(|| {
+        ApiError::bad_request(
+            "request.missing_file",
+            "the multipart body has no field `file` (curl -F file=@model.msh)",
+        )
+    })?;
+    Ok(Upload {
+        bytes,
+        filename,
+        mtl,
+    })
+}
+
+/// A model name as the CLI makes one from a path: the last path component
+/// (after `/`, `\` or `:`) without its extension; `None` when that is empty.
+pub fn stem(name: &str) -> Option<String> {
+    let last = name.rsplit([':', '/', '\\']).next().unwrap_or("");
+    let stem = last.rsplit_once('.').map_or(last, |(s, _)| s);
+    (!stem.is_empty() && stem != "-").then(|| stem.to_string())
+}
+
+/// A name made safe for `Content-Disposition` and zip entries: ASCII letters,
+/// digits, `.`, `-` and `_` only (others become `_`), no leading dot, at most
+/// 100 characters; `model` when nothing is left.
+pub fn sanitize(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(100)
+        .collect();
+    let trimmed = cleaned.trim_start_matches('.');
+    if trimmed.is_empty() {
+        "model".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stems_as_the_cli_makes_them() {
+        assert_eq!(stem("m095_walker.msh").as_deref(), Some("m095_walker"));
+        assert_eq!(stem("dir/a.b.glb").as_deref(), Some("a.b"));
+        assert_eq!(stem("C:\\x\\tank.MSH").as_deref(), Some("tank"));
+        assert_eq!(stem("units.rlb:TANK.MSH").as_deref(), Some("TANK"));
+        assert_eq!(stem("noext").as_deref(), Some("noext"));
+        assert_eq!(stem(".hidden"), None);
+        assert_eq!(stem(""), None);
+        assert_eq!(stem("-"), None);
+    }
+
+    #[test]
+    fn sanitising() {
+        assert_eq!(sanitize("m095_walker"), "m095_walker");
+        assert_eq!(sanitize("a b\"c;d"), "a_b_c_d");
+        assert_eq!(sanitize("..\\..\\etc"), "_.._etc");
+        assert_eq!(sanitize("..."), "model");
+        assert_eq!(sanitize("t\u{e4}nk"), "t_nk");
+        assert_eq!(sanitize(&"x".repeat(300)).len(), 100);
+    }
+}

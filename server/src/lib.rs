@@ -1,0 +1,434 @@
+//! # mshconv-server: the HTTP front end of mshconv
+//!
+//! An axum service over the same libraries as the CLI: [`convert`] for
+//! MSH <-> glTF/GLB/OBJ, [`msh`] for validation, inspection and poses,
+//! [`nres`] for archives. README.md (`HTTP service`) shows every endpoint with
+//! curl; `openapi.json` (served at `GET /openapi.json`) describes them.
+//!
+//! Layout: [`app`] builds the router from [`routes`] and one middleware
+//! (request id, tracing span, metrics, problem documents); [`serve`] runs it
+//! on a listener until a shutdown future resolves, finishing the requests in
+//! flight. Model work runs as a *job*: a slot of a semaphore (`max_jobs`,
+//! taken with `try_acquire`, so an overloaded service answers 503 at once
+//! instead of queueing), on the blocking pool, within the request's time limit.
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! let config = mshconv_server::Config::default();
+//! let listener = tokio::net::TcpListener::bind(config.addr).await?;
+//! let state = mshconv_server::AppState::new(config);
+//! mshconv_server::serve(listener, state, mshconv_server::shutdown_signal()?).await
+//! # }
+//! ```
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod body;
+pub mod config;
+pub mod error;
+pub mod format;
+pub mod handlers;
+pub mod healthcheck;
+pub mod metrics;
+pub mod zip;
+
+pub use config::Config;
+pub use error::ApiError;
+
+use axum::body::HttpBody as _;
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{HeaderName, HeaderValue, Method};
+use axum::middleware::Next;
+use axum::response::Response;
+use axum::routing::{get, post, MethodRouter};
+use axum::Router;
+use metrics::{Metrics, RequestSample};
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+use tracing::Instrument as _;
+
+/// The OpenAPI 3 document, as checked in (`server/openapi.json`).
+pub const OPENAPI: &str = include_str!("../openapi.json");
+
+/// The request id header: taken from the request when it is a sane id,
+/// generated otherwise, and always echoed in the response.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// What every handler shares.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    shared: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    config: Config,
+    jobs: Arc<Semaphore>,
+    metrics: Arc<Metrics>,
+    shutting_down: AtomicBool,
+}
+
+impl AppState {
+    /// The state of a service with this configuration.
+    pub fn new(config: Config) -> Self {
+        let jobs = Arc::new(Semaphore::new(config.max_jobs.max(1)));
+        AppState {
+            shared: Arc::new(Shared {
+                config,
+                jobs,
+                metrics: Arc::default(),
+                shutting_down: AtomicBool::new(false),
+            }),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.shared.config
+    }
+
+    /// The metrics.
+    pub fn metrics(&self) -> Arc<Metrics> {
+        Arc::clone(&self.shared.metrics)
+    }
+
+    /// True once shutdown has begun (`/readyz` answers 503).
+    pub fn is_shutting_down(&self) -> bool {
+        self.shared.shutting_down.load(Ordering::Relaxed)
+    }
+
+    /// Marks the service as shutting down.
+    pub fn begin_shutdown(&self) {
+        self.shared.shutting_down.store(true, Ordering::Relaxed);
+    }
+
+    /// Runs model work as a job: takes a slot (503 `server.busy` when none is
+    /// free), runs `work` on the blocking pool inside the request's span, and
+    /// gives up at the request's deadline (503 `server.timeout`). Work that is
+    /// past its deadline still finishes on its thread and holds its slot until
+    /// then: the CPU is busy either way.
+    pub async fn run_job<T, F>(&self, ctx: &RequestContext, work: F) -> Result<T, ApiError>
+    where
+        F: FnOnce() -> T + Send + 'static,
+        T: Send + 'static,
+    {
+        let metrics = self.metrics();
+        let Ok(permit) = Arc::clone(&self.shared.jobs).try_acquire_owned() else {
+            metrics.job_rejected();
+            tracing::warn!(max_jobs = self.config().max_jobs, "every job slot is busy");
+            return Err(ApiError::busy(self.config().max_jobs));
+        };
+        let in_flight = metrics.job_started();
+        let delay = self.config().job_delay;
+        let span = tracing::Span::current();
+        let job = async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            tokio::task::spawn_blocking(move || {
+                let _slot = (permit, in_flight);
+                span.in_scope(work)
+            })
+            .await
+        };
+        match tokio::time::timeout_at(ctx.deadline, job).await {
+            Err(_) => Err(ApiError::timeout(self.config().timeout)),
+            Ok(Err(e)) => Err(ApiError::internal(format!("job failed: {e}"))),
+            Ok(Ok(value)) => Ok(value),
+        }
+    }
+}
+
+/// What the middleware tells a handler about its request.
+#[derive(Debug, Clone)]
+pub struct RequestContext {
+    /// The request id (also in the response's `x-request-id`).
+    pub id: Arc<str>,
+    /// When the request's time limit runs out.
+    pub deadline: Instant,
+    /// The time limit (for messages).
+    pub timeout: Duration,
+    /// Request body bytes read so far.
+    pub bytes_in: Arc<AtomicU64>,
+}
+
+/// One route: method, path, handler.
+pub struct Route {
+    /// The method.
+    pub method: Method,
+    /// The path pattern.
+    pub path: &'static str,
+    handler: MethodRouter<AppState>,
+}
+
+/// Every route of the service. [`app`] builds the router from exactly these,
+/// and a test checks that `openapi.json` has exactly these paths and methods.
+pub fn routes() -> Vec<Route> {
+    let route = |method: Method, path, handler| Route {
+        method,
+        path,
+        handler,
+    };
+    vec![
+        route(Method::POST, "/v1/convert", post(handlers::convert)),
+        route(Method::POST, "/v1/validate", post(handlers::validate)),
+        route(Method::POST, "/v1/inspect", post(handlers::inspect)),
+        route(Method::POST, "/v1/pose", post(handlers::pose)),
+        route(
+            Method::POST,
+            "/v1/archive/list",
+            post(handlers::archive_list),
+        ),
+        route(
+            Method::POST,
+            "/v1/archive/convert",
+            post(handlers::archive_convert),
+        ),
+        route(Method::GET, "/healthz", get(handlers::healthz)),
+        route(Method::GET, "/readyz", get(handlers::readyz)),
+        route(Method::GET, "/metrics", get(handlers::metrics)),
+        route(Method::GET, "/openapi.json", get(handlers::openapi)),
+    ]
+}
+
+/// The service's router, with its middleware, for a state.
+pub fn app(state: AppState) -> Router {
+    routes()
+        .into_iter()
+        .fold(Router::new(), |router, r| router.route(r.path, r.handler))
+        .fallback(handlers::not_found)
+        .method_not_allowed_fallback(handlers::method_not_allowed)
+        .layer(axum::middleware::from_fn_with_state(state.clone(), observe))
+        .with_state(state)
+}
+
+/// A request id from the client is kept when it is 1 to 128 characters of
+/// ASCII letters, digits and `-_.:`; otherwise a UUID is made.
+fn request_id(req: &Request) -> Arc<str> {
+    req.headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .filter(|id| {
+            (1..=128).contains(&id.len())
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+        })
+        .map(Arc::from)
+        .unwrap_or_else(|| Arc::from(uuid::Uuid::new_v4().to_string()))
+}
+
+/// The middleware around every request: request id, tracing span, the
+/// request's deadline, problem documents naming the request, the log line and
+/// the metrics.
+async fn observe(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let id = request_id(&req);
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched".to_string(), |p| p.as_str().to_string());
+    let method = req.method().clone();
+    let ctx = RequestContext {
+        id: Arc::clone(&id),
+        deadline: started + state.config().timeout,
+        timeout: state.config().timeout,
+        bytes_in: Arc::default(),
+    };
+    req.extensions_mut().insert(ctx.clone());
+    let span = tracing::info_span!("request", id = %id, method = %method, route = %route);
+    let mut response = next.run(req).instrument(span.clone()).await;
+    let _entered = span.enter();
+    if let Some(error) = response.extensions_mut().remove::<ApiError>() {
+        if error.status.is_server_error() {
+            tracing::error!(
+                code = %error.code,
+                cause = error.internal.as_deref().unwrap_or(""),
+                "{}",
+                error.detail
+            );
+        } else {
+            tracing::info!(code = %error.code, "{}", error.detail);
+        }
+        let mut rendered = error.response(Some(&id));
+        *response.body_mut() = std::mem::take(rendered.body_mut());
+        response
+            .headers_mut()
+            .remove(axum::http::header::CONTENT_LENGTH);
+    }
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response
+            .headers_mut()
+            .insert(HeaderName::from_static(REQUEST_ID), value);
+    }
+    let status = response.status().as_u16();
+    let bytes_out = response.body().size_hint().exact().unwrap_or(0);
+    let bytes_in = ctx.bytes_in.load(Ordering::Relaxed);
+    let elapsed = started.elapsed();
+    state.metrics().request(&RequestSample {
+        route: &route,
+        method: method.as_str(),
+        status,
+        elapsed,
+        bytes_in,
+        bytes_out,
+    });
+    tracing::info!(
+        status,
+        ms = %format_args!("{:.1}", elapsed.as_secs_f64() * 1000.0),
+        bytes_in,
+        bytes_out,
+        "answered"
+    );
+    response
+}
+
+/// Serves `state`'s app on `listener` until `shutdown` resolves, then stops
+/// accepting connections and returns once every request in flight has been
+/// answered.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = app(state.clone());
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            state.begin_shutdown();
+            tracing::info!("shutting down: finishing the requests in flight");
+        })
+        .await
+}
+
+/// A future that resolves on SIGINT (Ctrl-C) or, on Unix, SIGTERM. The
+/// handlers are installed when this is called (inside a Tokio runtime), not
+/// when the future is first polled, so a signal that arrives as soon as the
+/// service says it listens is not lost.
+pub fn shutdown_signal() -> std::io::Result<impl Future<Output = ()> + Send + 'static> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        Ok(async move {
+            tokio::select! {
+                _ = interrupt.recv() => tracing::info!("SIGINT received"),
+                _ = terminate.recv() => tracing::info!("SIGTERM received"),
+            }
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        Ok(async {
+            match tokio::signal::ctrl_c().await {
+                Ok(()) => tracing::info!("Ctrl-C received"),
+                Err(e) => {
+                    tracing::error!("cannot listen for Ctrl-C: {e}");
+                    std::future::pending::<()>().await;
+                }
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::Body;
+    use axum::http::{Request, StatusCode};
+    use http_body_util::BodyExt as _;
+    use tower::ServiceExt as _;
+
+    fn state() -> AppState {
+        AppState::new(Config {
+            max_jobs: 2,
+            ..Config::default()
+        })
+    }
+
+    async fn body(response: Response) -> Vec<u8> {
+        response
+            .into_body()
+            .collect()
+            .await
+            .unwrap()
+            .to_bytes()
+            .to_vec()
+    }
+
+    #[tokio::test]
+    async fn health_answers_with_a_request_id() {
+        let response = app(state())
+            .oneshot(Request::get("/healthz").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert!(response.headers().contains_key(REQUEST_ID));
+        assert_eq!(body(response).await, b"{\"status\":\"ok\"}\n");
+    }
+
+    #[tokio::test]
+    async fn errors_are_problem_documents_naming_the_request() {
+        let response = app(state())
+            .oneshot(
+                Request::post("/v1/convert?to=glb")
+                    .header(REQUEST_ID, "abc-1")
+                    .body(Body::from("\u{0}\u{1}binary"))
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        assert_eq!(response.headers()["content-type"], error::PROBLEM_JSON);
+        assert_eq!(response.headers()[REQUEST_ID], "abc-1");
+        let v: serde_json::Value = serde_json::from_slice(&body(response).await).unwrap();
+        assert_eq!(v["instance"], "abc-1");
+        assert_eq!(v["code"], "input.unknown_format");
+    }
+
+    #[tokio::test]
+    async fn a_conversion_through_the_router() {
+        let msh = std::fs::read(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../fixtures/small/models/m145_barrel.msh"
+        ))
+        .unwrap();
+        let expected = convert::msh_to_gltf(&msh, &convert::ExportOptions::default())
+            .unwrap()
+            .0;
+        let response = app(state())
+            .oneshot(
+                Request::post("/v1/convert?to=glb")
+                    .body(Body::from(msh))
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()["content-type"], "model/gltf-binary");
+        assert_eq!(body(response).await, expected);
+    }
+
+    #[tokio::test]
+    async fn readiness_ends_with_shutdown() {
+        let state = state();
+        let ready = app(state.clone())
+            .oneshot(Request::get("/readyz").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(ready.status(), StatusCode::OK);
+        state.begin_shutdown();
+        let r = app(state)
+            .oneshot(Request::get("/readyz").body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()["retry-after"], "1");
+    }
+}

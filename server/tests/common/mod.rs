@@ -1,0 +1,159 @@
+//! What the integration tests share: a real server on a loopback socket,
+//! fixtures, and checks of problem documents.
+
+#![allow(dead_code)]
+
+use mshconv_server::{AppState, Config};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+/// A generous guard for anything that should happen "promptly": a test that
+/// hits it fails instead of hanging; it is never a speed assertion.
+pub const GUARD: Duration = Duration::from_secs(60);
+
+/// A server spawned in the test, on 127.0.0.1 with a port of its own.
+pub struct TestServer {
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// The bound address.
+    pub addr: SocketAddr,
+    /// The server's state (to read its metrics directly).
+    pub state: AppState,
+    shutdown: Option<oneshot::Sender<()>>,
+    handle: Option<JoinHandle<std::io::Result<()>>>,
+}
+
+/// A configuration for tests: loopback, port 0, 4 job slots.
+pub fn config() -> Config {
+    Config {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        max_jobs: 4,
+        ..Config::default()
+    }
+}
+
+impl TestServer {
+    /// Binds 127.0.0.1:0 and serves `config` until [`TestServer::stop`].
+    pub async fn start(config: Config) -> TestServer {
+        let listener = tokio::net::TcpListener::bind(config.addr).await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let state = AppState::new(config);
+        let (tx, rx) = oneshot::channel::<()>();
+        let handle = tokio::spawn(mshconv_server::serve(listener, state.clone(), async move {
+            let _ = rx.await;
+        }));
+        TestServer {
+            base: format!("http://{addr}"),
+            addr,
+            state,
+            shutdown: Some(tx),
+            handle: Some(handle),
+        }
+    }
+
+    /// The URL of a path (with its query).
+    pub fn url(&self, path_and_query: &str) -> String {
+        format!("{}{path_and_query}", self.base)
+    }
+
+    /// Begins a graceful shutdown.
+    pub fn trigger_shutdown(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+    }
+
+    /// Shuts down and waits (within [`GUARD`]) for the server to return.
+    pub async fn stop(mut self) {
+        self.trigger_shutdown();
+        let handle = self.handle.take().unwrap();
+        tokio::time::timeout(GUARD, handle)
+            .await
+            .expect("the server stops within the guard time")
+            .expect("the server task does not panic")
+            .expect("the server returns Ok");
+    }
+
+    /// Waits (polling, within [`GUARD`]) until `n` jobs hold a slot.
+    pub async fn wait_for_jobs(&self, n: u64) {
+        let metrics = self.state.metrics();
+        tokio::time::timeout(GUARD, async {
+            while metrics.jobs_in_flight() != n {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("{n} jobs in flight within the guard time"));
+    }
+}
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// A fixture's bytes, by path from the repository root.
+pub fn fixture(path: &str) -> Vec<u8> {
+    std::fs::read(repo().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The animated fixture the README converts.
+pub const WALKER: &str = "fixtures/small/models/m095_walker.msh";
+/// An archive of models.
+pub const ARCHIVE: &str = "fixtures/small/archives/small.rlb";
+/// A damaged model: batch 0's index count is 4.
+pub const DAMAGED: &str = "fixtures/small/damaged/anim4__batch0_index_count_4.msh";
+
+/// An HTTP client (no proxies: loopback only).
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .timeout(GUARD)
+        .build()
+        .unwrap()
+}
+
+/// A multipart form with `bytes` as the field `file` named `file_name`.
+pub fn form(bytes: Vec<u8>, file_name: &str) -> reqwest::multipart::Form {
+    reqwest::multipart::Form::new().part(
+        "file",
+        reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_string()),
+    )
+}
+
+/// Checks that a response is a problem document with this status and code,
+/// naming the request id, and returns it.
+pub async fn problem(response: reqwest::Response, status: u16, code: &str) -> serde_json::Value {
+    assert_eq!(response.status().as_u16(), status, "status");
+    let ct = response.headers()["content-type"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(ct, "application/problem+json");
+    let id = response.headers()["x-request-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    let body: serde_json::Value = response.json().await.unwrap();
+    assert_eq!(body["code"], code, "{body}");
+    assert_eq!(body["status"], status, "{body}");
+    assert_eq!(body["instance"], id.as_str(), "{body}");
+    assert_eq!(body["type"], format!("urn:mshconv:error:{code}"), "{body}");
+    assert!(
+        body["title"].is_string() && body["detail"].is_string(),
+        "{body}"
+    );
+    body
+}
+
+/// The GLB the library makes of `bytes` with default options and this name.
+pub fn library_glb(bytes: &[u8], name: &str) -> Vec<u8> {
+    let options = convert::ExportOptions {
+        name: name.to_string(),
+        ..Default::default()
+    };
+    convert::msh_to_gltf(bytes, &options).unwrap().0
+}
