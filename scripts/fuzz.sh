@@ -2,6 +2,7 @@
 # Runs every cargo-fuzz target for a bounded time, seeded from the committed
 # fixtures. CI calls it with a short budget; for a long campaign:
 #   FUZZ_SECONDS=3600 scripts/fuzz.sh
+# FUZZ_TARGETS="msh_model obj_import" limits the run to those targets.
 # Needs the nightly toolchain (libFuzzer instrumentation); installs cargo-fuzz.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked --version 0.13.2
 fi
 
-targets=$(cd fuzz && cargo +nightly fuzz list)
+targets=${FUZZ_TARGETS:-$(cd fuzz && cargo +nightly fuzz list)}
 # Seeds for the glTF and OBJ targets: exports of the committed fixtures, and the
 # committed foreign files (the CLI is built by the test run before this).
 cli=target/debug/mshconv

@@ -67,3 +67,25 @@ fn fuzz_roundtrip_batch_in_no_slot_comes_back() {
         assert!(back == bytes, "{format:?}: the round trip changed the file");
     }
 }
+
+/// Fuzzing (msh_gltf_roundtrip, long campaign, 2026-11-22): a model with no nodes
+/// and an empty Res19 whose frame count (attr2) is not 1 came back with frame
+/// count 1: with no keys and no map words there was no raw table to carry it.
+/// The exporter now records when the frame count is kept as it is.
+#[test]
+fn fuzz_roundtrip_empty_map_frame_count_comes_back() {
+    let bytes = data("fuzz_roundtrip_empty_map_frame_count.msh");
+    msh::open(&bytes, msh::Mode::Strict).expect("valid");
+    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
+        let (gltf, _) = convert::msh_to_gltf(
+            &bytes,
+            &convert::ExportOptions {
+                format,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let (back, _) = convert::gltf_to_msh(&gltf, &Default::default(), &|_| None).unwrap();
+        assert!(back == bytes, "{format:?}: the round trip changed the file");
+    }
+}

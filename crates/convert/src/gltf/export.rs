@@ -855,6 +855,7 @@ impl<'m> Exporter<'m> {
             self.extras.raw.map = Some(a.value() as u32);
         }
         self.anim_raw_nodes = true;
+        self.extras.keep_frame_count = true;
     }
 
     /// Samples the engine at every frame `0..=frame_count`: the pose a viewer

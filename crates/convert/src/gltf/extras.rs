@@ -32,6 +32,10 @@ pub struct ModelExtras {
     pub counts: Counts,
     /// Res19 `attr2`.
     pub frame_count: u32,
+    /// Whether `frame_count` is kept as it is rather than derived from the keys
+    /// (set with the raw animation tables, even when they are empty).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub keep_frame_count: bool,
     /// Directory entries in order.
     pub entries: Vec<EntryExtras>,
     /// Bytes between the container header and the first payload, base64.

@@ -625,7 +625,7 @@ fn nodes(
     let had_map = m.entries.iter().any(|e| e.type_id == res::ANIM_MAP);
     let frame_count = m.frame_count;
     build::write_animation(m, &tracks).map_err(|err| bad(format!("animation: {err}")))?;
-    if !had_map {
+    if !had_map || extras.keep_frame_count {
         m.frame_count = frame_count;
     }
     Ok(Ok(()))
