@@ -763,11 +763,7 @@ pub async fn validate(
     let result = state
         .run_job(&ctx, move || {
             let (bytes, entry) = select(&upload.bytes, q.entry.as_deref(), q.tolerant)?;
-            let mode = if q.tolerant {
-                msh::Mode::Tolerant
-            } else {
-                msh::Mode::Strict
-            };
+            let mode = msh::Mode::from_tolerant(q.tolerant);
             Ok::<_, ApiError>(msh::inspect::check(
                 &label(q.name.as_deref(), entry.as_deref(), &upload),
                 bytes,
@@ -792,11 +788,7 @@ pub async fn inspect(
     let inspection = state
         .run_job(&ctx, move || {
             let (bytes, entry) = select(&upload.bytes, q.entry.as_deref(), q.tolerant)?;
-            let mode = if q.tolerant {
-                msh::Mode::Tolerant
-            } else {
-                msh::Mode::Strict
-            };
+            let mode = msh::Mode::from_tolerant(q.tolerant);
             let opened = msh::open(bytes, mode)?;
             Ok::<_, ApiError>(msh::inspect::inspect(
                 &label(q.name.as_deref(), entry.as_deref(), &upload),
@@ -821,11 +813,7 @@ pub async fn pose(
     let doc = state
         .run_job(&ctx, move || {
             let (bytes, entry) = select(&upload.bytes, q.entry.as_deref(), q.tolerant)?;
-            let mode = if q.tolerant {
-                msh::Mode::Tolerant
-            } else {
-                msh::Mode::Strict
-            };
+            let mode = msh::Mode::from_tolerant(q.tolerant);
             let opened = msh::open(bytes, mode)?;
             let view = &opened.view;
             if let Some(what) = msh::inspect::not_poseable(view.kind) {
@@ -842,20 +830,6 @@ pub async fn pose(
         })
         .await??;
     json_response(&doc)
-}
-
-/// One row of `/v1/archive/list`, as `mshconv nres list --json` prints it.
-#[derive(Debug, Serialize)]
-struct ListEntry {
-    index: usize,
-    type_id: u32,
-    name: String,
-    size: u32,
-    attr1: u32,
-    attr2: u32,
-    attr3: u32,
-    offset: u32,
-    sort_index: u32,
 }
 
 /// `POST /v1/archive/list`.
@@ -876,22 +850,7 @@ pub async fn archive_list(
             } else {
                 nres::Archive::parse(&upload.bytes)?
             };
-            Ok::<_, ApiError>(
-                archive
-                    .entries()
-                    .map(|e| ListEntry {
-                        index: e.index(),
-                        type_id: e.type_id(),
-                        name: e.name(),
-                        size: e.size(),
-                        attr1: e.attr1(),
-                        attr2: e.attr2(),
-                        attr3: e.attr3(),
-                        offset: e.data_offset(),
-                        sort_index: e.sort_index(),
-                    })
-                    .collect::<Vec<_>>(),
-            )
+            Ok::<_, ApiError>(msh::inspect::entry_rows(&archive))
         })
         .await??;
     json_response(&rows)

@@ -2,6 +2,23 @@
 
 use std::path::Path;
 
+/// A strictly valid model comes back byte for byte through .glb and .gltf.
+fn assert_round_trips(bytes: &[u8]) {
+    msh::open(bytes, msh::Mode::Strict).expect("valid");
+    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
+        let (gltf, _) = convert::msh_to_gltf(
+            bytes,
+            &convert::ExportOptions {
+                format,
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let (back, _) = convert::gltf_to_msh(&gltf, &Default::default(), &|_| None).unwrap();
+        assert!(back == bytes, "{format:?}: the round trip changed the file");
+    }
+}
+
 fn data(name: &str) -> Vec<u8> {
     std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -52,20 +69,7 @@ fn fuzz_gltf_huge_duration_is_refused_before_sampling() {
 /// outside every slot now travel raw, like vertex and index gaps.
 #[test]
 fn fuzz_roundtrip_batch_in_no_slot_comes_back() {
-    let bytes = data("fuzz_roundtrip_batch_in_no_slot.msh");
-    msh::open(&bytes, msh::Mode::Strict).expect("valid");
-    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
-        let (gltf, _) = convert::msh_to_gltf(
-            &bytes,
-            &convert::ExportOptions {
-                format,
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        let (back, _) = convert::gltf_to_msh(&gltf, &Default::default(), &|_| None).unwrap();
-        assert!(back == bytes, "{format:?}: the round trip changed the file");
-    }
+    assert_round_trips(&data("fuzz_roundtrip_batch_in_no_slot.msh"));
 }
 
 /// Fuzzing (msh_gltf_roundtrip, long campaign, 2026-11-22): a model with no nodes
@@ -74,18 +78,5 @@ fn fuzz_roundtrip_batch_in_no_slot_comes_back() {
 /// The exporter now records when the frame count is kept as it is.
 #[test]
 fn fuzz_roundtrip_empty_map_frame_count_comes_back() {
-    let bytes = data("fuzz_roundtrip_empty_map_frame_count.msh");
-    msh::open(&bytes, msh::Mode::Strict).expect("valid");
-    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
-        let (gltf, _) = convert::msh_to_gltf(
-            &bytes,
-            &convert::ExportOptions {
-                format,
-                ..Default::default()
-            },
-        )
-        .unwrap();
-        let (back, _) = convert::gltf_to_msh(&gltf, &Default::default(), &|_| None).unwrap();
-        assert!(back == bytes, "{format:?}: the round trip changed the file");
-    }
+    assert_round_trips(&data("fuzz_roundtrip_empty_map_frame_count.msh"));
 }

@@ -18,6 +18,17 @@ pub enum Mode {
     Tolerant,
 }
 
+impl Mode {
+    /// `Tolerant` when `tolerant`, else `Strict`.
+    pub fn from_tolerant(tolerant: bool) -> Self {
+        if tolerant {
+            Mode::Tolerant
+        } else {
+            Mode::Strict
+        }
+    }
+}
+
 /// A model file opened for reading: the container, the typed view and what validation found.
 #[derive(Debug, Clone)]
 pub struct Opened<'a> {

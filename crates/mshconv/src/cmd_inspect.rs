@@ -229,11 +229,7 @@ pub fn render(i: &Inspection) -> String {
 
 /// Opens a model for reading in a mode, with the file in the error.
 pub fn open<'a>(label: &str, bytes: &'a [u8], tolerant: bool) -> anyhow::Result<Opened<'a>> {
-    let mode = if tolerant {
-        Mode::Tolerant
-    } else {
-        Mode::Strict
-    };
+    let mode = Mode::from_tolerant(tolerant);
     msh::open(bytes, mode).with_context(|| format!("cannot open {label}"))
 }
 

@@ -99,37 +99,10 @@ fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// One row of `nres list --json`.
-#[derive(Debug, Clone, Serialize)]
-struct ListEntry {
-    index: usize,
-    type_id: u32,
-    name: String,
-    size: u32,
-    attr1: u32,
-    attr2: u32,
-    attr3: u32,
-    offset: u32,
-    sort_index: u32,
-}
-
 fn list(path: &Path, json: bool, out: &mut Out) -> anyhow::Result<ExitCode> {
     let bytes = read_file(path)?;
     let archive = parse(path, &bytes)?;
-    let rows: Vec<ListEntry> = archive
-        .entries()
-        .map(|e| ListEntry {
-            index: e.index(),
-            type_id: e.type_id(),
-            name: e.name(),
-            size: e.size(),
-            attr1: e.attr1(),
-            attr2: e.attr2(),
-            attr3: e.attr3(),
-            offset: e.data_offset(),
-            sort_index: e.sort_index(),
-        })
-        .collect();
+    let rows = msh::inspect::entry_rows(&archive);
     let text = if json {
         let mut text = serde_json::to_string_pretty(&rows)?;
         text.push('\n');

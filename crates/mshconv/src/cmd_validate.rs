@@ -31,11 +31,7 @@ pub fn verdict(r: &FileResult) -> String {
 
 /// Runs `validate`.
 pub fn run(args: &ValidateArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
-    let mode = if args.tolerant {
-        Mode::Tolerant
-    } else {
-        Mode::Strict
-    };
+    let mode = Mode::from_tolerant(args.tolerant);
     let mut worst = 0u8;
     let mut results = Vec::new();
     for spec in &args.files {
