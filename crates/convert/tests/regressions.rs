@@ -80,3 +80,29 @@ fn fuzz_roundtrip_batch_in_no_slot_comes_back() {
 fn fuzz_roundtrip_empty_map_frame_count_comes_back() {
     assert_round_trips(&data("fuzz_roundtrip_empty_map_frame_count.msh"));
 }
+
+/// Fuzzing (gltf_import, long campaign, 2026-11-22): a GLB whose JSON holds a
+/// value gltf-json marks invalid (an unknown enum) reached a `Checked::unwrap`
+/// and panicked. It is now an error.
+#[test]
+fn fuzz_gltf_invalid_checked_value_is_an_error() {
+    let bytes = data("fuzz_gltf_invalid_checked_value.glb");
+    let e = convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
+    assert_eq!(e.kind(), convert::ErrorKind::InvalidInput, "{e}");
+}
+
+/// The same gap as `fuzz_gltf_invalid_checked_value_is_an_error`: gltf-json does
+/// not check an animation channel's target node either (the `gltf` crate then
+/// indexes it unchecked).
+#[test]
+fn gltf_animation_channel_node_out_of_range_is_an_error() {
+    let json = br#"{"asset":{"version":"2.0"},"nodes":[{}],
+      "buffers":[{"byteLength":8,"uri":"data:application/octet-stream;base64,AAAAAAAAgD8="}],
+      "bufferViews":[{"buffer":0,"byteLength":8}],
+      "accessors":[{"bufferView":0,"count":2,"componentType":5126,"type":"SCALAR","min":[0],"max":[1]}],
+      "animations":[{"samplers":[{"input":0,"output":0}],
+        "channels":[{"sampler":0,"target":{"node":7,"path":"translation"}}]}]}"#;
+    let e = convert::gltf_to_msh(json, &Default::default(), &|_| None).unwrap_err();
+    assert_eq!(e.code(), "gltf.bad_index", "{e}");
+    assert!(e.to_string().contains("animations[0].channels[0]"), "{e}");
+}

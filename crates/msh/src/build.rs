@@ -52,93 +52,160 @@ pub fn tri_descs(
     triangles: &[[u32; 3]],
     first_id: usize,
 ) -> Vec<TriDesc16> {
-    let key = |v: u32| -> Option<[u32; 3]> {
-        positions.get(v as usize).map(|p| {
-            p.map(|c| {
-                let f = c.get();
-                if f == 0.0 {
-                    0
-                } else {
-                    f.to_bits()
-                }
-            })
-        })
-    };
-    // Welded vertex id per distinct position (ids only compare for equality):
-    // sorted keys instead of a hash map, no allocation per vertex or edge.
-    let mut used: Vec<u32> = triangles.iter().flatten().copied().collect();
-    used.sort_unstable();
-    used.dedup();
-    let mut keyed: Vec<([u32; 3], u32)> = used
-        .iter()
-        .filter_map(|&v| key(v).map(|k| (k, v)))
-        .collect();
-    keyed.sort_unstable();
-    let mut weld_of: Vec<(u32, u32)> = Vec::with_capacity(keyed.len()); // (vertex, weld id)
-    let mut id = 0u32;
-    for (i, &(k, v)) in keyed.iter().enumerate() {
-        if i > 0 && keyed[i - 1].0 != k {
-            id += 1;
-        }
-        weld_of.push((v, id));
-    }
-    weld_of.sort_unstable();
-    let weld = |v: u32| -> Option<u32> {
-        weld_of
-            .binary_search_by_key(&v, |&(x, _)| x)
-            .ok()
-            .map(|i| weld_of[i].1)
-    };
-    let welded: Vec<[Option<u32>; 3]> = triangles.iter().map(|t| t.map(weld)).collect();
-    // Directed edges (from, to, triangle), sorted: the triangles of one edge are in triangle order.
-    let mut edges: Vec<(u32, u32, u32)> = Vec::with_capacity(triangles.len() * 3);
+    let (welded, ids) = weld(positions, triangles);
+    // Every non-degenerate edge as (smaller welded id, larger id, code) with
+    // code = `triangle << 3 | k << 1 | direction` (direction 1 when the edge runs
+    // from the smaller id to the larger), in triangle order.
+    let mut edges: Vec<(u32, u32, usize)> = Vec::with_capacity(triangles.len().saturating_mul(3));
     for (t, w) in welded.iter().enumerate() {
         for k in 0..3 {
-            if let (Some(a), Some(b)) = (w[k], w[(k + 1) % 3]) {
-                if a != b {
-                    edges.push((a, b, t as u32));
-                }
+            let (a, b) = (w[k], w[(k + 1) % 3]);
+            if a != UNWELDED && b != UNWELDED && a != b {
+                edges.push((a.min(b), a.max(b), t << 3 | k << 1 | (a < b) as usize));
             }
         }
     }
-    edges.sort_unstable();
-    // The first triangle other than `t` with directed edge (a, b).
-    let other = |a: u32, b: u32, t: usize| -> Option<usize> {
-        let start = edges.partition_point(|&(x, y, _)| (x, y) < (a, b));
-        edges[start..]
-            .iter()
-            .take_while(|&&(x, y, _)| (x, y) == (a, b))
-            .map(|&(_, _, o)| o as usize)
-            .find(|&o| o != t)
-    };
+    // Bucketed by the smaller id (a counting sort: linear, no comparison sort
+    // over all edges); each bucket stays in triangle order.
+    let mut start = vec![0usize; ids + 1];
+    for &(lo, _, _) in &edges {
+        start[lo as usize + 1] += 1;
+    }
+    for i in 1..start.len() {
+        start[i] += start[i - 1];
+    }
+    let mut next = start.clone();
+    let mut entries = vec![(0u32, 0usize); edges.len()];
+    for &(lo, hi, code) in &edges {
+        let at = &mut next[lo as usize];
+        entries[*at] = (hi, code);
+        *at += 1;
+    }
+    drop(edges);
     let id_of = |local: usize| -> u16 {
         match first_id.checked_add(local) {
             Some(id) if id < NONE as usize => id as u16,
             _ => NONE,
         }
     };
-    welded
-        .iter()
-        .enumerate()
-        .map(|(t, w)| {
-            let links = std::array::from_fn(|k| {
-                let (Some(a), Some(b)) = (w[k], w[(k + 1) % 3]) else {
-                    return U16::new(NONE);
-                };
-                if a == b {
-                    return U16::new(NONE);
+    let mut links = vec![[NONE; 3]; triangles.len()];
+    for bucket in start.windows(2) {
+        let bucket = &mut entries[bucket[0]..bucket[1]];
+        // Stable: equal edges stay in triangle order.
+        bucket.sort_by_key(|e| e.0);
+        for group in bucket.chunk_by(|x, y| x.0 == y.0) {
+            // Per direction: the first triangle, and the first one after it that differs.
+            let mut first = [[None::<usize>; 2]; 2];
+            for &(_, code) in group {
+                let (t, d) = (code >> 3, code & 1);
+                match first[d] {
+                    [None, _] => first[d][0] = Some(t),
+                    [Some(f), None] if f != t => first[d][1] = Some(t),
+                    _ => {}
                 }
-                let linked = other(b, a, t).or_else(|| other(a, b, t));
-                U16::new(linked.map_or(NONE, id_of))
-            });
-            TriDesc16 {
-                tri_flags: U16::new(0),
-                links,
-                normal: face_normal(positions, triangles[t]).map(I16::new),
-                sel_packed: U16::new(SEL_NONE),
             }
+            let pick = |d: usize, t: usize| match first[d] {
+                [Some(f), _] if f != t => Some(f),
+                [_, second] => second,
+            };
+            for &(_, code) in group {
+                let (t, d) = (code >> 3, code & 1);
+                let linked = pick(1 - d, t).or_else(|| pick(d, t));
+                links[t][(code >> 1) & 3] = linked.map_or(NONE, id_of);
+            }
+        }
+    }
+    triangles
+        .iter()
+        .zip(&links)
+        .map(|(&tri, l)| TriDesc16 {
+            tri_flags: U16::new(0),
+            links: l.map(U16::new),
+            normal: face_normal(positions, tri).map(I16::new),
+            sel_packed: U16::new(SEL_NONE),
         })
         .collect()
+}
+
+/// The welded id of a vertex index past `positions`.
+const UNWELDED: u32 = u32::MAX;
+
+/// Per triangle corner, an id in `0..ids` shared by every vertex with the same
+/// position bits (`-0.0` counts as `0.0`), and `ids`; [`UNWELDED`] for an index
+/// past `positions`. Ids only compare for equality. Vertices are sorted by their
+/// position bits and index packed in one `u128` (no hash map: no allocation per
+/// vertex and no hash-flooding input); a dense table over the referenced index
+/// span when it is compact, else a binary search.
+fn weld(positions: &[Position], triangles: &[[u32; 3]]) -> (Vec<[u32; 3]>, usize) {
+    let keyed = |v: u32| -> u128 {
+        let bits = positions[v as usize].map(|c| {
+            let f = c.get();
+            if f == 0.0 {
+                0
+            } else {
+                f.to_bits()
+            }
+        });
+        (u128::from(bits[0]) << 96)
+            | (u128::from(bits[1]) << 64)
+            | (u128::from(bits[2]) << 32)
+            | u128::from(v)
+    };
+    // Gives ids in key order to sorted `keyed` values; `set(vertex, id)`.
+    fn assign(sorted: &[u128], mut set: impl FnMut(u32, u32)) -> usize {
+        let mut id = 0u32;
+        for (i, &k) in sorted.iter().enumerate() {
+            if i > 0 && sorted[i - 1] >> 32 != k >> 32 {
+                id += 1;
+            }
+            set(k as u32, id);
+        }
+        if sorted.is_empty() {
+            0
+        } else {
+            id as usize + 1
+        }
+    }
+    let in_range = |v: &u32| (*v as usize) < positions.len();
+    let corners = || triangles.iter().flatten().copied().filter(in_range);
+    let (Some(lo), Some(hi)) = (corners().min(), corners().max()) else {
+        return (vec![[UNWELDED; 3]; triangles.len()], 0);
+    };
+    let span = (hi - lo) as usize + 1;
+    if span <= triangles.len().saturating_mul(12).saturating_add(1024) {
+        let mut dense = vec![UNWELDED; span];
+        for v in corners() {
+            dense[(v - lo) as usize] = 0;
+        }
+        let mut sorted: Vec<u128> = (lo..=hi)
+            .filter(|&v| dense[(v - lo) as usize] == 0)
+            .map(keyed)
+            .collect();
+        sorted.sort_unstable();
+        let ids = assign(&sorted, |v, id| dense[(v - lo) as usize] = id);
+        let at = |v: u32| -> u32 {
+            v.checked_sub(lo)
+                .and_then(|d| dense.get(d as usize))
+                .copied()
+                .unwrap_or(UNWELDED)
+        };
+        return (triangles.iter().map(|t| t.map(at)).collect(), ids);
+    }
+    // Sparse indices: (vertex, id) sorted by vertex, binary-searched.
+    let mut used: Vec<u32> = corners().collect();
+    used.sort_unstable();
+    used.dedup();
+    let mut sorted: Vec<u128> = used.iter().map(|&v| keyed(v)).collect();
+    sorted.sort_unstable();
+    let mut weld_of: Vec<(u32, u32)> = Vec::with_capacity(sorted.len());
+    let ids = assign(&sorted, |v, id| weld_of.push((v, id)));
+    weld_of.sort_unstable();
+    let at = |v: u32| -> u32 {
+        weld_of
+            .binary_search_by_key(&v, |&(x, _)| x)
+            .map_or(UNWELDED, |i| weld_of[i].1)
+    };
+    (triangles.iter().map(|t| t.map(at)).collect(), ids)
 }
 
 /// The encoded face normal of one triangle (`round(n * 32767)`), zero when degenerate.
@@ -158,7 +225,21 @@ pub fn face_normal(positions: &[Position], tri: [u32; 3]) -> [i16; 3] {
     if !(len > 0.0 && len.is_finite()) {
         return [0; 3];
     }
-    n.map(|c| (c / len * 32767.0).round().clamp(-32767.0, 32767.0) as i16)
+    n.map(|c| round_half_away(c / len * 32767.0).clamp(-32767.0, 32767.0) as i16)
+}
+
+/// `x.round()` for `|x| < 2^52` without a libm call: truncation by conversion,
+/// then the exact fraction decides (ties away from zero, as `f64::round`).
+fn round_half_away(x: f64) -> f64 {
+    let t = x as i64 as f64;
+    let f = x - t;
+    if f >= 0.5 {
+        t + 1.0
+    } else if f <= -0.5 {
+        t - 1.0
+    } else {
+        t.copysign(x)
+    }
 }
 
 /// An axis-aligned box and a sphere around a set of points.
@@ -192,10 +273,13 @@ pub fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> Bounds {
         }
     }
     let center: [f32; 3] = std::array::from_fn(|i| ((lo[i] as f64 + hi[i] as f64) / 2.0) as f32);
+    // sqrt is monotonic and correctly rounded: the largest distance is the root
+    // of the largest squared distance.
     let radius = points
         .iter()
-        .map(|p| dist(*p, center))
-        .fold(0.0f64, f64::max);
+        .map(|p| dist2(*p, center))
+        .fold(0.0f64, f64::max)
+        .sqrt();
     Bounds {
         aabb_min: lo,
         aabb_max: hi,
@@ -260,9 +344,14 @@ pub fn model_header(world_points: impl IntoIterator<Item = [f32; 3]>) -> ModelHe
     }
 }
 
+#[cfg(test)]
 fn dist(p: [f32; 3], c: [f32; 3]) -> f64 {
+    dist2(p, c).sqrt()
+}
+
+fn dist2(p: [f32; 3], c: [f32; 3]) -> f64 {
     let d: [f64; 3] = std::array::from_fn(|i| p[i] as f64 - c[i] as f64);
-    (d[0] * d[0] + d[1] * d[1] + d[2] * d[2]).sqrt()
+    d[0] * d[0] + d[1] * d[1] + d[2] * d[2]
 }
 
 fn segment_dist(p: [f32; 3], a: [f32; 3], b: [f32; 3]) -> f64 {
@@ -477,6 +566,28 @@ pub fn write_animation(model: &mut Model, tracks: &[Track]) -> Result<(), AnimEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn round_half_away_is_f64_round() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut values = vec![
+            0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 32766.5, -32766.5, 32767.0,
+        ];
+        values.extend([
+            0.49999999999999994,
+            -0.49999999999999994,
+            4503599627370495.5,
+        ]);
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            values.push((x >> 11) as f64 / (1u64 << 53) as f64 * 70_000.0 - 35_000.0);
+        }
+        for v in values {
+            assert_eq!(round_half_away(v).to_bits(), v.round().to_bits(), "{v}");
+        }
+    }
     use crate::raw::Node38;
     use zerocopy::FromZeros;
 

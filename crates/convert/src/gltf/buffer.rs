@@ -71,14 +71,27 @@ impl BufferBuilder {
         layout: Layout,
         min_max: Option<(serde_json::Value, serde_json::Value)>,
     ) -> Index<json::Accessor> {
+        self.push_with(count, layout, min_max, |out| out.extend_from_slice(data))
+    }
+
+    /// Appends a new view whose bytes `write` appends to the buffer in place (no
+    /// intermediate copy), and its accessor of `count` elements.
+    pub fn push_with(
+        &mut self,
+        count: usize,
+        layout: Layout,
+        min_max: Option<(serde_json::Value, serde_json::Value)>,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> Index<json::Accessor> {
         while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
         let offset = self.bytes.len();
-        self.bytes.extend_from_slice(data);
+        write(&mut self.bytes);
+        let length = self.bytes.len() - offset;
         self.views.push(json::buffer::View {
             buffer: Index::new(0),
-            byte_length: USize64::from(data.len()),
+            byte_length: USize64::from(length),
             byte_offset: Some(USize64::from(offset)),
             byte_stride: None,
             name: None,
@@ -107,24 +120,61 @@ impl BufferBuilder {
         Index::new(self.accessors.len() as u32 - 1)
     }
 
+    /// Float vectors written as they come, without min/max.
+    pub fn push_float_iter<const N: usize>(
+        &mut self,
+        values: impl ExactSizeIterator<Item = [f32; N]>,
+        layout: Layout,
+    ) -> Index<json::Accessor> {
+        self.write_floats(values, layout, false)
+    }
+
     /// Float vectors with per-component min/max (required for POSITION and animation inputs).
     pub fn push_floats<const N: usize>(
         &mut self,
         values: &[[f32; N]],
         layout: Layout,
     ) -> Index<json::Accessor> {
+        self.push_floats_iter(values.iter().copied(), layout)
+    }
+
+    /// [`BufferBuilder::push_floats`] over an iterator, written in place.
+    pub fn push_floats_iter<const N: usize>(
+        &mut self,
+        values: impl ExactSizeIterator<Item = [f32; N]>,
+        layout: Layout,
+    ) -> Index<json::Accessor> {
+        self.write_floats(values, layout, true)
+    }
+
+    fn write_floats<const N: usize>(
+        &mut self,
+        values: impl ExactSizeIterator<Item = [f32; N]>,
+        layout: Layout,
+        bounds: bool,
+    ) -> Index<json::Accessor> {
+        let count = values.len();
         let mut min = [f32::INFINITY; N];
         let mut max = [f32::NEG_INFINITY; N];
-        let mut bytes = Vec::with_capacity(values.len() * N * 4);
-        for v in values {
-            for i in 0..N {
-                min[i] = min[i].min(v[i]);
-                max[i] = max[i].max(v[i]);
-                bytes.extend_from_slice(&v[i].to_le_bytes());
+        // The view is written first, then its accessor gets the bounds.
+        let index = self.push_with(count, layout, None, |out| {
+            out.reserve(count * N * 4);
+            for v in values {
+                for i in 0..N {
+                    if bounds {
+                        min[i] = min[i].min(v[i]);
+                        max[i] = max[i].max(v[i]);
+                    }
+                    out.extend_from_slice(&v[i].to_le_bytes());
+                }
             }
+        });
+        if bounds && count > 0 {
+            let accessor = &mut self.accessors[index.value()];
+            accessor.min = Some(json_floats(&min));
+            accessor.max = Some(json_floats(&max));
         }
-        let mm = (!values.is_empty()).then(|| (json_floats(&min), json_floats(&max)));
-        self.push(&bytes, values.len(), layout, mm)
+        index
     }
 }
 

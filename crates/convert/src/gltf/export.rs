@@ -64,6 +64,8 @@ struct Exporter<'m> {
     extras_empty: Vec<ex::SlotExtras>,
     /// Whether Res8/Res19 are kept raw (then every node records its map start and fallback).
     anim_raw_nodes: bool,
+    /// Whether Res15 reads as a second UV set (checked once).
+    stream15_uv: bool,
 }
 
 impl<'m> Exporter<'m> {
@@ -91,6 +93,7 @@ impl<'m> Exporter<'m> {
             indices: view.indices.iter().map(|i| i.get()).collect(),
             extras_empty: Vec::new(),
             anim_raw_nodes: false,
+            stream15_uv: view.stream15.is_some_and(stream15_is_uv),
             view,
             options,
         }
@@ -355,96 +358,86 @@ impl<'m> Exporter<'m> {
         let view = &self.view;
         let f = self.frame;
         let mut attributes = BTreeMap::new();
-        let positions: Vec<[f32; 3]> = view.positions[range.clone()]
-            .iter()
-            .map(|p| f.vec(p.map(|c| c.get())))
-            .collect();
-        let a = self.buf.push_floats(
-            &positions,
+        let a = self.buf.push_floats_iter(
+            view.positions[range.clone()]
+                .iter()
+                .map(|p| f.vec(p.map(|c| c.get()))),
             Layout::attribute(ComponentType::F32, Type::Vec3, false),
         );
         attributes.insert(Checked::Valid(Semantic::Positions), a);
         if let Some(normals) = view.normals {
             let mut zero = false;
-            let ns: Vec<[f32; 3]> = normals[range.clone()]
-                .iter()
-                .map(|n| {
+            let a = self.buf.push_float_iter(
+                normals[range.clone()].iter().map(|n| {
                     let (unit, was_zero) = shown_normal(n);
                     zero |= was_zero;
                     f.vec(unit)
-                })
-                .collect();
+                }),
+                Layout::attribute(ComponentType::F32, Type::Vec3, false),
+            );
+            attributes.insert(Checked::Valid(Semantic::Normals), a);
             if zero && !self.report.has("export.zero_normal") {
                 self.report.note(
                     "export.zero_normal",
                     "zero-length vertex normals are shown as +Z (the raw bytes are kept)",
                 );
             }
-            let a = self.buf.push(
-                &flat(&ns),
-                ns.len(),
-                Layout::attribute(ComponentType::F32, Type::Vec3, false),
-                None,
-            );
-            attributes.insert(Checked::Valid(Semantic::Normals), a);
         }
         if let Some(uv) = view.uv0 {
-            let uvs: Vec<[f32; 2]> = uv[range.clone()].iter().map(|t| t.decode()).collect();
-            let a = self.buf.push(
-                &flat(&uvs),
-                uvs.len(),
+            let a = self.buf.push_float_iter(
+                uv[range.clone()].iter().map(|t| t.decode()),
                 Layout::attribute(ComponentType::F32, Type::Vec2, false),
-                None,
             );
             attributes.insert(Checked::Valid(Semantic::TexCoords(0)), a);
         }
-        if let Some(s15) = view.stream15.filter(|s| stream15_is_uv(s)) {
-            let bytes: Vec<u8> = s15[range.clone()].concat();
-            let a = self.buf.push(
-                &bytes,
+        if let Some(s15) = view.stream15.filter(|_| self.stream15_uv) {
+            let a = self.buf.push_with(
                 range.clone().count(),
                 Layout::attribute(ComponentType::F32, Type::Vec2, false),
                 None,
+                |out| out.extend_from_slice(s15[range.clone()].as_flattened()),
             );
             attributes.insert(Checked::Valid(Semantic::TexCoords(1)), a);
         }
         if let Some(s18) = view.stream18 {
             // Res18 read as D3DCOLOR (bytes B, G, R, A); glTF wants R, G, B, A.
-            let bytes: Vec<u8> = s18[range.clone()]
-                .iter()
-                .flat_map(|c| [c[2], c[1], c[0], c[3]])
-                .collect();
-            let a = self.buf.push(
-                &bytes,
+            let a = self.buf.push_with(
                 range.clone().count(),
                 Layout::attribute(ComponentType::U8, Type::Vec4, true),
                 None,
+                |out| {
+                    out.extend(
+                        s18[range.clone()]
+                            .iter()
+                            .flat_map(|c| [c[2], c[1], c[0], c[3]]),
+                    )
+                },
             );
             attributes.insert(Checked::Valid(Semantic::Colors(0)), a);
         }
-        let mut rebased: Vec<u32> = idx.iter().map(|&i| i as u32 - lo).collect();
-        if self.cw {
-            rebased.chunks_exact_mut(3).for_each(|t| t.swap(1, 2));
-        }
         // 65535 is the primitive-restart value of u16 indices: such primitives use u32.
-        let wide = rebased.iter().any(|&i| i >= 0xFFFF);
-        let (bytes, component): (Vec<u8>, _) = if wide {
-            (
-                rebased.iter().flat_map(|i| i.to_le_bytes()).collect(),
-                ComponentType::U32,
-            )
+        let wide = idx.iter().any(|&i| i as u32 - lo >= 0xFFFF);
+        let component = if wide {
+            ComponentType::U32
         } else {
-            (
-                rebased
-                    .iter()
-                    .flat_map(|&i| (i as u16).to_le_bytes())
-                    .collect(),
-                ComponentType::U16,
-            )
+            ComponentType::U16
         };
         let mut ib = Layout::raw(component, Type::Scalar);
         ib.target = Some(json::buffer::Target::ElementArrayBuffer);
-        let indices = self.buf.push(&bytes, rebased.len(), ib, None);
+        let order: [usize; 3] = if self.cw { [0, 2, 1] } else { [0, 1, 2] };
+        let indices = self.buf.push_with(idx.len(), ib, None, |out| {
+            out.reserve(idx.len() * if wide { 4 } else { 2 });
+            for t in idx.chunks_exact(3) {
+                for k in order {
+                    let i = t[k] as u32 - lo;
+                    if wide {
+                        out.extend_from_slice(&i.to_le_bytes());
+                    } else {
+                        out.extend_from_slice(&(i as u16).to_le_bytes());
+                    }
+                }
+            }
+        });
         json::mesh::Primitive {
             attributes,
             extensions: None,
@@ -688,26 +681,20 @@ impl<'m> Exporter<'m> {
                 Some(t) => self.buf.push_floats(t, Layout::float(Type::Scalar)),
                 None => input,
             };
-            let t_out = self.buf.push(
-                &flat(&translations),
-                translations.len(),
-                Layout::float(Type::Vec3),
-                None,
-            );
+            let t_out = self
+                .buf
+                .push_float_iter(translations.iter().copied(), Layout::float(Type::Vec3));
             let r_out = match &rotations {
                 Rotations::Short(raw) => {
-                    let bytes: Vec<u8> = raw
-                        .iter()
-                        .flat_map(|q| q.iter().flat_map(|c| c.to_le_bytes()))
-                        .collect();
                     let mut l = Layout::raw(ComponentType::I16, Type::Vec4);
                     l.normalized = true;
-                    self.buf.push(&bytes, raw.len(), l, None)
+                    self.buf.push_with(raw.len(), l, None, |out| {
+                        out.extend(raw.as_flattened().iter().flat_map(|c| c.to_le_bytes()))
+                    })
                 }
-                Rotations::Float(q) => {
-                    self.buf
-                        .push(&flat(q), q.len(), Layout::float(Type::Vec4), None)
-                }
+                Rotations::Float(q) => self
+                    .buf
+                    .push_float_iter(q.iter().copied(), Layout::float(Type::Vec4)),
             };
             for (output, input, path) in [
                 (t_out, input, json::animation::Property::Translation),
@@ -901,10 +888,7 @@ impl<'m> Exporter<'m> {
             );
             self.extras.raw.normals = Some(a.value() as u32);
         }
-        if let Some(s) = view
-            .stream15
-            .filter(|s| !s.is_empty() && !stream15_is_uv(s))
-        {
+        if let Some(s) = view.stream15.filter(|s| !s.is_empty() && !self.stream15_uv) {
             let a = self.buf.push(
                 &s.concat(),
                 s.len(),
@@ -1393,12 +1377,6 @@ fn runs(covered: &[bool]) -> Vec<(usize, usize)> {
         out.push((start, i - start));
     }
     out
-}
-
-fn flat<const N: usize>(v: &[[f32; N]]) -> Vec<u8> {
-    v.iter()
-        .flat_map(|a| a.iter().flat_map(|c| c.to_le_bytes()))
-        .collect()
 }
 
 fn b64(bytes: &[u8]) -> String {

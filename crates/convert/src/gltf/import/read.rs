@@ -51,6 +51,26 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
             }
         }
     }
+    // Nor does it look at animation channels (their target node and path); the
+    // `gltf` accessors then index and unwrap them unchecked.
+    for (a, anim) in root.animations.iter().enumerate() {
+        for (c, ch) in anim.channels.iter().enumerate() {
+            let problem = if ch.target.node.value() >= root.nodes.len() {
+                format!(
+                    "targets node {}, which does not exist",
+                    ch.target.node.value()
+                )
+            } else if ch.target.path == gltf_json::validation::Checked::Invalid {
+                "targets an unknown property (path)".to_string()
+            } else {
+                continue;
+            };
+            return Err(invalid(
+                "gltf.bad_index",
+                format!("animations[{a}].channels[{c}] {problem}"),
+            ));
+        }
+    }
     let doc = gltf::Document::from_json(root)
         .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
     let mut buffers = Vec::new();
