@@ -9,5 +9,7 @@ if [ ! -d tools/gltf-validator/node_modules/gltf-validator ]; then
 fi
 # Real Blender (bpy) for the Blender round-trip tests.
 scripts/setup-blender.sh
+# Headless chromium and playwright-core for the web page's browser test (server/tests/web_page.rs).
+scripts/setup-browser.sh
 command -v curl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq curl; }  # README curl examples (server/tests/readme.rs)
 cargo test --workspace "$@"

@@ -31,6 +31,7 @@ pub mod format;
 pub mod handlers;
 pub mod healthcheck;
 pub mod metrics;
+pub mod page;
 pub mod zip;
 
 pub use config::Config;
@@ -167,7 +168,8 @@ pub struct Route {
 }
 
 /// Every route of the service. [`app`] builds the router from exactly these,
-/// and a test checks that `openapi.json` has exactly these paths and methods.
+/// and a test checks that `openapi.json` has exactly these paths and methods
+/// (but the files the web page loads, [`page::is_asset`]).
 pub fn routes() -> Vec<Route> {
     let route = |method: Method, path, handler| Route {
         method,
@@ -194,6 +196,14 @@ pub fn routes() -> Vec<Route> {
         route(Method::GET, "/metrics", get(handlers::metrics)),
         route(Method::GET, "/openapi.json", get(handlers::openapi)),
     ]
+    .into_iter()
+    // The web page and the files it loads (page.rs).
+    .chain(
+        page::FILES
+            .iter()
+            .map(|f| route(Method::GET, f.path, page::handler(f))),
+    )
+    .collect()
 }
 
 /// The service's router, with its middleware, for a state.

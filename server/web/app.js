@@ -1,0 +1,961 @@
+// The mshconv web page: open a .msh, an .rlb, a .glb/.gltf or an .obj, and
+// use the service's own /v1 endpoints (server/openapi.json) on it.
+//
+// - .msh (or a model picked from an .rlb): POST /v1/convert?to=glb gives the
+//   preview (three.js), POST /v1/validate the validation report; the download
+//   buttons ask /v1/convert again with the chosen options.
+// - .rlb: POST /v1/archive/list gives the entries to choose from.
+// - .glb/.gltf/.obj: POST /v1/convert?to=msh gives the .msh, and the import
+//   report from its x-mshconv-notes header.
+//
+// Uploads use XMLHttpRequest for its upload progress events (fetch has none).
+// Errors are the service's problem documents (title, detail, code), shown in
+// words. Test hook: window.mshconvTest (see the end of this file and
+// server/web/README.md).
+
+import {
+  AnimationMixer,
+  Box3,
+  Color,
+  DirectionalLight,
+  GLTFLoader,
+  HemisphereLight,
+  LoopRepeat,
+  OrbitControls,
+  PerspectiveCamera,
+  Scene,
+  Vector3,
+  WebGLRenderer,
+} from '/vendor/three.bundle.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** The preview's background colour (the browser test counts pixels that differ from it). */
+const BACKGROUND = 0x1e242c;
+/** The longest an upload and its answer may take before the page gives up. */
+const REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
+/** A glTF slot node: `<node>|L<lod>G<group>` (crates/convert/src/gltf/names.rs). */
+const SLOT_SUFFIX = /\|L([0-2])G([0-4])(?:\.\d{3})?$/;
+
+// What the page shows; window.mshconvTest.state is a copy of it.
+const state = {
+  phase: 'idle', // idle | uploading | archive | ready | imported | error
+  kind: null, // msh | archive | import
+  error: null,
+  status: '',
+  archive: null,
+  model: null,
+  validation: null,
+  import: null,
+  downloads: [],
+  upload: null, // the last upload's progress events
+};
+
+// Each new file starts a new generation; answers for an older one are dropped.
+let generation = 0;
+let current = null; // { file, mtl, entry }
+
+// ---------------------------------------------------------------- requests
+
+/** An answer of the service. */
+class Answer {
+  constructor(xhr) {
+    this.status = xhr.status;
+    this.ok = xhr.status >= 200 && xhr.status < 300;
+    this.body = xhr.response instanceof ArrayBuffer ? xhr.response : new ArrayBuffer(0);
+    this.xhr = xhr;
+  }
+  header(name) {
+    return this.xhr.getResponseHeader(name);
+  }
+  text() {
+    return new TextDecoder().decode(this.body);
+  }
+  json() {
+    return JSON.parse(this.text());
+  }
+  /** The file name of `Content-Disposition: attachment; filename="..."`. */
+  fileName(fallback) {
+    const m = /filename="([^"]+)"/.exec(this.header('content-disposition') || '');
+    return m ? m[1] : fallback;
+  }
+}
+
+/** A failure to show: the fields of a problem document, or the page's own. */
+class PageError extends Error {
+  constructor(problem) {
+    super(problem.detail || problem.title || 'error');
+    this.problem = problem;
+  }
+}
+
+/**
+ * POSTs `upload` ({file, mtl}) as multipart/form-data to `path` with the query
+ * `params` (empty values left out). With `busy`, shows the upload's progress
+ * under that label. Resolves with an Answer (any status); rejects with a
+ * PageError when no answer came.
+ */
+function post(path, params, upload, busy) {
+  return new Promise((resolve, reject) => {
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) {
+      if (v !== undefined && v !== null && v !== '') query.set(k, String(v));
+    }
+    const qs = query.toString();
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', qs ? `${path}?${qs}` : path);
+    xhr.responseType = 'arraybuffer';
+    xhr.timeout = REQUEST_TIMEOUT_MS;
+    const form = new FormData();
+    form.append('file', upload.file, upload.file.name);
+    if (upload.mtl) form.append('mtl', upload.mtl, upload.mtl.name);
+    if (busy) {
+      showBusy(busy, 0);
+      const upload = { label: busy, events: 0, loaded: 0, total: 0 };
+      state.upload = upload;
+      xhr.upload.onprogress = (e) => {
+        Object.assign(upload, { events: upload.events + 1, loaded: e.loaded, total: e.total });
+        if (e.lengthComputable) showBusy(busy, e.loaded / e.total);
+      };
+      xhr.upload.onload = () => showBusy('Working on it…', null);
+    }
+    const done = (f) => () => {
+      if (busy) hideBusy();
+      f();
+    };
+    xhr.onload = done(() => resolve(new Answer(xhr)));
+    xhr.onerror = done(() =>
+      reject(
+        new PageError({
+          title: 'The service cannot be reached',
+          detail:
+            'The request did not get through. Check that mshconv-server is still running, then try again.',
+          code: 'page.network',
+        }),
+      ),
+    );
+    xhr.ontimeout = done(() =>
+      reject(
+        new PageError({
+          title: 'No answer in time',
+          detail: `The service did not answer within ${REQUEST_TIMEOUT_MS / 60000} minutes. Try again, or try a smaller file.`,
+          code: 'page.timeout',
+        }),
+      ),
+    );
+    xhr.onabort = done(() =>
+      reject(new PageError({ title: 'Cancelled', detail: 'The request was cancelled.', code: 'page.aborted' })),
+    );
+    xhr.send(form);
+  });
+}
+
+/** The problem document of a failed answer (or a stand-in when it has none). */
+function problemOf(answer) {
+  try {
+    const p = answer.json();
+    if (p && typeof p === 'object' && (p.code || p.detail)) return p;
+  } catch {
+    // not JSON: fall through
+  }
+  return {
+    status: answer.status,
+    title: `HTTP ${answer.status}`,
+    detail: answer.text().slice(0, 500) || 'The service answered with an error and no explanation.',
+    code: 'page.http',
+  };
+}
+
+/** A headline a modder understands, from a problem document's code and status. */
+function headline(p) {
+  const code = p.code || '';
+  const known = {
+    'request.too_large': 'This file is too large for the service',
+    'request.empty_body': 'This file is empty',
+    'input.unknown_format': 'This file is not a model mshconv can read',
+    'server.busy': 'The service is busy',
+    'server.timeout': 'The service ran out of time on this file',
+    'request.timeout': 'The upload took too long',
+    'request.entry_required': 'This file is an archive of several models',
+    'input.no_such_entry': 'The archive has no such model',
+    'archive.no_models': 'This archive holds no models',
+    'option.invalid': 'One of the options is not valid',
+    'msh.unsupported': 'This kind of model cannot be converted',
+  };
+  if (known[code]) return known[code];
+  if (code.startsWith('page.')) return p.title;
+  if (code.startsWith('nres.')) return 'The file is damaged: its NRes container cannot be read';
+  if (code.startsWith('gltf.')) return 'This glTF file cannot be turned into a .msh';
+  if (code.startsWith('obj.')) return 'This OBJ file cannot be turned into a .msh';
+  if (code.startsWith('import.')) return 'This model cannot be turned into a .msh';
+  if (p.status === 422) return 'The model is damaged, or holds something mshconv cannot convert';
+  if (p.status === 400) return 'The service refused the request';
+  if (p.status === 413) return 'This file is too large for the service';
+  if (p.status >= 500) return 'The service failed on this file';
+  return p.title || 'Something went wrong';
+}
+
+// ---------------------------------------------------------------- page state
+
+function setStatus(text) {
+  state.status = text;
+  $('status').textContent = text;
+}
+
+function showBusy(label, fraction) {
+  $('busy').hidden = false;
+  $('busy-label').textContent = label;
+  const bar = $('progress');
+  if (fraction === null) {
+    bar.removeAttribute('value');
+    $('progress-text').textContent = '';
+  } else {
+    bar.value = Math.round(fraction * 100);
+    $('progress-text').textContent = `${Math.round(fraction * 100)} %`;
+  }
+}
+
+function hideBusy() {
+  $('busy').hidden = true;
+}
+
+function clearError() {
+  state.error = null;
+  $('error').hidden = true;
+}
+
+/**
+ * Shows a failure in words: the headline, the service's explanation, where in
+ * the file, the validator's findings and the code. `keep` leaves what is
+ * shown (a failed download keeps the preview).
+ */
+function showError(p, { keep = false } = {}) {
+  if (!keep) {
+    state.phase = 'error';
+    $('model').hidden = true;
+    $('import').hidden = true;
+    stopAnimation();
+  }
+  const title = headline(p);
+  state.error = { status: p.status ?? null, code: p.code || null, title, detail: p.detail || '' };
+  $('error-title').textContent = title;
+  $('error-detail').textContent = p.detail || '';
+  const where = [];
+  if (p.path) where.push(`at ${p.path}`);
+  if (typeof p.offset === 'number') where.push(`byte ${p.offset} (0x${p.offset.toString(16)})`);
+  $('error-where').textContent = where.length ? `Where: ${where.join(', ')}` : '';
+  const list = $('error-findings');
+  list.replaceChildren(
+    ...(p.findings || []).map((f) => item(`${f.severity}: ${f.message}`, f.path ? ` (${f.path})` : '')),
+  );
+  if (p.findings_total > (p.findings || []).length) {
+    list.append(item(`… and ${p.findings_total - p.findings.length} more`));
+  }
+  $('error-code').textContent = p.code || 'unknown';
+  $('error-request').textContent = p.instance ? `· request ${p.instance}` : '';
+  $('error').hidden = false;
+  setStatus(`Failed: ${title}.`);
+}
+
+function fail(e, options) {
+  if (e instanceof PageError) showError(e.problem, options);
+  else showError({ title: 'The page failed', detail: String(e && e.message ? e.message : e), code: 'page.internal' }, options);
+}
+
+function item(text, small) {
+  const li = document.createElement('li');
+  li.textContent = text;
+  if (small) {
+    const s = document.createElement('small');
+    s.textContent = small;
+    li.append(s);
+  }
+  return li;
+}
+
+/** Offers `blob` as a download named `name`. */
+function save(blob, name) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  state.downloads.push({ name, bytes: blob.size });
+}
+
+// ---------------------------------------------------------------- opening files
+
+const extension = (name) => (/\.([^.]+)$/.exec(name) || [])[1]?.toLowerCase() ?? '';
+
+/** msh, archive or import: from the extension, else from the first bytes. */
+async function kindOf(file) {
+  switch (extension(file.name)) {
+    case 'msh':
+      return 'msh';
+    case 'rlb':
+      return 'archive';
+    case 'glb':
+    case 'gltf':
+    case 'obj':
+      return 'import';
+    default: {
+      const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+      const magic = String.fromCharCode(...head);
+      return magic === 'NRes' ? 'msh' : 'import';
+    }
+  }
+}
+
+async function openFiles(fileList) {
+  const files = [...fileList];
+  if (!files.length) return;
+  const mtl = files.find((f) => extension(f.name) === 'mtl');
+  const file = files.find((f) => extension(f.name) !== 'mtl');
+  generation += 1;
+  const gen = generation;
+  clearError();
+  $('archive').hidden = true;
+  $('model').hidden = true;
+  $('import').hidden = true;
+  stopAnimation();
+  Object.assign(state, { kind: null, archive: null, model: null, validation: null, import: null });
+  if (!file) {
+    showError({
+      title: 'A .mtl file alone is not a model',
+      detail: 'Select the .obj together with its .mtl (both files at once).',
+      code: 'page.mtl_only',
+    });
+    return;
+  }
+  const kind = await kindOf(file);
+  state.kind = kind;
+  current = { file, mtl: kind === 'import' ? mtl : null, entry: null };
+  if (kind === 'archive') await openArchive(gen);
+  else if (kind === 'import') await importModel(gen);
+  else await openModel(gen);
+}
+
+/** An archive: list its entries and let the user pick a model. */
+async function openArchive(gen) {
+  state.phase = 'uploading';
+  const { file } = current;
+  let answer;
+  try {
+    answer = await post('/v1/archive/list', {}, { file }, `Uploading ${file.name}`);
+  } catch (e) {
+    if (gen === generation) fail(e);
+    return;
+  }
+  if (gen !== generation) return;
+  if (!answer.ok) return showError(problemOf(answer));
+  const rows = answer.json();
+  const models = rows.filter((r) => /\.msh$/i.test(r.name));
+  state.kind = 'archive';
+  state.archive = { entries: rows.map((r) => r.name), models: models.map((r) => r.name) };
+  const body = $('entries').querySelector('tbody');
+  body.replaceChildren(
+    ...rows.map((r) => {
+      const tr = document.createElement('tr');
+      for (const v of [r.index, r.name, fourcc(r.type_id), r.size.toLocaleString('en')]) {
+        const td = document.createElement('td');
+        td.textContent = String(v);
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+  $('archive-summary').textContent = `${file.name} holds ${rows.length} entries, ${models.length} of them models.`;
+  const select = $('entry');
+  select.replaceChildren(
+    ...models.map((r) => {
+      const o = document.createElement('option');
+      o.value = r.name;
+      o.textContent = `${r.name} (${r.size.toLocaleString('en')} bytes)`;
+      return o;
+    }),
+  );
+  $('open-entry').disabled = models.length === 0;
+  $('archive').hidden = false;
+  if (!models.length) {
+    return showError(
+      { code: 'archive.no_models', detail: 'None of its entries is a model (a name ending in .msh).' },
+      { keep: true },
+    );
+  }
+  state.phase = 'archive';
+  setStatus(`Opened the archive ${file.name}: pick one of its ${models.length} models.`);
+  select.focus();
+}
+
+/** A type id as its four characters when they are printable (MSH, TEXM, ...). */
+function fourcc(id) {
+  const chars = [0, 8, 16, 24].map((s) => (id >>> s) & 0xff).filter((c) => c !== 0);
+  return chars.every((c) => c >= 32 && c < 127) && chars.length ? String.fromCharCode(...chars) : String(id);
+}
+
+/** A model (a .msh, or an archive's entry): preview, validation, downloads. */
+async function openModel(gen) {
+  state.phase = 'uploading';
+  clearError();
+  $('model').hidden = true;
+  stopAnimation();
+  const { file, entry } = current;
+  const what = entry ? `${entry} from ${file.name}` : file.name;
+  let answer;
+  try {
+    answer = await post('/v1/convert', { to: 'glb', entry }, { file }, `Uploading ${file.name}`);
+  } catch (e) {
+    if (gen === generation) fail(e);
+    return;
+  }
+  if (gen !== generation) return;
+  if (!answer.ok) {
+    const p = problemOf(answer);
+    if (p.code === 'request.entry_required' && !entry) {
+      // A .msh that is in fact an archive of models.
+      state.kind = 'archive';
+      return openArchive(gen);
+    }
+    return showError(p);
+  }
+  setStatus(`Preparing the preview of ${what}…`);
+  try {
+    await showModel(answer.body, entry || file.name);
+  } catch (e) {
+    if (gen === generation) {
+      fail(
+        new PageError({
+          title: 'The preview cannot be shown',
+          detail: `${e && e.message ? e.message : e}. The downloads may still work.`,
+          code: 'page.preview',
+        }),
+      );
+    }
+    return;
+  }
+  if (gen !== generation) return;
+  state.phase = 'ready';
+  const m = state.model;
+  setStatus(
+    `Opened ${what}: ${plural(m.nodes, 'node')}, ${plural(m.lods.length, 'level')} of detail, ` +
+      (m.frames !== null ? `an animation of ${plural(m.frames, 'frame')}.` : 'no animation.'),
+  );
+  validate(gen);
+}
+
+async function validate(gen) {
+  const panel = $('validation');
+  panel.replaceChildren(paragraph('Checking…'));
+  const { file, entry } = current;
+  let answer;
+  try {
+    answer = await post('/v1/validate', { entry }, { file }, null);
+  } catch (e) {
+    if (gen === generation) panel.replaceChildren(paragraph(`The check failed: ${e.message}`));
+    return;
+  }
+  if (gen !== generation) return;
+  if (!answer.ok) {
+    const p = problemOf(answer);
+    panel.replaceChildren(paragraph(`${headline(p)}: ${p.detail}`));
+    return;
+  }
+  const report = answer.json();
+  const count = (s) => report.findings.filter((f) => f.severity === s).length;
+  state.validation = { valid: report.valid, errors: count('error'), warnings: count('warning'), info: count('info') };
+  const v = state.validation;
+  const summary = paragraph(
+    report.valid
+      ? v.warnings + v.info === 0
+        ? 'Valid: the model follows every rule of the format.'
+        : `Valid, with ${v.warnings} warning(s) and ${v.info} note(s).`
+      : `Not valid: ${v.errors} error(s), ${v.warnings} warning(s).`,
+  );
+  summary.className = report.valid ? 'valid' : 'invalid';
+  const list = document.createElement('ul');
+  list.className = 'findings';
+  const shown = report.findings.slice(0, 200);
+  list.append(...shown.map((f) => item(`${f.severity}: ${f.message}`, ` ${f.code}, ${f.path}`)));
+  if (report.findings.length > shown.length) list.append(item(`… and ${report.findings.length - shown.length} more`));
+  panel.replaceChildren(summary, list);
+}
+
+const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function paragraph(text) {
+  const p = document.createElement('p');
+  p.textContent = text;
+  return p;
+}
+
+/** glTF/OBJ -> MSH: the import report and the .msh to download. */
+async function importModel(gen) {
+  state.phase = 'uploading';
+  clearError();
+  const { file, mtl } = current;
+  const params = {
+    to: 'msh',
+    fps: $('import-fps').value.trim(),
+    axis: $('import-axis').value,
+    rotation: $('import-rotation').value,
+    animation: $('import-animation').value.trim(),
+  };
+  let answer;
+  try {
+    answer = await post('/v1/convert', params, { file, mtl }, `Uploading ${file.name}`);
+  } catch (e) {
+    if (gen === generation) fail(e);
+    return;
+  }
+  if (gen !== generation) return;
+  if (!answer.ok) return showError(problemOf(answer));
+  let notes = [];
+  try {
+    notes = JSON.parse(answer.header('x-mshconv-notes') || '[]');
+  } catch {
+    notes = [];
+  }
+  const count = Number(answer.header('x-mshconv-notes-count') || notes.length);
+  const from = answer.header('x-mshconv-from') || extension(file.name);
+  const name = answer.fileName('model.msh');
+  const blob = new Blob([answer.body], { type: 'application/octet-stream' });
+  state.import = { from, fileName: name, bytes: blob.size, notes, count };
+  const link = $('download-msh');
+  if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(blob);
+  link.download = name;
+  link.textContent = `Download ${name}`;
+  $('import-title').textContent = `${file.name} → ${name}`;
+  $('import-summary').textContent =
+    `Read ${file.name} as ${from.toUpperCase()}${mtl ? ` with ${mtl.name}` : ''}; ` +
+    `the .msh is ${blob.size.toLocaleString('en')} bytes.`;
+  const list = $('notes');
+  list.replaceChildren(...notes.map((n) => item(n.message, ` ${n.code}`)));
+  if (!notes.length) list.append(item('Nothing to report: everything was carried over as it is.'));
+  if (count > notes.length) list.append(item(`… and ${count - notes.length} more notes`));
+  $('import').hidden = false;
+  state.phase = 'imported';
+  setStatus(`Converted ${file.name} to ${name}: ${count} note(s) in the import report.`);
+}
+
+// ---------------------------------------------------------------- the preview
+
+const view = {
+  renderer: null,
+  scene: null,
+  camera: null,
+  controls: null,
+  root: null, // the loaded glTF scene
+  mixer: null,
+  action: null,
+  fps: 24,
+  duration: 0,
+  playing: false,
+  last: 0,
+  frameRequested: false,
+  slots: [], // { object, lod, group, name }
+};
+
+function ensureRenderer() {
+  if (view.renderer) return;
+  const canvas = $('view');
+  // preserveDrawingBuffer: the picture can be read back (screenshots, tests).
+  view.renderer = new WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+  view.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+  view.renderer.setClearColor(new Color(BACKGROUND), 1);
+  view.scene = new Scene();
+  view.scene.background = new Color(BACKGROUND);
+  view.camera = new PerspectiveCamera(45, 1, 0.01, 1000);
+  view.scene.add(new HemisphereLight(0xffffff, 0x40444c, 1.6));
+  const sun = new DirectionalLight(0xffffff, 2.2);
+  sun.position.set(0.5, 1, 0.8);
+  view.camera.add(sun); // a headlight: the model is lit from where one looks
+  view.scene.add(view.camera);
+  view.controls = new OrbitControls(view.camera, canvas);
+  view.controls.enableDamping = false;
+  view.controls.listenToKeyEvents(canvas);
+  view.controls.addEventListener('change', requestRender);
+  canvas.addEventListener('keydown', (e) => {
+    // OrbitControls has no keyboard zoom: + and - move the camera to and from its target.
+    const factor = { '+': 0.8, '=': 0.8, '-': 1.25, _: 1.25 }[e.key];
+    if (!factor) return;
+    e.preventDefault();
+    const offset = view.camera.position.clone().sub(view.controls.target).multiplyScalar(factor);
+    view.camera.position.copy(view.controls.target).add(offset);
+    view.controls.update();
+  });
+  new ResizeObserver(resize).observe(canvas.parentElement);
+}
+
+function resize() {
+  const canvas = view.renderer.domElement;
+  const width = Math.max(1, canvas.clientWidth);
+  const height = Math.max(1, canvas.clientHeight);
+  view.renderer.setSize(width, height, false);
+  view.camera.aspect = width / height;
+  view.camera.updateProjectionMatrix();
+  render();
+}
+
+function requestRender() {
+  if (view.frameRequested || !view.renderer) return;
+  view.frameRequested = true;
+  requestAnimationFrame(tick);
+}
+
+function tick(now) {
+  view.frameRequested = false;
+  if (view.playing && view.mixer) {
+    const dt = view.last ? Math.min((now - view.last) / 1000, 0.25) : 0;
+    view.last = now;
+    view.mixer.update(dt);
+    showTime();
+    requestRender();
+  }
+  render();
+}
+
+function render() {
+  if (view.renderer) view.renderer.render(view.scene, view.camera);
+}
+
+function disposeModel() {
+  stopAnimation();
+  if (!view.root) return;
+  view.scene.remove(view.root);
+  view.root.traverse((o) => {
+    if (o.geometry) o.geometry.dispose();
+    const ms = Array.isArray(o.material) ? o.material : o.material ? [o.material] : [];
+    for (const m of ms) m.dispose();
+  });
+  view.root = null;
+  view.mixer = null;
+  view.action = null;
+  view.slots = [];
+}
+
+/** Loads a GLB (from /v1/convert) into the preview and fills the pickers and the node tree. */
+async function showModel(glb, title) {
+  $('model').hidden = false; // visible first: the canvas needs its size
+  $('model-title').textContent = title;
+  ensureRenderer();
+  disposeModel();
+  const gltf = await new GLTFLoader().parseAsync(glb, '');
+  const json = gltf.parser.json;
+  const extras = json.scenes?.[json.scene ?? 0]?.extras?.msh ?? {};
+  const options = extras.options ?? {};
+
+  // glTF node index -> three.js object.
+  const objects = new Map();
+  gltf.scene.traverse((o) => {
+    const a = gltf.parser.associations.get(o);
+    if (a && a.nodes !== undefined && !objects.has(a.nodes)) objects.set(a.nodes, o);
+  });
+  const parents = new Map();
+  (json.nodes ?? []).forEach((n, i) => (n.children ?? []).forEach((c) => parents.set(c, i)));
+  const animated = new Set(
+    (json.animations ?? []).flatMap((a) => a.channels.map((c) => c.target.node)),
+  );
+
+  // Slot nodes hold one (lod, group) slot of their parent, an MSH node.
+  const nodes = [];
+  view.slots = [];
+  (json.nodes ?? []).forEach((n, i) => {
+    const name = n.name ?? `#${i}`;
+    const m = SLOT_SUFFIX.exec(name);
+    const slot = n.extras?.msh;
+    if (m || (slot && slot.owner !== undefined && slot.lod !== undefined)) {
+      const lod = m ? Number(m[1]) : slot.lod;
+      const group = m ? Number(m[2]) : slot.group;
+      view.slots.push({ index: i, name, lod, group, owner: parents.get(i), object: objects.get(i) });
+    } else {
+      nodes.push({ index: i, name, parent: parents.get(i), animated: animated.has(i) });
+    }
+  });
+
+  view.root = gltf.scene;
+  view.scene.add(view.root);
+
+  // Pickers: the levels of detail and groups that occur, the exported choice selected.
+  const lods = [...new Set(view.slots.map((s) => s.lod))].sort((a, b) => a - b);
+  const groups = [...new Set(view.slots.map((s) => s.group))].sort((a, b) => a - b);
+  const lod = options.lod ?? lods[0] ?? 0;
+  const group = options.group ?? groups[0] ?? 0;
+  fillPicker($('lod'), lods.length ? lods : [lod], lod, (l) => (l === 0 ? `${l} (most detail)` : String(l)));
+  fillPicker($('group'), groups.length ? groups : [group], group, String);
+
+  // Animation.
+  const clip = gltf.animations[0] ?? null;
+  view.fps = typeof options.fps === 'number' && options.fps > 0 ? options.fps : 24;
+  if (clip && clip.duration > 0) {
+    view.mixer = new AnimationMixer(view.root);
+    view.action = view.mixer.clipAction(clip);
+    view.action.setLoop(LoopRepeat, Infinity);
+    view.action.play();
+    view.duration = clip.duration;
+    setTime(0);
+  } else {
+    view.duration = 0;
+  }
+  const frames = clip ? (extras.frame_count ?? Math.round(view.duration * view.fps)) : null;
+  const slider = $('time');
+  slider.max = String(Math.max(0, Math.round(view.duration * view.fps)));
+  slider.value = '0';
+  $('animation').hidden = !view.mixer;
+  $('no-animation').hidden = !!view.mixer;
+
+  state.model = {
+    name: title,
+    nodes: nodes.length,
+    slots: view.slots.length,
+    lods,
+    groups,
+    lod,
+    group,
+    animated: !!view.mixer,
+    frames,
+    fps: view.fps,
+    duration: view.duration,
+  };
+  buildTree(nodes);
+  applySlot(lod, group);
+  frameCamera();
+  resize();
+  showTime();
+}
+
+function fillPicker(select, values, chosen, label) {
+  select.replaceChildren(
+    ...values.map((v) => {
+      const o = document.createElement('option');
+      o.value = String(v);
+      o.textContent = label(v);
+      o.selected = v === chosen;
+      return o;
+    }),
+  );
+  select.disabled = values.length < 2;
+}
+
+/** Shows slot (lod, group): scale 1 on its slot nodes, 0 on every other slot node. */
+function applySlot(lod, group) {
+  let shown = 0;
+  for (const s of view.slots) {
+    const on = s.lod === lod && s.group === group;
+    if (on) shown += 1;
+    if (s.object) s.object.scale.setScalar(on ? 1 : 0);
+    if (s.li) s.li.classList.toggle('shown', on);
+    if (s.li) s.li.querySelector('.state').textContent = on ? 'shown' : 'hidden';
+  }
+  if (state.model) Object.assign(state.model, { lod, group, shownSlots: shown });
+  $('lod').value = String(lod);
+  $('group').value = String(group);
+  if (view.slots.length && !shown) {
+    setStatus(`No node has a mesh for level of detail ${lod}, group ${group}: the preview is empty.`);
+  }
+  requestRender();
+}
+
+function onSlotPicked() {
+  applySlot(Number($('lod').value), Number($('group').value));
+  if (state.model && state.model.shownSlots) {
+    setStatus(`Showing level of detail ${state.model.lod}, group ${state.model.group}.`);
+  }
+}
+
+/** Puts the whole model in view. */
+function frameCamera() {
+  view.root.updateMatrixWorld(true);
+  const box = new Box3().setFromObject(view.root);
+  const center = box.isEmpty() ? new Vector3() : box.getCenter(new Vector3());
+  const size = box.isEmpty() ? 1 : Math.max(box.getSize(new Vector3()).length(), 1e-3);
+  const distance = size / (2 * Math.tan((view.camera.fov * Math.PI) / 360)) * 1.1;
+  const dir = new Vector3(0.8, 0.55, 1).normalize();
+  view.camera.position.copy(center).addScaledVector(dir, distance);
+  view.camera.near = distance / 100;
+  view.camera.far = distance * 100;
+  view.camera.updateProjectionMatrix();
+  view.controls.target.copy(center);
+  view.controls.update();
+}
+
+function buildTree(nodes) {
+  const children = new Map();
+  for (const n of nodes) {
+    const key = n.parent ?? -1;
+    if (!children.has(key)) children.set(key, []);
+    children.get(key).push(n);
+  }
+  const slotsOf = new Map();
+  for (const s of view.slots) {
+    if (!slotsOf.has(s.owner)) slotsOf.set(s.owner, []);
+    slotsOf.get(s.owner).push(s);
+  }
+  const build = (parent) =>
+    (children.get(parent) ?? []).map((n) => {
+      const li = document.createElement('li');
+      const label = document.createElement('span');
+      label.className = 'node';
+      label.textContent = n.name;
+      li.append(label);
+      if (n.animated) {
+        const tag = document.createElement('span');
+        tag.className = 'tag';
+        tag.textContent = 'animated';
+        li.append(' ', tag);
+      }
+      const slots = slotsOf.get(n.index) ?? [];
+      if (slots.length) {
+        const ul = document.createElement('ul');
+        ul.className = 'slots';
+        for (const s of slots) {
+          const sl = document.createElement('li');
+          sl.append(`LOD ${s.lod}, group ${s.group}: `);
+          const st = document.createElement('span');
+          st.className = 'state';
+          sl.append(st);
+          s.li = sl;
+          ul.append(sl);
+        }
+        li.append(ul);
+      }
+      const sub = build(n.index);
+      if (sub.length) {
+        const ul = document.createElement('ul');
+        ul.append(...sub);
+        li.append(ul);
+      }
+      return li;
+    });
+  $('tree').replaceChildren(...build(-1));
+}
+
+// ---------------------------------------------------------------- animation
+
+function setTime(seconds) {
+  if (!view.action) return;
+  view.action.time = Math.min(Math.max(seconds, 0), view.duration);
+  view.mixer.update(0); // applies the pose without moving the time (also at the very end)
+}
+
+function showTime() {
+  if (!view.action) return;
+  const t = view.action.time;
+  const frame = t * view.fps;
+  $('time').value = String(Math.round(frame));
+  const text = `frame ${frame.toFixed(1)} of ${$('time').max} · ${t.toFixed(2)} s`;
+  $('time-text').textContent = text;
+  $('time').setAttribute('aria-valuetext', text);
+  if (state.model) Object.assign(state.model, { time: t, frame, playing: view.playing });
+}
+
+function play(on) {
+  if (!view.action) return;
+  view.playing = on;
+  view.last = 0;
+  $('play').textContent = on ? 'Pause' : 'Play';
+  $('play').setAttribute('aria-pressed', String(on));
+  if (state.model) state.model.playing = on;
+  requestRender();
+}
+
+function stopAnimation() {
+  view.playing = false;
+  $('play').textContent = 'Play';
+  $('play').setAttribute('aria-pressed', 'false');
+}
+
+// ---------------------------------------------------------------- downloads
+
+async function download(to) {
+  if (!current) return;
+  const gen = generation;
+  const { file, entry } = current;
+  const params = {
+    to,
+    entry,
+    lod: $('lod').value,
+    group: $('group').value,
+    fps: $('fps').value.trim(),
+    axis: $('axis').value,
+    rotation: $('rotation').value,
+  };
+  clearError();
+  let answer;
+  try {
+    answer = await post('/v1/convert', params, { file }, `Converting to .${to}`);
+  } catch (e) {
+    if (gen === generation) fail(e, { keep: true });
+    return;
+  }
+  if (gen !== generation) return;
+  if (!answer.ok) return showError(problemOf(answer), { keep: true });
+  const type = answer.header('content-type') || 'application/octet-stream';
+  const name = answer.fileName(`model.${to === 'obj' ? 'zip' : to}`);
+  save(new Blob([answer.body], { type }), name);
+  setStatus(`Downloaded ${name} (${answer.body.byteLength.toLocaleString('en')} bytes).`);
+}
+
+// ---------------------------------------------------------------- wiring
+
+$('choose').addEventListener('click', () => $('file').click());
+$('file').addEventListener('change', (e) => {
+  openFiles(e.target.files);
+  e.target.value = ''; // the same file again is a new choice
+});
+const drop = $('drop');
+document.addEventListener('dragover', (e) => {
+  e.preventDefault();
+  drop.classList.add('over');
+});
+document.addEventListener('dragleave', (e) => {
+  if (!e.relatedTarget) drop.classList.remove('over');
+});
+document.addEventListener('drop', (e) => {
+  e.preventDefault();
+  drop.classList.remove('over');
+  if (e.dataTransfer?.files?.length) openFiles(e.dataTransfer.files);
+});
+$('open-entry').addEventListener('click', () => {
+  if (!current) return;
+  generation += 1;
+  current = { ...current, entry: $('entry').value };
+  openModel(generation);
+});
+$('lod').addEventListener('change', onSlotPicked);
+$('group').addEventListener('change', onSlotPicked);
+$('play').addEventListener('click', () => play(!view.playing));
+$('time').addEventListener('input', () => {
+  play(false);
+  setTime(Number($('time').value) / view.fps);
+  showTime();
+  requestRender();
+});
+for (const b of document.querySelectorAll('[data-download]')) {
+  b.addEventListener('click', () => download(b.dataset.download));
+}
+$('reimport').addEventListener('click', () => {
+  if (!current || state.kind !== 'import') return;
+  generation += 1;
+  importModel(generation);
+});
+
+// ---------------------------------------------------------------- test hook
+
+/**
+ * For the browser test (server/web/tests/page.mjs) and for debugging:
+ * `mshconvTest.state` is a copy of what the page shows (phase, error, model,
+ * validation, import report, downloads), and `mshconvTest.render()` draws
+ * the preview at once. Nothing else reads it.
+ */
+window.mshconvTest = {
+  get state() {
+    return JSON.parse(JSON.stringify(state));
+  },
+  background: BACKGROUND,
+  render,
+};

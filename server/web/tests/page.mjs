@@ -1,0 +1,432 @@
+// The browser test of the mshconv web page: Debian's chromium, driven by
+// playwright-core (tools/browser, pinned), uses the page as a modder would.
+// server/tests/web_page.rs starts the service, makes the reference files and
+// runs this script:
+//
+//   node server/web/tests/page.mjs CONFIG.json
+//
+// CONFIG.json: { url, out, walker, walkerGlb, walkerGlbLod1, damaged,
+// damagedCode, damagedWords, foreignGlb, foreignNote, obj, mtl, archive,
+// archiveEntry, chromium? }
+// (paths absolute). Screenshots and downloads go to `out`.
+//
+// Prints one JSON document on stdout: {"ok": true, "checks": [...], ...} and
+// exits 0, or {"ok": false, "step": ..., "error": ...} and exits 1.
+
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../../..');
+
+const config = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+mkdirSync(config.out, { recursive: true });
+
+// playwright-core lives in tools/browser/node_modules (npm ci --prefix tools/browser).
+const require = createRequire(join(root, 'tools/browser/package.json'));
+const playwright = await import(pathToFileURL(require.resolve('playwright-core')).href);
+const chromium = playwright.chromium ?? playwright.default.chromium;
+
+/** The flags that give headless chromium WebGL here: ANGLE on SwiftShader (CPU). */
+const FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-dev-shm-usage',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+  '--ignore-gpu-blocklist',
+];
+const WAIT = 60_000;
+
+const report = { ok: false, checks: [], steps: {}, pixels: {}, browser: null, webgl: null };
+let step = 'launch';
+const pageErrors = [];
+
+function check(condition, what, detail) {
+  if (!condition) throw new Error(`${what}${detail === undefined ? '' : `: ${JSON.stringify(detail)}`}`);
+  report.checks.push(what);
+}
+
+// ------------------------------------------------------------ PNG pixels
+
+/** Decodes an 8-bit, non-interlaced RGB or RGBA PNG (what chromium writes) to RGBA. */
+function decodePng(buf) {
+  if (buf.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
+  let pos = 8;
+  let width = 0;
+  let height = 0;
+  let colorType = 0;
+  const idat = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const type = buf.toString('ascii', pos + 4, pos + 8);
+    const data = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = data.readUInt32BE(0);
+      height = data.readUInt32BE(4);
+      colorType = data[9];
+      if (data[8] !== 8 || data[12] !== 0 || (colorType !== 2 && colorType !== 6)) {
+        throw new Error(`unsupported PNG: depth ${data[8]}, colour type ${colorType}, interlace ${data[12]}`);
+      }
+    } else if (type === 'IDAT') {
+      idat.push(data);
+    } else if (type === 'IEND') {
+      break;
+    }
+    pos += 12 + len;
+  }
+  const bpp = colorType === 6 ? 4 : 3;
+  const stride = width * bpp;
+  const raw = zlib.inflateSync(Buffer.concat(idat));
+  const rgba = Buffer.alloc(width * height * 4);
+  let prev = Buffer.alloc(stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    const cur = Buffer.alloc(stride);
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? cur[x - bpp] : 0;
+      const b = prev[x];
+      const c = x >= bpp ? prev[x - bpp] : 0;
+      let p;
+      switch (filter) {
+        case 0: p = 0; break;
+        case 1: p = a; break;
+        case 2: p = b; break;
+        case 3: p = (a + b) >> 1; break;
+        case 4: {
+          const pa = Math.abs(b - c);
+          const pb = Math.abs(a - c);
+          const pc = Math.abs(a + b - 2 * c);
+          p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+          break;
+        }
+        default: throw new Error(`bad PNG filter ${filter}`);
+      }
+      cur[x] = (line[x] + p) & 0xff;
+    }
+    for (let x = 0; x < width; x++) {
+      const o = (y * width + x) * 4;
+      rgba[o] = cur[x * bpp];
+      rgba[o + 1] = cur[x * bpp + 1];
+      rgba[o + 2] = cur[x * bpp + 2];
+      rgba[o + 3] = bpp === 4 ? cur[x * bpp + 3] : 255;
+    }
+    prev = cur;
+  }
+  return { width, height, rgba };
+}
+
+const TOLERANCE = 24; // per channel: anti-aliasing and dithering are not "different"
+
+/** Pixels of `img` that differ from the colour `rgb` (0xRRGGBB). */
+function differingFrom(img, rgb) {
+  const c = [(rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff];
+  let n = 0;
+  for (let i = 0; i < img.rgba.length; i += 4) {
+    if (
+      Math.abs(img.rgba[i] - c[0]) > TOLERANCE ||
+      Math.abs(img.rgba[i + 1] - c[1]) > TOLERANCE ||
+      Math.abs(img.rgba[i + 2] - c[2]) > TOLERANCE
+    ) n++;
+  }
+  return n;
+}
+
+/** Pixels that differ between two pictures of one size. */
+function differing(a, b) {
+  if (a.width !== b.width || a.height !== b.height) return a.width * a.height;
+  let n = 0;
+  for (let i = 0; i < a.rgba.length; i += 4) {
+    if (
+      Math.abs(a.rgba[i] - b.rgba[i]) > TOLERANCE ||
+      Math.abs(a.rgba[i + 1] - b.rgba[i + 1]) > TOLERANCE ||
+      Math.abs(a.rgba[i + 2] - b.rgba[i + 2]) > TOLERANCE
+    ) n++;
+  }
+  return n;
+}
+
+// ------------------------------------------------------------ page helpers
+
+const state = (page) => page.evaluate(() => window.mshconvTest.state);
+
+/** Waits until the page's phase is one of `phases` and returns its state. */
+async function settle(page, phases) {
+  await page.waitForFunction(
+    (ps) => window.mshconvTest && ps.includes(window.mshconvTest.state.phase),
+    phases,
+    { timeout: WAIT, polling: 50 },
+  );
+  return state(page);
+}
+
+/** A screenshot of the preview canvas (saved as NAME.png), decoded. */
+async function canvasShot(page, name) {
+  await page.evaluate(() => window.mshconvTest.render());
+  const png = await page.locator('#view').screenshot({ path: join(config.out, `${name}.png`), animations: 'disabled' });
+  return decodePng(png);
+}
+
+async function pageShot(page, name) {
+  await page.screenshot({ path: join(config.out, `${name}.png`), fullPage: true });
+}
+
+/** Clicks `click` (a locator), saves the download in `out`/downloads/`tag`/ under its suggested name, returns its name, bytes and path. */
+async function downloadBy(page, click, tag) {
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: WAIT }), click.click()]);
+  const failure = await download.failure();
+  if (failure) throw new Error(`download failed: ${failure}`);
+  const name = download.suggestedFilename();
+  mkdirSync(join(config.out, 'downloads', tag), { recursive: true });
+  const path = join(config.out, 'downloads', tag, name);
+  await download.saveAs(path);
+  return { name, bytes: readFileSync(path), path };
+}
+
+async function timed(name, f) {
+  step = name;
+  const t0 = Date.now();
+  await f();
+  report.steps[name] = Date.now() - t0;
+}
+
+// ------------------------------------------------------------ the test
+
+const started = Date.now();
+let browser;
+try {
+  browser = await chromium.launch({
+    executablePath: config.chromium || '/usr/bin/chromium',
+    headless: true,
+    args: FLAGS,
+    timeout: WAIT,
+  });
+  report.browser = browser.version();
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1200, height: 900 } });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    // A refused load (CSP) is a bug of the page; HTTP errors of the API calls are expected.
+    if (/Content Security Policy|Refused to/i.test(m.text())) pageErrors.push(`console: ${m.text()}`);
+  });
+
+  let background = 0;
+  await timed('load', async () => {
+    const response = await page.goto(`${config.url}/`, { waitUntil: 'load', timeout: WAIT });
+    check(response.status() === 200, 'GET / answers 200', response.status());
+    const headers = response.headers();
+    check(/^text\/html/.test(headers['content-type']), 'the page is text/html', headers['content-type']);
+    check(/default-src 'self'/.test(headers['content-security-policy'] || ''), 'the page has a CSP', headers);
+    await page.waitForFunction(() => !!window.mshconvTest, null, { timeout: WAIT });
+    check((await page.title()).includes('mshconv'), 'the page has its title');
+    background = await page.evaluate(() => window.mshconvTest.background);
+    report.webgl = await page.evaluate(() => {
+      const gl = document.createElement('canvas').getContext('webgl2');
+      const info = gl && gl.getExtension('WEBGL_debug_renderer_info');
+      return gl ? (info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : 'webgl2') : null;
+    });
+    check(report.webgl !== null, 'headless chromium has WebGL 2');
+  });
+
+  // An animated model: preview, validation, animation, LOD, downloads.
+  let first;
+  await timed('walker', async () => {
+    await page.setInputFiles('#file', config.walker);
+    const s = await settle(page, ['ready', 'error']);
+    check(s.phase === 'ready', 'the walker opens', s.error);
+    check(s.model.animated && s.model.frames > 1, 'the walker is animated', s.model);
+    check(s.model.lods.length === 3 && s.model.lod === 0 && s.model.group === 0, 'three LODs, LOD 0 group 0 shown', s.model);
+    check(s.model.shownSlots > 0, 'slots are shown', s.model);
+    const size = readFileSync(config.walker).length;
+    check(s.upload.events > 0 && s.upload.loaded === s.upload.total && s.upload.total > size, 'the upload reported its progress', s.upload);
+    await page.waitForFunction(() => window.mshconvTest.state.validation !== null, null, { timeout: WAIT });
+    const v = (await state(page)).validation;
+    check(v.valid && v.errors === 0, 'the validation report says valid', v);
+    check(await page.locator('#validation').innerText().then((t) => /Valid/.test(t)), 'the validation report is shown');
+    const tree = await page.locator('#tree').innerText();
+    check(/animated/.test(tree) && /LOD 0, group 0: shown/.test(tree), 'the node tree lists nodes and slots', tree.slice(0, 300));
+    first = await canvasShot(page, 'walker');
+    await pageShot(page, 'page-walker');
+    const model = differingFrom(first, background);
+    report.pixels.walker = { model, of: first.width * first.height };
+    check(model > 0.01 * first.width * first.height, 'the preview shows the model (not blank)', report.pixels.walker);
+  });
+
+  await timed('animation', async () => {
+    await page.click('#play');
+    // Pause well before the loop wraps to frame 0 again.
+    await page.waitForFunction(
+      () => { const f = window.mshconvTest.state.model.frame; return f > 3 && f < 15; },
+      null,
+      { timeout: WAIT, polling: 20 },
+    );
+    await page.click('#play'); // pause
+    const s = await state(page);
+    check(!s.model.playing && s.model.frame > 1, 'play runs the animation, pause stops it', s.model);
+    const paused = s.model.frame;
+    await page.waitForTimeout(200);
+    check((await state(page)).model.frame === paused, 'paused, the animation stays where it is');
+    const played = await canvasShot(page, 'walker-played');
+    report.pixels.played = differing(first, played);
+    check(report.pixels.played > 50, 'the picture changes while the animation plays', report.pixels.played);
+    // Scrub with the keyboard: End is the last frame, Home the first.
+    await page.focus('#time');
+    await page.keyboard.press('End');
+    let t = await state(page);
+    check(Math.round(t.model.frame) === Number(await page.locator('#time').getAttribute('max')), 'End scrubs to the last frame', t.model);
+    const text = await page.locator('#time-text').innerText();
+    check(/frame \d+(\.\d)? of \d+ · \d+\.\d\d s/.test(text), 'the slider shows frames and time', text);
+    const last = await canvasShot(page, 'walker-last-frame');
+    await page.keyboard.press('Home');
+    t = await state(page);
+    check(t.model.frame === 0, 'Home scrubs to frame 0', t.model);
+    const again = await canvasShot(page, 'walker-first-frame');
+    report.pixels.lastVsFirst = differing(first, last);
+    report.pixels.firstAgain = differing(first, again);
+    check(report.pixels.lastVsFirst > 50, 'frame 0 and the last frame differ', report.pixels);
+    check(report.pixels.firstAgain < report.pixels.lastVsFirst / 10, 'back at frame 0 the picture is frame 0 again', report.pixels);
+  });
+
+  await timed('downloads', async () => {
+    const glb = await downloadBy(page, page.getByRole('button', { name: 'Download .glb' }), 'walker');
+    check(glb.name === 'm095_walker.glb', 'the .glb is named after the upload', glb.name);
+    check(glb.bytes.equals(readFileSync(config.walkerGlb)), 'the downloaded .glb equals the CLI output', glb.bytes.length);
+    report.glb = glb.path;
+    const gltf = await downloadBy(page, page.getByRole('button', { name: 'Download .gltf' }), 'walker');
+    check(gltf.name === 'm095_walker.gltf' && JSON.parse(gltf.bytes.toString('utf8')).asset, 'the .gltf download is glTF JSON', gltf.name);
+    const obj = await downloadBy(page, page.getByRole('button', { name: /Download \.obj/ }), 'walker');
+    check(obj.name === 'm095_walker.zip' && obj.bytes.readUInt32LE(0) === 0x04034b50, 'the .obj download is a zip', obj.name);
+    // A refused option: the reason in words, and the preview stays.
+    await page.fill('#fps', '0');
+    await page.getByRole('button', { name: 'Download .glb' }).click();
+    await page.waitForFunction(() => window.mshconvTest.state.error !== null, null, { timeout: WAIT });
+    const s = await state(page);
+    const words = await page.locator('#error').innerText();
+    check(s.phase === 'ready' && (await page.locator('#model').isVisible()), 'a refused download keeps the preview', s);
+    check(/fps/.test(words) && /option/i.test(words), 'a refused option is explained', words);
+    report.refusedOption = s.error.code;
+    await page.fill('#fps', '24');
+  });
+
+  await timed('lod', async () => {
+    await page.selectOption('#lod', '1');
+    const s = await state(page);
+    check(s.model.lod === 1 && s.model.shownSlots > 0, 'LOD 1 is shown', s.model);
+    const tree = await page.locator('#tree').innerText();
+    check(/LOD 1, group 0: shown/.test(tree) && /LOD 0, group 0: hidden/.test(tree), 'the node tree says which slots are shown', tree.slice(0, 300));
+    const lod1 = await canvasShot(page, 'walker-lod1');
+    report.pixels.lod1 = { model: differingFrom(lod1, background), changed: differing(first, lod1) };
+    check(report.pixels.lod1.model > 0.005 * lod1.width * lod1.height, 'LOD 1 shows a model', report.pixels.lod1);
+    check(report.pixels.lod1.changed > 50, 'LOD 1 looks different from LOD 0', report.pixels.lod1);
+    check(await page.locator('#group').isDisabled(), 'the group picker is off: the walker has one group');
+    const glb = await downloadBy(page, page.getByRole('button', { name: 'Download .glb' }), 'walker-lod1');
+    check(glb.bytes.equals(readFileSync(config.walkerGlbLod1)), 'the .glb download passes the LOD (equals the CLI output with --lod 1)', glb.bytes.length);
+    await page.selectOption('#lod', '0');
+    check((await state(page)).model.lod === 0, 'back to LOD 0');
+  });
+
+  // The preview by keyboard alone: Shift+arrows turn, + zooms.
+  await timed('keyboard', async () => {
+    await page.focus('#view');
+    const before = await canvasShot(page, 'walker-keyboard-before');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowLeft');
+    const turned = await canvasShot(page, 'walker-keyboard-turned');
+    report.pixels.turned = differing(before, turned);
+    check(report.pixels.turned > 50, 'Shift+arrow keys turn the view', report.pixels.turned);
+    const modelBefore = differingFrom(turned, background);
+    await page.keyboard.press('+');
+    const zoomed = await canvasShot(page, 'walker-keyboard-zoomed');
+    report.pixels.zoomed = { before: modelBefore, after: differingFrom(zoomed, background) };
+    check(report.pixels.zoomed.after > report.pixels.zoomed.before, '+ zooms in (the model covers more of the view)', report.pixels.zoomed);
+  });
+
+  // A damaged model: the error in words, no spinner left.
+  await timed('damaged', async () => {
+    await page.setInputFiles('#file', config.damaged);
+    const s = await settle(page, ['ready', 'error']);
+    check(s.phase === 'error' && s.error.code === config.damagedCode, 'the damaged model is refused with its code', s.error);
+    const box = page.locator('#error');
+    check(await box.isVisible(), 'the error is shown');
+    const words = await box.innerText();
+    check(/damaged/i.test(words), 'the error says in words that the model is damaged', words);
+    check(words.includes(config.damagedWords), 'the error explains what is wrong', words);
+    check(words.includes(config.damagedCode), 'the error names the code', words);
+    check(await page.locator('#busy').isHidden(), 'no progress indicator is left');
+    check(await page.locator('#model').isHidden(), 'no stale preview is left');
+    await pageShot(page, 'page-damaged');
+  });
+
+  // glTF -> MSH: the import report and the .msh.
+  await timed('import_glb', async () => {
+    await page.setInputFiles('#file', report.glb);
+    const s = await settle(page, ['imported', 'error']);
+    check(s.phase === 'imported' && s.import.from === 'glb', 'the .glb is converted to .msh', s.error || s.import);
+    check(await page.locator('#error').isHidden(), 'the earlier error is gone');
+    check(await page.locator('#notes').innerText().then((t) => (s.import.count ? t.includes(s.import.notes[0].message) : /Nothing to report/.test(t))), 'the import report is shown', s.import);
+    const msh = await downloadBy(page, page.locator('#download-msh'), 'from-glb');
+    check(msh.name === 'm095_walker.msh', 'the .msh is named after the upload', msh.name);
+    check(msh.bytes.equals(readFileSync(config.walker)), 'the .msh is the original model again (lossless round trip)', msh.bytes.length);
+    await pageShot(page, 'page-import-glb');
+  });
+
+  await timed('import_foreign', async () => {
+    await page.setInputFiles('#file', config.foreignGlb);
+    const s = await settle(page, ['imported', 'error']);
+    check(s.phase === 'imported' && s.import.from === 'glb', 'a foreign .glb is converted to .msh', s.error || s.import);
+    const codes = s.import.notes.map((n) => n.code);
+    check(codes.includes(config.foreignNote), 'its import report says what was baked', codes);
+    const notes = await page.locator('#notes').innerText();
+    check(s.import.notes.every((n) => notes.includes(n.message)), 'every note is shown in words', notes.slice(0, 400));
+    report.foreignNotes = codes;
+    await pageShot(page, 'page-import-foreign');
+  });
+
+  await timed('import_obj', async () => {
+    await page.setInputFiles('#file', [config.obj, config.mtl]);
+    const s = await settle(page, ['imported', 'error']);
+    check(s.phase === 'imported' && s.import.from === 'obj', 'an .obj with its .mtl is converted to .msh', s.error || s.import);
+    check(s.import.count > 0 && s.import.count === s.import.notes.length, 'the OBJ import report lists its notes', s.import);
+    const notes = await page.locator('#notes').innerText();
+    check(s.import.notes.every((n) => notes.includes(n.message)), 'every OBJ note is shown', notes.slice(0, 400));
+    const msh = await downloadBy(page, page.locator('#download-msh'), 'from-obj');
+    check(msh.bytes.subarray(0, 4).toString('latin1') === 'NRes', 'the .msh download is an NRes file', msh.name);
+    report.objNotes = s.import.notes.map((n) => n.code);
+    await pageShot(page, 'page-import-obj');
+  });
+
+  // An archive: list, pick an entry, preview it.
+  await timed('archive', async () => {
+    await page.setInputFiles('#file', config.archive);
+    let s = await settle(page, ['archive', 'error']);
+    check(s.phase === 'archive' && s.archive.models.includes(config.archiveEntry), 'the archive lists its models', s.archive || s.error);
+    await page.selectOption('#entry', config.archiveEntry);
+    await page.click('#open-entry');
+    s = await settle(page, ['ready', 'error']);
+    check(s.phase === 'ready' && s.model.name === config.archiveEntry, 'the picked entry opens', s.error || s.model);
+    const shot = await canvasShot(page, 'archive-entry');
+    report.pixels.entry = differingFrom(shot, background);
+    check(report.pixels.entry > 0.005 * shot.width * shot.height, 'the entry is previewed', report.pixels.entry);
+    await pageShot(page, 'page-archive');
+  });
+
+  step = 'page errors';
+  check(pageErrors.length === 0, 'no script errors and no CSP violations', pageErrors);
+  report.ok = true;
+} catch (e) {
+  report.ok = false;
+  report.step = step;
+  report.error = String(e && e.stack ? e.stack : e);
+  report.pageErrors = pageErrors;
+} finally {
+  if (browser) await browser.close().catch(() => {});
+}
+report.ms = Date.now() - started;
+writeFileSync(join(config.out, 'report.json'), JSON.stringify(report, null, 2));
+process.stdout.write(`${JSON.stringify(report)}\n`);
+process.exit(report.ok ? 0 : 1);
