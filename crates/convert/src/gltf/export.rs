@@ -934,6 +934,14 @@ impl<'m> Exporter<'m> {
         let Some(descs) = view.tri_descs else {
             return true;
         };
+        // The derivation writes 0 and SEL_NONE into the two unknown fields: a
+        // table with anything else there is kept raw without deriving it.
+        if descs
+            .iter()
+            .any(|d| d.tri_flags.get() != 0 || d.sel_packed.get() != msh::build::SEL_NONE)
+        {
+            return false;
+        }
         let mut covered = vec![false; descs.len()];
         for s in view.slots {
             let (ts, tc) = (s.tri_start.get() as usize, s.tri_count.get() as usize);
