@@ -10,6 +10,11 @@ pub const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 pub const DEFAULT_MAX_BODY: usize = 64 * 1024 * 1024;
 /// Default time limit of one request.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Default limit of open connections.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+/// Default time a connection has to send a request's head (and the longest
+/// an idle keep-alive connection is kept).
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Everything the service can be told.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,6 +29,14 @@ pub struct Config {
     /// Time limit of one request, from its arrival: a body still arriving then
     /// gets 408, work still running gets 503.
     pub timeout: Duration,
+    /// Most connections open at once. A connection past it is answered 503
+    /// (`server.too_many_connections`) and closed; past twice as many, it is
+    /// closed at once. Keep it below the process's open-file limit.
+    pub max_connections: usize,
+    /// Time a connection has to send the head of a request (request line and
+    /// headers), also the longest an idle keep-alive connection stays open:
+    /// then it is closed. Bounds what slow or silent clients hold.
+    pub header_timeout: Duration,
     /// Extra time each job holds its slot before it runs. Zero (the default,
     /// and not settable from the command line); tests set it to keep a slot
     /// busy for as long as they need, which makes overload, time-out and
@@ -38,6 +51,8 @@ impl Default for Config {
             max_body: DEFAULT_MAX_BODY,
             max_jobs: default_jobs(),
             timeout: DEFAULT_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
             job_delay: Duration::ZERO,
         }
     }
@@ -77,6 +92,12 @@ Options (each flag wins over its environment variable):
                      [default: the number of CPUs]
   --timeout TIME     time limit of a request: seconds, or with ms/s/m
                      [env MSHCONV_TIMEOUT] [default 30s]
+  --max-connections N
+                     open connections at once; more get 503 and are closed
+                     [env MSHCONV_MAX_CONNECTIONS] [default 1024]
+  --header-timeout TIME
+                     time to send a request's head, and the longest idle
+                     keep-alive [env MSHCONV_HEADER_TIMEOUT] [default 10s]
   --healthcheck      ask GET /healthz of the service at ADDR (0.0.0.0 means
                      127.0.0.1) and exit 0 if it answers 200, else 1
   -h, --help         print this text
@@ -126,6 +147,8 @@ where
             "--max-body" => "max-body",
             "--max-jobs" => "max-jobs",
             "--timeout" => "timeout",
+            "--max-connections" => "max-connections",
+            "--header-timeout" => "header-timeout",
             _ => {
                 return Err(UsageError(format!(
                     "unknown argument {arg:?} (--help lists the options)"
@@ -171,6 +194,20 @@ where
     }
     if let Some((from, v)) = get("timeout", "MSHCONV_TIMEOUT") {
         config.timeout = parse_duration(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
+    }
+    if let Some((from, v)) = get("max-connections", "MSHCONV_MAX_CONNECTIONS") {
+        config.max_connections = match v.trim().parse::<usize>() {
+            Ok(n) if (1..=1_000_000).contains(&n) => n,
+            _ => {
+                return Err(UsageError(format!(
+                    "{from}: {v:?} is not a number of connections from 1 to 1000000"
+                )))
+            }
+        };
+    }
+    if let Some((from, v)) = get("header-timeout", "MSHCONV_HEADER_TIMEOUT") {
+        config.header_timeout =
+            parse_duration(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
     }
     Ok(if healthcheck {
         Invocation::Healthcheck(config)
@@ -249,6 +286,8 @@ mod tests {
         assert_eq!(c.timeout, Duration::from_secs(30));
         assert_eq!(c.max_jobs, default_jobs());
         assert!(c.max_jobs >= 1);
+        assert_eq!(c.max_connections, 1024);
+        assert_eq!(c.header_timeout, Duration::from_secs(10));
     }
 
     #[test]
@@ -258,6 +297,8 @@ mod tests {
             "MSHCONV_MAX_BODY" => Some("1M".to_string()),
             "MSHCONV_MAX_JOBS" => Some("3".to_string()),
             "MSHCONV_TIMEOUT" => Some("5".to_string()),
+            "MSHCONV_MAX_CONNECTIONS" => Some("50".to_string()),
+            "MSHCONV_HEADER_TIMEOUT" => Some("2s".to_string()),
             _ => None,
         };
         let c = serve(&[], env);
@@ -265,6 +306,10 @@ mod tests {
         assert_eq!(
             (c.max_body, c.max_jobs, c.timeout),
             (1 << 20, 3, Duration::from_secs(5))
+        );
+        assert_eq!(
+            (c.max_connections, c.header_timeout),
+            (50, Duration::from_secs(2))
         );
         let c = serve(
             &[
@@ -275,8 +320,15 @@ mod tests {
                 "7",
                 "--timeout",
                 "250ms",
+                "--max-connections=7",
+                "--header-timeout",
+                "100ms",
             ],
             env,
+        );
+        assert_eq!(
+            (c.max_connections, c.header_timeout),
+            (7, Duration::from_millis(100))
         );
         assert_eq!(c.addr, "127.0.0.1:1".parse().unwrap());
         assert_eq!((c.max_body, c.max_jobs), (2048, 7));
@@ -297,6 +349,8 @@ mod tests {
             &["--max-jobs", "0"],
             &["--max-body", "12X"],
             &["--timeout", "-1"],
+            &["--max-connections", "0"],
+            &["--header-timeout", "never"],
             &["--frobnicate"],
         ] {
             let e = parse_args(bad.iter().copied(), no_env).unwrap_err();

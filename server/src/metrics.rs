@@ -13,7 +13,8 @@
 //! - `jobs_rejected_total`: requests turned away with 503 because every slot was busy.
 //!
 //! `route` is the route's pattern (`/v1/convert`), or `unmatched` for a path
-//! no route has, so the label set stays bounded.
+//! no route has, and `method` is one of the standard methods or `other`, so
+//! the label set stays bounded (HTTP lets a client invent any method name).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -88,7 +89,11 @@ impl Metrics {
         let mut inner = self.lock();
         *inner
             .requests
-            .entry((s.route.to_string(), s.method.to_string(), s.status))
+            .entry((
+                s.route.to_string(),
+                method_label(s.method).to_string(),
+                s.status,
+            ))
             .or_default() += 1;
         let h = inner.durations.entry(s.route.to_string()).or_default();
         let seconds = s.elapsed.as_secs_f64();
@@ -241,6 +246,16 @@ fn escape(value: &str) -> String {
         .replace('\n', "\\n")
 }
 
+/// The `method` label: a standard method as it is, anything else `other`.
+fn method_label(method: &str) -> &str {
+    match method {
+        "GET" | "HEAD" | "POST" | "PUT" | "DELETE" | "CONNECT" | "OPTIONS" | "TRACE" | "PATCH" => {
+            method
+        }
+        _ => "other",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,6 +302,27 @@ mod tests {
         }
         drop(guard);
         assert!(m.render(2).lines().any(|l| l == "mshconv_jobs_in_flight 0"));
+    }
+
+    #[test]
+    fn invented_methods_share_one_label() {
+        let m = Metrics::default();
+        for method in ["GET", "FROB", "X-1", "get"] {
+            m.request(&RequestSample {
+                route: "unmatched",
+                method,
+                status: 405,
+                elapsed: Duration::ZERO,
+                bytes_in: 0,
+                bytes_out: 0,
+            });
+        }
+        let text = m.render(1);
+        assert!(text.contains("method=\"GET\",status=\"405\"} 1"), "{text}");
+        assert!(
+            text.contains("method=\"other\",status=\"405\"} 3"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -11,48 +11,8 @@ mod common;
 
 use common::*;
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
-
-/// Reads a whole HTTP/1.1 response (the server closes or sends a length).
-async fn read_response(stream: &mut TcpStream) -> (u16, String, Vec<u8>) {
-    let mut data = Vec::new();
-    let mut buf = [0u8; 8192];
-    let read = async {
-        loop {
-            let n = stream.read(&mut buf).await.unwrap_or(0);
-            if n == 0 {
-                break;
-            }
-            data.extend_from_slice(&buf[..n]);
-            if let Some(end) = find(&data, b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
-                let length = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .and_then(|v| v.trim().parse::<usize>().ok());
-                if length.is_some_and(|len| data.len() >= end + 4 + len) {
-                    break;
-                }
-            }
-        }
-    };
-    tokio::time::timeout(GUARD, read)
-        .await
-        .expect("a response within the guard time");
-    let end = find(&data, b"\r\n\r\n").expect("a complete response head");
-    let head = String::from_utf8_lossy(&data[..end]).to_string();
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status line");
-    (status, head, data[end + 4..].to_vec())
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
 
 fn small_limit() -> mshconv_server::Config {
     mshconv_server::Config {
@@ -73,7 +33,9 @@ async fn content_length_over_the_limit_is_refused_before_the_body() {
         )
         .await
         .unwrap();
-    let (status, head, body) = read_response(&mut stream).await;
+    let (status, head, body) = read_raw_response(&mut stream)
+        .await
+        .expect("a complete response");
     assert_eq!(status, 413, "{head}");
     assert!(
         head.to_ascii_lowercase()
@@ -99,7 +61,9 @@ async fn content_length_over_the_limit_is_refused_before_the_body() {
         )
         .await
         .unwrap();
-    let (status, head, _) = read_response(&mut stream).await;
+    let (status, head, _) = read_raw_response(&mut stream)
+        .await
+        .expect("a complete response");
     assert_eq!(status, 413, "{head}");
     server.stop().await;
 }
@@ -118,7 +82,9 @@ async fn a_streamed_body_is_read_only_up_to_the_limit() {
     request.extend_from_slice(b"0\r\n\r\n");
     let mut stream = TcpStream::connect(server.addr).await.unwrap();
     stream.write_all(&request).await.unwrap();
-    let (status, head, body) = read_response(&mut stream).await;
+    let (status, head, body) = read_raw_response(&mut stream)
+        .await
+        .expect("a complete response");
     assert_eq!(status, 413, "{head}");
     let p: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(p["code"], "request.too_large");
@@ -250,7 +216,9 @@ async fn a_body_that_does_not_arrive_in_time_is_408() {
         .await
         .unwrap();
     // The rest never comes.
-    let (status, head, body) = read_response(&mut stream).await;
+    let (status, head, body) = read_raw_response(&mut stream)
+        .await
+        .expect("a complete response");
     assert_eq!(status, 408, "{head}");
     let p: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(p["code"], "request.timeout");

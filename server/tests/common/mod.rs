@@ -157,3 +157,46 @@ pub fn library_glb(bytes: &[u8], name: &str) -> Vec<u8> {
     };
     convert::msh_to_gltf(bytes, &options).unwrap().0
 }
+
+/// Reads one raw HTTP/1.1 response from `stream`, until the server closes or
+/// the `Content-Length` body is complete: its status, head and body, or `None`
+/// when the server closed without a complete head. Fails the test when neither
+/// happens within [`GUARD`].
+pub async fn read_raw_response(
+    stream: &mut tokio::net::TcpStream,
+) -> Option<(u16, String, Vec<u8>)> {
+    use tokio::io::AsyncReadExt as _;
+    let mut data = Vec::new();
+    let mut buf = [0u8; 16 * 1024];
+    let read = async {
+        loop {
+            let n = stream.read(&mut buf).await.unwrap_or(0);
+            if n == 0 {
+                return;
+            }
+            data.extend_from_slice(&buf[..n]);
+            if let Some(end) = find(&data, b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok());
+                if length.is_some_and(|len| data.len() >= end + 4 + len) {
+                    return;
+                }
+            }
+        }
+    };
+    tokio::time::timeout(GUARD, read)
+        .await
+        .expect("the server answers or closes within the guard time");
+    let end = find(&data, b"\r\n\r\n")?;
+    let head = String::from_utf8_lossy(&data[..end]).to_string();
+    let status = head.split_whitespace().nth(1)?.parse().ok()?;
+    Some((status, head, data[end + 4..].to_vec()))
+}
+
+/// The first position of `needle` in `haystack`.
+pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}

@@ -6,7 +6,7 @@
 
 use super::triangulate::triangulate;
 use super::ObjImportOptions;
-use crate::assemble::{assemble, AssembleOptions};
+use crate::assemble::{assemble, AssembleOptions, MAX_TRIANGLES};
 use crate::error::{Error, ErrorKind, Result};
 use crate::frame::Frame;
 use crate::gltf::names;
@@ -124,6 +124,8 @@ struct Parser {
     material_index: HashMap<String, usize>,
     ignored: Vec<String>,
     lines_or_points: usize,
+    /// Triangles the faces so far make (`n - 2` each).
+    triangles: usize,
 }
 
 fn strip_cr(line: &str) -> &str {
@@ -292,7 +294,10 @@ impl Parser {
                 return Err(bad(
                     "obj.bad_face",
                     n,
-                    format!("face corner {word:?} is not v, v/vt, v//vn or v/vt/vn"),
+                    format!(
+                        "face corner {:?} is not v, v/vt, v//vn or v/vt/vn",
+                        word.chars().take(40).collect::<String>()
+                    ),
                 ));
             }
             let p = &self.parsed;
@@ -320,6 +325,20 @@ impl Parser {
                 "obj.bad_face",
                 n,
                 format!("a face needs at least 3 corners, this one has {count}"),
+            ));
+        }
+        // Checked while reading (the assembler would refuse the model anyway), so
+        // that a file of many faces is not held in memory several times first.
+        // Every node has a face, so this bounds the nodes (65535) as well.
+        self.triangles += count - 2;
+        if self.triangles > MAX_TRIANGLES {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                "model.too_many_triangles",
+                format!(
+                    "line {n}: the faces so far make {} triangles; MSH models hold at most {MAX_TRIANGLES}: decimate it or split it into several models",
+                    self.triangles
+                ),
             ));
         }
         self.parsed.faces.push(Face {
@@ -358,7 +377,8 @@ fn numbers<'a>(
                 "obj.non_finite",
                 n,
                 format!(
-                    "{word:?} in {what} is not a finite number (or is too large for 32-bit floats)"
+                    "{:?} in {what} is not a finite number (or is too large for 32-bit floats)",
+                    word.chars().take(40).collect::<String>()
                 ),
             ));
         }
@@ -449,17 +469,15 @@ fn build(
     let mut batches: Vec<Vec<(u16, BatchBuilder)>> =
         (0..node_keys.len()).map(|_| Vec::new()).collect();
     let mut fan_fallbacks = 0usize;
+    let mut batch_of: HashMap<(usize, u16), usize> = HashMap::new();
     for f in &p.faces {
         let node = node_of[&key(f)];
         let material = materials[f.material.map_or(0, |m| m + 1)];
         let list = &mut batches[node];
-        let at = match list.iter().position(|(m, _)| *m == material) {
-            Some(at) => at,
-            None => {
-                list.push((material, BatchBuilder::default()));
-                list.len() - 1
-            }
-        };
+        let at = *batch_of.entry((node, material)).or_insert_with(|| {
+            list.push((material, BatchBuilder::default()));
+            list.len() - 1
+        });
         let corners = &p.corners[f.first..f.first + f.count];
         let points: Vec<[f64; 3]> = corners
             .iter()

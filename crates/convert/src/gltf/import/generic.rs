@@ -65,7 +65,8 @@ pub fn scene(
         rotation: opts.rotation,
     };
     let roots: Vec<gltf::Node<'_>> = match doc.default_scene().or_else(|| doc.scenes().next()) {
-        Some(s) => s.nodes().collect(),
+        // More roots than nodes name one twice: one past the node count is enough to tell.
+        Some(s) => s.nodes().take(doc.nodes().len() + 1).collect(),
         None => {
             let children: std::collections::HashSet<usize> = doc
                 .nodes()
@@ -79,23 +80,32 @@ pub fn scene(
     // Traverse: MSH nodes, and slot holders (|L<l>G<g> children) attached to their owner.
     let mut items: Vec<Item<'_>> = Vec::new();
     let mut holders: Vec<(usize, gltf::Node<'_>, u8, u8)> = Vec::new();
+    // A node is marked when it is put on the stack, so the stack never holds
+    // more than the nodes (a child list naming one node a million times fails
+    // at its second mention).
+    let mut visited = std::collections::HashSet::new();
+    let mut reach = |node: &gltf::Node<'_>| -> Result<()> {
+        if visited.insert(node.index()) {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorKind::InvalidInput,
+            "gltf.node_cycle",
+            format!(
+                "node {} is reached twice: the node graph is not a tree",
+                node.index()
+            ),
+        ))
+    };
+    for n in &roots {
+        reach(n)?;
+    }
     let mut stack: Vec<(gltf::Node<'_>, Option<usize>, M3)> = roots
         .into_iter()
         .rev()
         .map(|n| (n, None, IDENTITY))
         .collect();
-    let mut visited = std::collections::HashSet::new();
     while let Some((node, parent, k_parent)) = stack.pop() {
-        if !visited.insert(node.index()) {
-            return Err(Error::new(
-                ErrorKind::InvalidInput,
-                "gltf.node_cycle",
-                format!(
-                    "node {} is reached twice: the node graph is not a tree",
-                    node.index()
-                ),
-            ));
-        }
         if let (Some(owner), Some((l, g))) = (parent, names::slot_suffix(node.name().unwrap_or("")))
         {
             if node.children().next().is_none() {
@@ -109,6 +119,17 @@ pub fn scene(
             &mul(&transpose(&rm), &k_parent),
             &mul(&rm, &diag(s.map(f64::from))),
         );
+        if items.len() == crate::assemble::MAX_NODES {
+            // Checked while walking: the assembler would refuse the model anyway.
+            return Err(unsupported(
+                "model.too_many_nodes",
+                format!(
+                    "more than {} nodes; an MSH model holds at most {}: join objects first",
+                    crate::assemble::MAX_NODES,
+                    crate::assemble::MAX_NODES
+                ),
+            ));
+        }
         items.push(Item {
             node: node.clone(),
             parent,
@@ -116,7 +137,12 @@ pub fn scene(
             k_parent,
         });
         let me = items.len() - 1;
-        for child in node.children().collect::<Vec<_>>().into_iter().rev() {
+        let mut children = Vec::new();
+        for child in node.children() {
+            reach(&child)?;
+            children.push(child);
+        }
+        for child in children.into_iter().rev() {
             stack.push((child, Some(me), k));
         }
     }
@@ -131,7 +157,7 @@ pub fn scene(
             "node scale was baked into the geometry (MSH nodes have no scale)",
         );
     }
-    let materials = material_indices(doc, report);
+    let materials = material_indices(doc, report)?;
     let winding_cw = recorded.is_some_and(|r| r.winding == "cw");
     let mut nodes: Vec<SceneNode> = Vec::with_capacity(items.len());
     for it in &items {
@@ -248,7 +274,7 @@ fn slot_opaque(mesh: &gltf::Mesh<'_>) -> [u32; 5] {
 
 /// MSH material index of every glTF material: the exporter's extras, else a
 /// `mat<k>` name, else the lowest free index (reported).
-fn material_indices(doc: &gltf::Document, report: &mut Report) -> Vec<u16> {
+fn material_indices(doc: &gltf::Document, report: &mut Report) -> Result<Vec<u16>> {
     let mut out: Vec<Option<u16>> = doc
         .materials()
         .map(|m| {
@@ -261,14 +287,17 @@ fn material_indices(doc: &gltf::Document, report: &mut Report) -> Vec<u16> {
                 .or_else(|| m.name().and_then(names::material_index))
         })
         .collect();
-    let mut taken: std::collections::HashSet<u16> = out.iter().flatten().copied().collect();
-    let mut next = 0u16;
+    let taken: std::collections::HashSet<u16> = out.iter().flatten().copied().collect();
+    let mut free = (0..=u16::MAX).filter(|k| !taken.contains(k));
     for (i, m) in doc.materials().enumerate() {
         if out[i].is_none() {
-            while taken.contains(&next) {
-                next += 1;
-            }
-            taken.insert(next);
+            // More materials than MSH's 16-bit indices: the model cannot be made.
+            let Some(next) = free.next() else {
+                return Err(unsupported(
+                    "gltf.too_many_materials",
+                    "more than 65536 materials: MSH material indices are 16-bit; merge materials first",
+                ));
+            };
             out[i] = Some(next);
             report.note(
                 "import.material_assigned",
@@ -279,7 +308,7 @@ fn material_indices(doc: &gltf::Document, report: &mut Report) -> Vec<u16> {
             );
         }
     }
-    out.into_iter().map(|m| m.unwrap_or(0)).collect()
+    Ok(out.into_iter().map(|m| m.unwrap_or(0)).collect())
 }
 
 /// The batches of one glTF mesh, transformed by `m` (node-local frame) then into the game frame.
@@ -302,15 +331,28 @@ fn mesh_batches(
     let recorded: Vec<ex::BatchExtras> = ex::unwrap::<ex::SlotExtras>(mesh.extras())
         .map(|s| s.batches)
         .unwrap_or_default();
+    // The recorded batches of each material, and how many primitives of each came so far.
+    let mut recorded_of: HashMap<u16, Vec<&ex::BatchExtras>> = HashMap::new();
+    for b in &recorded {
+        recorded_of.entry(b.material).or_default().push(b);
+    }
+    let mut seen_of: HashMap<u16, usize> = HashMap::new();
     let mut out: Vec<SceneBatch> = Vec::new();
+    let mut skipped = false;
     for prim in mesh.primitives() {
+        // Every primitive visited counts against the read budget: a mesh of many
+        // empty primitives on many nodes is work without data.
+        src.visit()?;
         let mode = prim.mode();
         use gltf::mesh::Mode;
         if !matches!(
             mode,
             Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
         ) {
-            report.note("import.primitive_skipped", format!("mesh {:?} has {mode:?} primitives; only triangles are models, they were left out", mesh.name().unwrap_or("")));
+            if !std::mem::replace(&mut skipped, true) {
+                let name: String = mesh.name().unwrap_or("").chars().take(64).collect();
+                report.note("import.primitive_skipped", format!("mesh {name:?} has {mode:?} primitives; only triangles are models, they were left out"));
+            }
             continue;
         }
         let Some(pa) = prim.get(&gltf::Semantic::Positions) else {
@@ -405,13 +447,12 @@ fn mesh_batches(
             .unwrap_or(0);
         // Unknown batch fields recorded on the mesh (Blender drops primitive extras);
         // primitives of one material are matched to the recorded batches in order.
-        let nth = out.iter().filter(|b| b.material == material).count();
-        let fields = recorded
-            .iter()
-            .filter(|b| b.material == material)
-            .nth(nth)
-            .or_else(|| recorded.iter().find(|b| b.material == material))
+        let nth = seen_of.entry(material).or_default();
+        let fields = recorded_of
+            .get(&material)
+            .and_then(|list| list.get(*nth).or(list.first()))
             .map_or([0; 4], |b| [b.flags, b.opaque4, b.opaque6, b.opaque14]);
+        *nth += 1;
         out.push(SceneBatch {
             material,
             positions,

@@ -55,27 +55,45 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
         return Ok(Ok(m));
     }
     // The claimed counts may not exceed what the file holds: every vertex and index
-    // lies in a primitive or a gap, every key in an accessor.
+    // lies in a primitive or a gap, every key in an accessor. What the data holds:
+    // an accessor's count as far as its view has room for it (an accessor past its
+    // view holds nothing; reading it fails below), a gap's count as far as its
+    // base64 text goes (every record takes more than one character of it).
     let prim_vertices: usize = src
         .doc
         .meshes()
         .flat_map(|me| me.primitives())
         .filter_map(|p| p.get(&gltf::Semantic::Positions))
-        .map(|a| a.count())
-        .sum();
-    let gap_vertices: usize = extras.vertex_gaps.iter().map(|g| g.count as usize).sum();
+        .map(|a| src.count(&a).unwrap_or(0))
+        .fold(0, usize::saturating_add);
+    let held = |gaps: &[ex::Gap]| -> usize {
+        gaps.iter()
+            .map(|g| (g.count as usize).min(g.data.len()))
+            .fold(0, usize::saturating_add)
+    };
+    let gap_vertices = held(&extras.vertex_gaps);
     let counts = &extras.counts;
-    if counts.vertices as usize > prim_vertices + gap_vertices {
+    if counts.vertices as usize > prim_vertices.saturating_add(gap_vertices) {
         return Ok(Err(format!(
             "it claims {} vertices but holds {}",
             counts.vertices,
-            prim_vertices + gap_vertices
+            prim_vertices.saturating_add(gap_vertices)
         )));
     }
+    // Every batch is described by a slot or a batch gap; every slot by a mesh or
+    // an empty slot; derived Res7 records lie in slot ranges (u16 start and count).
+    let described_batches = src
+        .doc
+        .meshes()
+        .filter_map(|me| ex::unwrap::<ex::SlotExtras>(me.extras()))
+        .chain(extras.empty_slots.iter().cloned())
+        .map(|s| s.batches.len())
+        .fold(held(&extras.batch_gaps), usize::saturating_add);
     let total_bytes: usize = src.buffers.iter().map(Vec::len).sum::<usize>() + 1024;
     if counts.indices as usize > total_bytes
-        || counts.batches as usize > total_bytes
+        || counts.batches as usize > described_batches
         || counts.slots as usize > total_bytes + 0xFFFF
+        || (extras.raw.tri_descs.is_none() && counts.tri_descs as usize > 2 * 0xFFFF)
     {
         return Ok(Err(
             "its recorded table sizes are larger than the file".into()
@@ -88,7 +106,6 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
     m.frame_count = extras.frame_count;
 
     // Slots and batches from the meshes (and the slots without a mesh).
-    let mut slots = vec![Slot68::new_zeroed(); counts.slots as usize];
     let mut batches = vec![Batch20::new_zeroed(); counts.batches as usize];
     let mut slot_meshes: Vec<(ex::SlotExtras, Option<gltf::Mesh<'_>>)> = Vec::new();
     for mesh in src.doc.meshes() {
@@ -103,13 +120,15 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
         }
     }
     slot_meshes.extend(extras.empty_slots.iter().cloned().map(|s| (s, None)));
-    if slot_meshes.len() != slots.len() {
+    if slot_meshes.len() != counts.slots as usize {
         return Ok(Err(format!(
             "it has {} slots where {} were written",
             slot_meshes.len(),
-            slots.len()
+            counts.slots
         )));
     }
+    // Sized once the count is known to match the file's slots.
+    let mut slots = vec![Slot68::new_zeroed(); counts.slots as usize];
     let positions_len = counts.vertices as usize;
     let mut positions = vec![[F32::new(0.0); 3]; positions_len];
     let typed: Vec<u32> = m
@@ -222,7 +241,7 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
                 }
             }
             if let (Some(ca), false) = (prim.get(&gltf::Semantic::Colors(0)), stream18.is_empty()) {
-                for (v, e) in src.elements(&ca)?.into_iter().take(n).enumerate() {
+                for (v, e) in src.elements(&ca)?.take(n).enumerate() {
                     if e.len() == 4 {
                         stream18[first + v] = [e[2], e[1], e[0], e[3]];
                     }
@@ -581,7 +600,6 @@ fn nodes(
                     }
                     let raw: Vec<[i16; 4]> = src
                         .elements(&out)?
-                        .into_iter()
                         .map(|e| {
                             std::array::from_fn(|k| i16::from_le_bytes([e[2 * k], e[2 * k + 1]]))
                         })

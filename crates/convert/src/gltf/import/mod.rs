@@ -8,6 +8,7 @@
 //! foreign assets) goes through [`generic`] and the shared assembler.
 
 mod generic;
+pub mod limits;
 mod lossless;
 pub(crate) mod read;
 

@@ -3,6 +3,7 @@
 //! resolver the caller controls), and accessors read with every range checked
 //! before anything is allocated.
 
+use super::limits::{self, ReadBudget};
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine as _;
 use gltf::accessor::{DataType, Dimensions};
@@ -17,6 +18,8 @@ pub struct Source {
     pub doc: gltf::Document,
     /// The bytes of every buffer, in order.
     pub buffers: Vec<Vec<u8>>,
+    /// How many more accessor elements may be read.
+    budget: ReadBudget,
 }
 
 fn invalid(code: &str, message: impl Into<String>) -> Error {
@@ -30,6 +33,7 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
     } else {
         (bytes, None)
     };
+    limits::check_json(json)?;
     let root: gltf_json::Root = serde_json::from_slice(json)
         .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
     // gltf-json's own validation indexes the POSITION accessor without a range
@@ -76,6 +80,16 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
     let mut buffers = Vec::new();
     for buffer in doc.buffers() {
         let data = match buffer.source() {
+            // Only buffer 0 may be the GLB binary chunk (one copy of it, not one per buffer).
+            gltf::buffer::Source::Bin if buffer.index() > 0 => {
+                return Err(invalid(
+                    "gltf.missing_uri",
+                    format!(
+                        "buffer {} has no URI; only buffer 0 can be a GLB's binary chunk",
+                        buffer.index()
+                    ),
+                ))
+            }
             gltf::buffer::Source::Bin => blob.map(<[u8]>::to_vec).ok_or_else(|| {
                 invalid(
                     "gltf.missing_bin",
@@ -97,7 +111,12 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
         }
         buffers.push(data);
     }
-    Ok(Source { doc, buffers })
+    let budget = ReadBudget::new(json.len() + buffers.iter().map(Vec::len).sum::<usize>());
+    Ok(Source {
+        doc,
+        buffers,
+        budget,
+    })
 }
 
 /// The JSON chunk and the optional BIN chunk of a GLB, lengths checked.
@@ -200,8 +219,32 @@ fn percent_decode(s: &str) -> String {
 }
 
 impl Source {
-    /// The element bytes of an accessor, one `Vec` entry per element, checked.
-    pub fn elements(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<&[u8]>> {
+    /// The element bytes of an accessor, checked (the range before anything is
+    /// read, the count against the read budget).
+    pub fn elements(
+        &self,
+        accessor: &gltf::Accessor<'_>,
+    ) -> Result<impl ExactSizeIterator<Item = &[u8]> + '_> {
+        let (data, start, stride, size, count) = self.layout(accessor)?;
+        self.budget
+            .take(count.saturating_add(limits::READ_OVERHEAD))?;
+        Ok((0..count).map(move |i| &data[start + i * stride..start + i * stride + size]))
+    }
+
+    /// Counts a visit of a primitive against the read budget.
+    pub fn visit(&self) -> Result<()> {
+        self.budget.take(limits::READ_OVERHEAD)
+    }
+
+    /// The number of elements of an accessor, checked against its buffer view
+    /// (nothing is read).
+    pub fn count(&self, accessor: &gltf::Accessor<'_>) -> Result<usize> {
+        Ok(self.layout(accessor)?.4)
+    }
+
+    /// An accessor's view bytes, first element offset, stride, element size
+    /// and count, with every range checked.
+    fn layout(&self, accessor: &gltf::Accessor<'_>) -> Result<(&[u8], usize, usize, usize, usize)> {
         let where_ = || format!("accessor {}", accessor.index());
         if accessor.sparse().is_some() {
             return Err(Error::new(
@@ -264,9 +307,7 @@ impl Source {
                 ))
             }
         }
-        Ok((0..count)
-            .map(|i| &data[start + i * stride..start + i * stride + size])
-            .collect())
+        Ok((data, start, stride, size, count))
     }
 
     /// An accessor's values as floats (normalised integers as the spec says), `N` components each.
@@ -285,7 +326,6 @@ impl Source {
         let norm = accessor.normalized();
         let values: Vec<[f32; N]> = self
             .elements(accessor)?
-            .into_iter()
             .map(|e| std::array::from_fn(|k| component(e, ty, k, norm)))
             .collect();
         if values.iter().flatten().any(|v| !v.is_finite()) {
@@ -313,14 +353,19 @@ impl Source {
         }
         Ok(self
             .elements(accessor)?
-            .into_iter()
             .map(|e| int_component(e, ty, 0) as u32)
             .collect())
     }
 
     /// The raw bytes of an accessor's elements, concatenated.
     pub fn raw(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<u8>> {
-        Ok(self.elements(accessor)?.concat())
+        let elements = self.elements(accessor)?;
+        // The count was checked against the view: this is at most its length.
+        let mut out = Vec::with_capacity(elements.len() * accessor.size());
+        for e in elements {
+            out.extend_from_slice(e);
+        }
+        Ok(out)
     }
 
     /// The accessor with this index.
