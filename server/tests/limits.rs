@@ -373,17 +373,35 @@ fn the_binary_serves_checks_health_and_stops_gracefully_on_sigterm() {
         .to_string();
     assert!(healthcheck(&addr).success(), "--healthcheck against {addr}");
 
-    // A request in flight when SIGTERM arrives: half its body first.
+    // A request in flight when SIGTERM arrives: half its body first. The
+    // `100 Continue` proves the server has accepted the connection and its
+    // handler is reading the body (without it, SIGTERM could win the race with
+    // the accept, and a connection still in the backlog is never served).
     let walker = fixture(WALKER);
     let mut stream = std::net::TcpStream::connect(&addr).unwrap();
     stream.set_read_timeout(Some(GUARD)).unwrap();
     use std::io::{Read, Write};
     write!(
         stream,
-        "POST /v1/convert?to=glb&name=m095_walker HTTP/1.1\r\nHost: test\r\nContent-Length: {}\r\n\r\n",
+        "POST /v1/convert?to=glb&name=m095_walker HTTP/1.1\r\nHost: test\r\nContent-Length: {}\r\nExpect: 100-continue\r\n\r\n",
         walker.len()
     )
     .unwrap();
+    let mut interim = Vec::new();
+    while find(&interim, b"\r\n\r\n").is_none() {
+        let mut byte = [0u8; 1];
+        assert_eq!(
+            stream.read(&mut byte).unwrap(),
+            1,
+            "the server closed early"
+        );
+        interim.push(byte[0]);
+    }
+    assert!(
+        interim.starts_with(b"HTTP/1.1 100"),
+        "{}",
+        String::from_utf8_lossy(&interim)
+    );
     let half = walker.len() / 2;
     stream.write_all(&walker[..half]).unwrap();
     stream.flush().unwrap();
