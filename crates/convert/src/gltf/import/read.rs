@@ -36,45 +36,7 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
     limits::check_json(json)?;
     let root: gltf_json::Root = serde_json::from_slice(json)
         .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
-    // gltf-json's own validation indexes the POSITION accessor without a range
-    // check (a panic on a bad index): check every attribute's accessor first.
-    for (m, mesh) in root.meshes.iter().enumerate() {
-        for (p, prim) in mesh.primitives.iter().enumerate() {
-            if let Some(a) = prim
-                .attributes
-                .values()
-                .find(|a| a.value() >= root.accessors.len())
-            {
-                return Err(invalid(
-                    "gltf.bad_index",
-                    format!(
-                        "meshes[{m}].primitives[{p}] names accessor {}, which does not exist",
-                        a.value()
-                    ),
-                ));
-            }
-        }
-    }
-    // Nor does it look at animation channels (their target node and path); the
-    // `gltf` accessors then index and unwrap them unchecked.
-    for (a, anim) in root.animations.iter().enumerate() {
-        for (c, ch) in anim.channels.iter().enumerate() {
-            let problem = if ch.target.node.value() >= root.nodes.len() {
-                format!(
-                    "targets node {}, which does not exist",
-                    ch.target.node.value()
-                )
-            } else if ch.target.path == gltf_json::validation::Checked::Invalid {
-                "targets an unknown property (path)".to_string()
-            } else {
-                continue;
-            };
-            return Err(invalid(
-                "gltf.bad_index",
-                format!("animations[{a}].channels[{c}] {problem}"),
-            ));
-        }
-    }
+    check_what_gltf_json_skips(&root)?;
     let doc = gltf::Document::from_json(root)
         .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
     let mut buffers = Vec::new();
@@ -117,6 +79,52 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
         buffers,
         budget,
     })
+}
+
+/// The references gltf-json's validation does not check (or checks only after
+/// indexing with them), which the `gltf` crate's accessors would index or
+/// unwrap unchecked: refused here, before the document is built.
+fn check_what_gltf_json_skips(root: &gltf_json::Root) -> Result<()> {
+    // gltf-json's own validation indexes the POSITION accessor without a range
+    // check (a panic on a bad index): check every attribute's accessor first.
+    for (m, mesh) in root.meshes.iter().enumerate() {
+        for (p, prim) in mesh.primitives.iter().enumerate() {
+            if let Some(a) = prim
+                .attributes
+                .values()
+                .find(|a| a.value() >= root.accessors.len())
+            {
+                return Err(invalid(
+                    "gltf.bad_index",
+                    format!(
+                        "meshes[{m}].primitives[{p}] names accessor {}, which does not exist",
+                        a.value()
+                    ),
+                ));
+            }
+        }
+    }
+    // Nor does it look at animation channels (their target node and path); the
+    // `gltf` accessors then index and unwrap them unchecked.
+    for (a, anim) in root.animations.iter().enumerate() {
+        for (c, ch) in anim.channels.iter().enumerate() {
+            let problem = if ch.target.node.value() >= root.nodes.len() {
+                format!(
+                    "targets node {}, which does not exist",
+                    ch.target.node.value()
+                )
+            } else if ch.target.path == gltf_json::validation::Checked::Invalid {
+                "targets an unknown property (path)".to_string()
+            } else {
+                continue;
+            };
+            return Err(invalid(
+                "gltf.bad_index",
+                format!("animations[{a}].channels[{c}] {problem}"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The JSON chunk and the optional BIN chunk of a GLB, lengths checked.
