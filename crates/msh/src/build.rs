@@ -288,6 +288,47 @@ pub fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> Bounds {
     }
 }
 
+/// [`bounds`] of the positions that `vertices` names (an index past
+/// `positions` is skipped), each distinct vertex taken once: the same result as
+/// over every reference (the box and the largest distance do not change with
+/// repeats or order), at the cost of the distinct vertices rather than the
+/// references. `vertices` is walked twice.
+pub fn bounds_of_vertices(
+    positions: &[Position],
+    vertices: impl Iterator<Item = u32> + Clone,
+) -> Bounds {
+    let in_range = vertices.filter(|&v| (v as usize) < positions.len());
+    let (mut lo, mut hi, mut refs) = (u32::MAX, 0u32, 0usize);
+    for v in in_range.clone() {
+        lo = lo.min(v);
+        hi = hi.max(v);
+        refs += 1;
+    }
+    if refs == 0 {
+        return Bounds::default();
+    }
+    let point = |v: u32| positions[v as usize].map(|c| c.get());
+    let span = (hi - lo) as usize + 1;
+    if span <= refs.saturating_mul(4).saturating_add(1024) {
+        // Dense: one mark per vertex of the span.
+        let mut seen = vec![false; span];
+        for v in in_range {
+            seen[(v - lo) as usize] = true;
+        }
+        bounds(
+            seen.iter()
+                .enumerate()
+                .filter(|(_, &s)| s)
+                .map(|(i, _)| point(lo + i as u32)),
+        )
+    } else {
+        let mut distinct: Vec<u32> = in_range.collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        bounds(distinct.into_iter().map(point))
+    }
+}
+
 /// Writes bounds into a slot's node-local box and sphere (ranges and opaque fields untouched).
 pub fn set_slot_bounds(slot: &mut Slot68, b: &Bounds) {
     slot.aabb_min = b.aabb_min.map(F32::new);

@@ -208,7 +208,7 @@ impl PackedNormal {
     /// `clamp(c / 127, -1, 1)` for x, y, z.
     pub fn decode(&self) -> [f32; 3] {
         let [x, y, z, _] = self.0;
-        [x, y, z].map(|c| (c as f32 / 127.0).clamp(-1.0, 1.0))
+        [x, y, z].map(|c| NORMAL_COMPONENT[c as u8 as usize])
     }
     /// `clamp(round(v * 127), -128, 127)` for x, y, z, with the given 4th byte.
     pub fn encode(v: [f32; 3], w: i8) -> Self {
@@ -216,6 +216,20 @@ impl PackedNormal {
         PackedNormal([e(v[0]), e(v[1]), e(v[2]), w])
     }
 }
+
+/// `clamp(c / 127, -1, 1)` for every `c: i8`, indexed by `c as u8`: the same
+/// values as the division (computed by it at compile time), as a table lookup.
+const NORMAL_COMPONENT: [f32; 256] = {
+    let mut table = [0.0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8 as i8;
+        let v = c as f32 / 127.0;
+        table[i] = if v < -1.0 { -1.0 } else { v };
+        i += 1;
+    }
+    table
+};
 
 /// Res5 record: packed UV0, `i16 u, v`.
 #[derive(
@@ -246,4 +260,18 @@ pub type Raw4 = [u8; 4];
 
 fn some(v: u16) -> Option<u16> {
     (v != NONE).then_some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normal_decoding_is_the_clamped_division_for_every_byte() {
+        for c in i8::MIN..=i8::MAX {
+            let n = PackedNormal([c, c, c, 0]);
+            let expected = (c as f32 / 127.0).clamp(-1.0, 1.0);
+            assert_eq!(n.decode().map(f32::to_bits), [expected.to_bits(); 3], "{c}");
+        }
+    }
 }

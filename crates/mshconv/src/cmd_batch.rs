@@ -4,10 +4,10 @@
 //! 1. **Plan** (one thread): walk the folders, read and parse the archives, name
 //!    every output, and decide what is skipped or cannot be converted at all (a
 //!    damaged archive, two inputs with one output).
-//! 2. **Convert** (`--jobs` threads): each worker takes the next task from a
-//!    shared counter, converts it in memory and writes the output under a
-//!    temporary name and renames it. Results go to the main thread over a
-//!    channel; only the main thread prints.
+//! 2. **Convert** (`--jobs` threads, the main thread one of them): each worker
+//!    takes the next task from a shared counter, converts it in memory and
+//!    writes the output under a temporary name and renames it. Results go to
+//!    the main thread over a channel; only the main thread prints.
 //! 3. **Sum up**: the summary line, the JSON report sorted by input, the exit code.
 //!
 //! SIGINT sets a flag: workers take no new task, finish the one they have, and
@@ -502,6 +502,11 @@ fn order_and_check(plan: &mut Plan) -> Vec<Task> {
 /// Runs the tasks on `jobs` threads; `on_done` sees each record as it arrives
 /// (on the calling thread). The result holds a record per task, `None` for a
 /// task not started because `stop` was set.
+///
+/// The calling thread is one of the workers: it takes tasks like the others and
+/// between two of its own hands on what the others sent. So it is rarely
+/// parked on the channel, and a worker's send rarely has to wake it (a wake-up
+/// cost as much as a small conversion; with one job no thread is spawned).
 fn run_tasks(
     tasks: &[Task],
     options: &Options,
@@ -511,16 +516,21 @@ fn run_tasks(
 ) -> Vec<Option<Record>> {
     let mut results: Vec<Option<Record>> = vec![None; tasks.len()];
     let next = AtomicUsize::new(0);
+    let take = || {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let i = next.fetch_add(1, Ordering::SeqCst);
+        tasks.get(i).map(|task| (i, task))
+    };
     let workers = jobs.clamp(1, tasks.len().max(1));
     let (sender, receiver) = mpsc::channel::<(usize, Record)>();
     std::thread::scope(|scope| {
-        for _ in 0..workers {
+        for _ in 1..workers {
             let sender = sender.clone();
-            let next = &next;
+            let take = &take;
             scope.spawn(move || {
-                while !stop.load(Ordering::SeqCst) {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(task) = tasks.get(i) else { break };
+                while let Some((i, task)) = take() {
                     if sender.send((i, run_task(task, options))).is_err() {
                         break;
                     }
@@ -528,9 +538,18 @@ fn run_tasks(
             });
         }
         drop(sender);
-        for (i, record) in receiver {
+        let mut record = |(i, record): (usize, Record)| {
             on_done(&record);
             results[i] = Some(record);
+        };
+        while let Some((i, task)) = take() {
+            record((i, run_task(task, options)));
+            while let Ok(sent) = receiver.try_recv() {
+                record(sent);
+            }
+        }
+        for sent in receiver {
+            record(sent);
         }
     });
     results

@@ -158,14 +158,16 @@ impl BufferBuilder {
         let mut max = [f32::NEG_INFINITY; N];
         // The view is written first, then its accessor gets the bounds.
         let index = self.push_with(count, layout, None, |out| {
-            out.reserve(count * N * 4);
-            for v in values {
+            // Sized once, then filled element by element (no capacity check per float).
+            let start = out.len();
+            out.resize(start + count * N * 4, 0);
+            for (v, slot) in values.zip(out[start..].chunks_exact_mut(N * 4)) {
                 for i in 0..N {
                     if bounds {
                         min[i] = min[i].min(v[i]);
                         max[i] = max[i].max(v[i]);
                     }
-                    out.extend_from_slice(&v[i].to_le_bytes());
+                    slot[i * 4..i * 4 + 4].copy_from_slice(&v[i].to_le_bytes());
                 }
             }
         });

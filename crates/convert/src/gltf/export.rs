@@ -34,6 +34,9 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
     msh::open(bytes, msh::Mode::Strict)?;
     let model = Model::from_bytes(bytes)?;
     let mut exporter = Exporter::new(&model, options);
+    // The buffer holds about 1.5 bytes per input byte (floats for packed
+    // values, raw tables): sized once, no copies while it grows.
+    exporter.buf.bytes.reserve(bytes.len().saturating_mul(2));
     exporter.run()?;
     exporter.finish()
 }
@@ -187,15 +190,22 @@ impl<'m> Exporter<'m> {
             return false;
         };
         let mut score = 0i64;
-        for tri in self.all_triangles() {
-            let p = tri.map(|v| self.view.positions[v as usize].map(|c| c.get() as f64));
-            let n = tri.map(|v| normals[v as usize].decode().map(f64::from));
-            let e1 = sub(p[1], p[0]);
-            let e2 = sub(p[2], p[0]);
-            let geo = cross(e1, e2);
-            let avg = [0, 1, 2].map(|k| n[0][k] + n[1][k] + n[2][k]);
-            let d = dot(geo, avg);
-            score += (d > 0.0) as i64 - (d < 0.0) as i64;
+        for b in self.view.batches {
+            let Some(idx) = batch_indices(&self.indices, b) else {
+                continue;
+            };
+            let base = b.base_vertex.get() as usize;
+            for t in idx.chunks_exact(3) {
+                let tri = [0, 1, 2].map(|k| base + t[k] as usize);
+                let p = tri.map(|v| self.view.positions[v].map(|c| c.get() as f64));
+                let n = tri.map(|v| normals[v].decode().map(f64::from));
+                let e1 = sub(p[1], p[0]);
+                let e2 = sub(p[2], p[0]);
+                let geo = cross(e1, e2);
+                let avg = [0, 1, 2].map(|k| n[0][k] + n[1][k] + n[2][k]);
+                let d = dot(geo, avg);
+                score += (d > 0.0) as i64 - (d < 0.0) as i64;
+            }
         }
         if score < 0 {
             self.report.note(
@@ -204,19 +214,6 @@ impl<'m> Exporter<'m> {
             );
         }
         score < 0
-    }
-
-    /// Every drawable triangle of every batch, as absolute vertex indices.
-    fn all_triangles(&self) -> Vec<[u32; 3]> {
-        let mut out = Vec::new();
-        for b in self.view.batches {
-            if let Some(idx) = batch_indices(&self.indices, b) {
-                for t in idx.chunks_exact(3) {
-                    out.push([0, 1, 2].map(|k| b.base_vertex.get() + t[k] as u32));
-                }
-            }
-        }
-        out
     }
 
     /// One glTF material per MSH material index, and one more for each further
@@ -301,8 +298,8 @@ impl<'m> Exporter<'m> {
             primitives.push(self.primitive(range, lo, &idx[..idx.len() / 3 * 3], key));
         }
         let mut record = Slot68 { ..s };
-        let points = self.slot_points(slot);
-        msh::build::set_slot_bounds(&mut record, &msh::build::bounds(points));
+        let b = msh::build::bounds_of_vertices(self.view.positions, self.slot_vertices(slot));
+        msh::build::set_slot_bounds(&mut record, &b);
         record.opaque = Default::default();
         let slot_extras = ex::SlotExtras {
             slot: slot as u32,
@@ -332,19 +329,17 @@ impl<'m> Exporter<'m> {
         self.extras_empty.push(slot);
     }
 
-    /// Positions a slot's batches reference (for its bounds).
-    fn slot_points(&self, slot: usize) -> Vec<[f32; 3]> {
+    /// The vertices a slot's batches reference (for its bounds), repeats included.
+    fn slot_vertices(&self, slot: usize) -> impl Iterator<Item = u32> + Clone + '_ {
         let s = self.view.slots[slot];
         let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
-        let mut points = Vec::new();
-        for b in &self.view.batches[bs..bs + bc] {
-            for &i in batch_indices(&self.indices, b).unwrap_or(&[]) {
-                points.push(
-                    self.view.positions[(b.base_vertex.get() + i as u32) as usize].map(|c| c.get()),
-                );
-            }
-        }
-        points
+        self.view.batches[bs..bs + bc].iter().flat_map(|b| {
+            let base = b.base_vertex.get();
+            batch_indices(&self.indices, b)
+                .unwrap_or(&[])
+                .iter()
+                .map(move |&i| base.saturating_add(i as u32))
+        })
     }
 
     fn primitive(
@@ -907,15 +902,15 @@ impl<'m> Exporter<'m> {
             self.extras.raw.stream16 = Some(a.value() as u32);
         }
         if let Some(descs) = view.tri_descs.filter(|d| !d.is_empty()) {
-            if !self.tri_descs_derivable() {
-                let a = self.buf.push(
-                    descs.as_bytes(),
-                    descs.len() * 2,
-                    Layout::raw(ComponentType::U16, Type::Vec4),
-                    None,
-                );
-                self.extras.raw.tri_descs = Some(a.value() as u32);
-            }
+            // Always raw: deriving it to learn whether the importer could derive
+            // it back cost more than all the rest of the export (bench/RESULTS.md).
+            let a = self.buf.push(
+                descs.as_bytes(),
+                descs.len() * 2,
+                Layout::raw(ComponentType::U16, Type::Vec4),
+                None,
+            );
+            self.extras.raw.tri_descs = Some(a.value() as u32);
         }
         if self.anim_raw_nodes {
             // Every node's map start and fallback key, as stored.
@@ -925,45 +920,6 @@ impl<'m> Exporter<'m> {
                 self.nodes[i].extras = wrap(&e);
             }
         }
-    }
-
-    /// True when the importer, recomputing Res7 per slot with `msh::build::tri_descs`,
-    /// gets the stored table back exactly.
-    fn tri_descs_derivable(&self) -> bool {
-        let view = &self.view;
-        let Some(descs) = view.tri_descs else {
-            return true;
-        };
-        // The derivation writes 0 and SEL_NONE into the two unknown fields: a
-        // table with anything else there is kept raw without deriving it.
-        if descs
-            .iter()
-            .any(|d| d.tri_flags.get() != 0 || d.sel_packed.get() != msh::build::SEL_NONE)
-        {
-            return false;
-        }
-        let mut covered = vec![false; descs.len()];
-        for s in view.slots {
-            let (ts, tc) = (s.tri_start.get() as usize, s.tri_count.get() as usize);
-            let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
-            let mut tris = Vec::new();
-            for b in &view.batches[bs..bs + bc] {
-                for t in batch_indices(&self.indices, b)
-                    .unwrap_or(&[])
-                    .chunks_exact(3)
-                {
-                    tris.push([0, 1, 2].map(|k| b.base_vertex.get() + t[k] as u32));
-                }
-            }
-            if tris.len() != tc || covered[ts..ts + tc].iter().any(|&c| c) {
-                return false;
-            }
-            covered[ts..ts + tc].iter_mut().for_each(|c| *c = true);
-            if msh::build::tri_descs(view.positions, &tris, ts) != descs[ts..ts + tc] {
-                return false;
-            }
-        }
-        covered.iter().all(|&c| c)
     }
 
     /// Vertex and index ranges no batch covers, kept raw.

@@ -265,8 +265,8 @@ pub fn wrap<T: Serialize>(value: &T) -> Option<Box<serde_json::value::RawValue>>
     struct Wrapper<'a, T> {
         msh: &'a T,
     }
-    let text = serde_json::to_string(&Wrapper { msh: value }).ok()?;
-    serde_json::value::RawValue::from_string(text).ok()
+    // Serialised once and kept as written (no second parse to check it).
+    serde_json::value::to_raw_value(&Wrapper { msh: value }).ok()
 }
 
 /// Reads `{"msh": T}` from an `extras` value; `None` when absent or of another shape.

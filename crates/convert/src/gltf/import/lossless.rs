@@ -325,8 +325,8 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
     for (slot, _) in &slot_meshes {
         if slot.record.is_none() {
             let k = slot.slot as usize;
-            let points = slot_points(&m, k);
-            build::set_slot_bounds(&mut m.slots[k], &build::bounds(points));
+            let b = build::bounds_of_vertices(&m.positions, slot_vertices(&m, k));
+            build::set_slot_bounds(&mut m.slots[k], &b);
         }
     }
     m.tri_descs = match extras.raw.tri_descs {
@@ -649,22 +649,20 @@ fn nodes(
     Ok(Ok(()))
 }
 
-fn slot_points(m: &Model, k: usize) -> Vec<[f32; 3]> {
+/// The vertices slot `k`'s batches reference, repeats included (indices past
+/// the table are the caller's to skip).
+fn slot_vertices(m: &Model, k: usize) -> impl Iterator<Item = u32> + Clone + '_ {
     let s = m.slots[k];
     let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
-    let mut out = Vec::new();
-    for b in m.batches.iter().skip(bs).take(bc) {
+    m.batches.iter().skip(bs).take(bc).flat_map(|b| {
         let (is, ic) = (b.index_start.get() as usize, b.index_count.get() as usize);
-        for i in m.indices.iter().skip(is).take(ic) {
-            if let Some(p) = m
-                .positions
-                .get(b.base_vertex.get() as usize + i.get() as usize)
-            {
-                out.push(p.map(|c| c.get()));
-            }
-        }
-    }
-    out
+        let base = b.base_vertex.get();
+        m.indices
+            .iter()
+            .skip(is)
+            .take(ic)
+            .map(move |i| base.saturating_add(i.get() as u32))
+    })
 }
 
 /// Res7 recomputed per slot (the exporter kept it raw unless this reproduces it).
