@@ -258,26 +258,30 @@ pub struct Bounds {
 /// Bounds of `points`: the box, and the sphere around the box centre that holds
 /// every point. Non-finite coordinates are skipped; no points gives all zeros.
 pub fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> Bounds {
-    let points: Vec<[f32; 3]> = points
-        .into_iter()
-        .filter(|p| p.iter().all(|c| c.is_finite()))
-        .collect();
-    let Some(first) = points.first() else {
-        return Bounds::default();
-    };
-    let (mut lo, mut hi) = (*first, *first);
-    for p in &points {
+    let points: Vec<[f32; 3]> = points.into_iter().collect();
+    bounds_in_two_passes(points.iter().copied())
+}
+
+/// [`bounds`] over points that can be walked twice (the box, then the radius).
+fn bounds_in_two_passes(points: impl Iterator<Item = [f32; 3]> + Clone) -> Bounds {
+    let finite = points.filter(|p| p.iter().all(|c| c.is_finite()));
+    let (mut lo, mut hi) = ([f32::INFINITY; 3], [f32::NEG_INFINITY; 3]);
+    let mut any = false;
+    for p in finite.clone() {
+        any = true;
         for i in 0..3 {
             lo[i] = lo[i].min(p[i]);
             hi[i] = hi[i].max(p[i]);
         }
     }
+    if !any {
+        return Bounds::default();
+    }
     let center: [f32; 3] = std::array::from_fn(|i| ((lo[i] as f64 + hi[i] as f64) / 2.0) as f32);
     // sqrt is monotonic and correctly rounded: the largest distance is the root
     // of the largest squared distance.
-    let radius = points
-        .iter()
-        .map(|p| dist2(*p, center))
+    let radius = finite
+        .map(|p| dist2(p, center))
         .fold(0.0f64, f64::max)
         .sqrt();
     Bounds {
@@ -288,44 +292,48 @@ pub fn bounds(points: impl IntoIterator<Item = [f32; 3]>) -> Bounds {
     }
 }
 
-/// [`bounds`] of the positions that `vertices` names (an index past
-/// `positions` is skipped), each distinct vertex taken once: the same result as
-/// over every reference (the box and the largest distance do not change with
-/// repeats or order), at the cost of the distinct vertices rather than the
-/// references. `vertices` is walked twice.
-pub fn bounds_of_vertices(
+/// [`bounds`] of the positions that batches reference, each batch given as
+/// its base vertex and its indices (a vertex `base + index` past `positions`
+/// is skipped). Each distinct vertex is taken once: the same result as over
+/// every reference (the box and the largest distance do not change with
+/// repeats or order), at the cost of the distinct vertices.
+pub fn bounds_of_batches<I: IntoIterator<Item = u16>>(
     positions: &[Position],
-    vertices: impl Iterator<Item = u32> + Clone,
+    batches: impl IntoIterator<Item = (u32, I)>,
 ) -> Bounds {
-    let in_range = vertices.filter(|&v| (v as usize) < positions.len());
-    let (mut lo, mut hi, mut refs) = (u32::MAX, 0u32, 0usize);
-    for v in in_range.clone() {
-        lo = lo.min(v);
-        hi = hi.max(v);
-        refs += 1;
+    let mut refs: Vec<u32> = Vec::new();
+    for (base, indices) in batches {
+        let indices = indices.into_iter();
+        refs.reserve(indices.size_hint().0);
+        for i in indices {
+            let v = base.saturating_add(u32::from(i));
+            if (v as usize) < positions.len() {
+                refs.push(v);
+            }
+        }
     }
-    if refs == 0 {
+    let (Some(&lo), Some(&hi)) = (refs.iter().min(), refs.iter().max()) else {
         return Bounds::default();
-    }
+    };
     let point = |v: u32| positions[v as usize].map(|c| c.get());
     let span = (hi - lo) as usize + 1;
-    if span <= refs.saturating_mul(4).saturating_add(1024) {
+    if span <= refs.len().saturating_mul(4).saturating_add(1024) {
         // Dense: one mark per vertex of the span.
         let mut seen = vec![false; span];
-        for v in in_range {
+        for &v in &refs {
             seen[(v - lo) as usize] = true;
         }
-        bounds(
+        bounds_in_two_passes(
             seen.iter()
                 .enumerate()
                 .filter(|(_, &s)| s)
                 .map(|(i, _)| point(lo + i as u32)),
         )
     } else {
-        let mut distinct: Vec<u32> = in_range.collect();
+        let mut distinct = refs;
         distinct.sort_unstable();
         distinct.dedup();
-        bounds(distinct.into_iter().map(point))
+        bounds_in_two_passes(distinct.iter().map(|&v| point(v)))
     }
 }
 

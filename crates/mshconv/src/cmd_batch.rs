@@ -44,7 +44,7 @@ enum Source {
     File(PathBuf),
     /// Entry `index` of an archive (parsed strictly once already; the worker
     /// parses it again, which reads only the header and directory).
-    Entry { archive: Arc<[u8]>, index: usize },
+    Entry { archive: Arc<Vec<u8>>, index: usize },
 }
 
 /// One conversion to do.
@@ -409,8 +409,9 @@ fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Plan) {
 /// (`OUT/.../units.rlb/`); an archive that cannot be read or parsed is one failure.
 fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
     let label = path.display().to_string();
-    let bytes: Arc<[u8]> = match read_file(path) {
-        Ok(bytes) => bytes.into(),
+    // `Arc<Vec<u8>>`, not `Arc<[u8]>`: the conversion would copy the whole archive.
+    let bytes: Arc<Vec<u8>> = match read_file(path) {
+        Ok(bytes) => Arc::new(bytes),
         Err(e) => {
             let failure = fail::classify(&e);
             plan.decided

@@ -19,7 +19,7 @@ use gltf_json as json;
 use json::accessor::{ComponentType, Type};
 use json::validation::Checked;
 use json::Index;
-use msh::raw::{AnimKey24, Batch20, Slot68};
+use msh::raw::{AnimKey24, Batch20};
 use msh::{resource as res, Model, ModelKind, ModelRef};
 use std::collections::BTreeMap;
 use zerocopy::IntoBytes;
@@ -297,16 +297,14 @@ impl<'m> Exporter<'m> {
             let key = self.material_key(slot, bi);
             primitives.push(self.primitive(range, lo, &idx[..idx.len() / 3 * 3], key));
         }
-        let mut record = Slot68 { ..s };
-        let b = msh::build::bounds_of_vertices(self.view.positions, self.slot_vertices(slot));
-        msh::build::set_slot_bounds(&mut record, &b);
-        record.opaque = Default::default();
+        // The record travels as stored, always: recomputing the bounds to learn
+        // whether the importer would get them back cost more than carrying them.
         let slot_extras = ex::SlotExtras {
             slot: slot as u32,
             tri_start: s.tri_start.get() as u32,
             tri_count: s.tri_count.get() as u32,
             batch_start: bs as u32,
-            record: (record.as_bytes() != s.as_bytes()).then(|| b64(&s.as_bytes()[8..])),
+            record: Some(b64(&s.as_bytes()[8..])),
             batches,
         };
         if primitives.is_empty() {
@@ -327,19 +325,6 @@ impl<'m> Exporter<'m> {
         // A slot without drawable batches has no mesh (glTF meshes need a primitive);
         // its record travels in the model extras.
         self.extras_empty.push(slot);
-    }
-
-    /// The vertices a slot's batches reference (for its bounds), repeats included.
-    fn slot_vertices(&self, slot: usize) -> impl Iterator<Item = u32> + Clone + '_ {
-        let s = self.view.slots[slot];
-        let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
-        self.view.batches[bs..bs + bc].iter().flat_map(|b| {
-            let base = b.base_vertex.get();
-            batch_indices(&self.indices, b)
-                .unwrap_or(&[])
-                .iter()
-                .map(move |&i| base.saturating_add(i as u32))
-        })
     }
 
     fn primitive(

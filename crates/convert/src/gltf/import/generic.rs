@@ -31,7 +31,7 @@ struct Item<'a> {
 
 /// Builds the scene description of the document's default scene.
 pub fn scene(
-    src: &Source,
+    src: &Source<'_>,
     recorded: Option<&ModelExtras>,
     opts: &Resolved,
     choice: &AnimationChoice,
@@ -313,7 +313,7 @@ fn material_indices(doc: &gltf::Document, report: &mut Report) -> Result<Vec<u16
 
 /// The batches of one glTF mesh, transformed by `m` (node-local frame) then into the game frame.
 fn mesh_batches(
-    src: &Source,
+    src: &Source<'_>,
     mesh: &gltf::Mesh<'_>,
     m: &Affine,
     frame: &Frame,
@@ -469,7 +469,7 @@ fn mesh_batches(
 
 /// Samples the chosen animations at whole frames and sets each node's track.
 fn animation(
-    src: &Source,
+    src: &Source<'_>,
     items: &[Item<'_>],
     nodes: &mut [SceneNode],
     frame: &Frame,

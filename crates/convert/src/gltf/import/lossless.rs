@@ -34,7 +34,7 @@ fn b64(s: &str) -> Result<Vec<u8>> {
 }
 
 /// Rebuilds the model, or says why it cannot be rebuilt exactly.
-pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Outcome> {
+pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Result<Outcome> {
     let frame = Frame {
         axis: opts.axis,
         rotation: opts.rotation,
@@ -89,7 +89,7 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
         .chain(extras.empty_slots.iter().cloned())
         .map(|s| s.batches.len())
         .fold(held(&extras.batch_gaps), usize::saturating_add);
-    let total_bytes: usize = src.buffers.iter().map(Vec::len).sum::<usize>() + 1024;
+    let total_bytes: usize = src.buffers.iter().map(|b| b.len()).sum::<usize>() + 1024;
     if counts.indices as usize > total_bytes
         || counts.batches as usize > described_batches
         || counts.slots as usize > total_bytes + 0xFFFF
@@ -325,7 +325,7 @@ pub fn rebuild(src: &Source, extras: &ModelExtras, opts: &Resolved) -> Result<Ou
     for (slot, _) in &slot_meshes {
         if slot.record.is_none() {
             let k = slot.slot as usize;
-            let b = build::bounds_of_vertices(&m.positions, slot_vertices(&m, k));
+            let b = build::bounds_of_batches(&m.positions, slot_indices(&m, k));
             build::set_slot_bounds(&mut m.slots[k], &b);
         }
     }
@@ -489,7 +489,7 @@ type NodeChannels = (Option<Vec<(f32, [f32; 3])>>, Option<Vec<[i16; 4]>>);
 
 /// Nodes, names and animation.
 fn nodes(
-    src: &Source,
+    src: &Source<'_>,
     extras: &ModelExtras,
     frame: &Frame,
     opts: &Resolved,
@@ -649,20 +649,26 @@ fn nodes(
     Ok(Ok(()))
 }
 
-/// The vertices slot `k`'s batches reference, repeats included (indices past
-/// the table are the caller's to skip).
-fn slot_vertices(m: &Model, k: usize) -> impl Iterator<Item = u32> + Clone + '_ {
+/// Each batch of slot `k` as its base vertex and indices (ranges past the
+/// tables are cut short), for the slot's bounds.
+fn slot_indices(
+    m: &Model,
+    k: usize,
+) -> impl Iterator<Item = (u32, impl Iterator<Item = u16> + '_)> + '_ {
     let s = m.slots[k];
     let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
-    m.batches.iter().skip(bs).take(bc).flat_map(|b| {
-        let (is, ic) = (b.index_start.get() as usize, b.index_count.get() as usize);
-        let base = b.base_vertex.get();
-        m.indices
-            .iter()
-            .skip(is)
-            .take(ic)
-            .map(move |i| base.saturating_add(i.get() as u32))
-    })
+    let within = |len: usize, start: usize, count: usize| {
+        start.min(len)..start.saturating_add(count).min(len)
+    };
+    m.batches[within(m.batches.len(), bs, bc)]
+        .iter()
+        .map(move |b| {
+            let (is, ic) = (b.index_start.get() as usize, b.index_count.get() as usize);
+            let indices = m.indices[within(m.indices.len(), is, ic)]
+                .iter()
+                .map(|i| i.get());
+            (b.base_vertex.get(), indices)
+        })
 }
 
 /// Res7 recomputed per slot (the exporter kept it raw unless this reproduces it).

@@ -7,17 +7,18 @@ use super::limits::{self, ReadBudget};
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine as _;
 use gltf::accessor::{DataType, Dimensions};
+use std::borrow::Cow;
 
 /// Gives the bytes of a side-car file named by a buffer's relative URI, or `None`.
 /// The importer only asks for plain file names (no folders, no `..`, no scheme).
 pub type Resolver<'a> = &'a dyn Fn(&str) -> Option<Vec<u8>>;
 
 /// A parsed document and its buffers.
-pub struct Source {
+pub struct Source<'a> {
     /// The glTF document (validated by the `gltf` crate).
     pub doc: gltf::Document,
-    /// The bytes of every buffer, in order.
-    pub buffers: Vec<Vec<u8>>,
+    /// The bytes of every buffer, in order (a GLB's binary chunk borrowed, not copied).
+    pub buffers: Vec<Cow<'a, [u8]>>,
     /// How many more accessor elements may be read.
     budget: ReadBudget,
 }
@@ -27,14 +28,25 @@ fn invalid(code: &str, message: impl Into<String>) -> Error {
 }
 
 /// Parses `.glb` or `.gltf` bytes and loads every buffer.
-pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
+pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> {
     let (json, blob) = if bytes.starts_with(b"glTF") {
         split_glb(bytes)?
     } else {
         (bytes, None)
     };
+    // glTF JSON is UTF-8: checked once here, so the parser does not check
+    // every string again.
+    let json = std::str::from_utf8(json).map_err(|e| {
+        invalid(
+            "gltf.invalid",
+            format!(
+                "not a valid glTF document: the JSON is not UTF-8 (byte {})",
+                e.valid_up_to()
+            ),
+        )
+    })?;
     limits::check_json(json)?;
-    let root: gltf_json::Root = serde_json::from_slice(json)
+    let root: gltf_json::Root = serde_json::from_str(json)
         .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
     check_what_gltf_json_skips(&root)?;
     let doc = gltf::Document::from_json(root)
@@ -42,7 +54,7 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
     let mut buffers = Vec::new();
     for buffer in doc.buffers() {
         let data = match buffer.source() {
-            // Only buffer 0 may be the GLB binary chunk (one copy of it, not one per buffer).
+            // Only buffer 0 may be the GLB binary chunk (borrowed, never once per buffer).
             gltf::buffer::Source::Bin if buffer.index() > 0 => {
                 return Err(invalid(
                     "gltf.missing_uri",
@@ -52,13 +64,13 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
                     ),
                 ))
             }
-            gltf::buffer::Source::Bin => blob.map(<[u8]>::to_vec).ok_or_else(|| {
+            gltf::buffer::Source::Bin => blob.map(Cow::Borrowed).ok_or_else(|| {
                 invalid(
                     "gltf.missing_bin",
                     "buffer 0 refers to the GLB binary chunk, which is missing",
                 )
             })?,
-            gltf::buffer::Source::Uri(uri) => load_uri(uri, resolver)?,
+            gltf::buffer::Source::Uri(uri) => Cow::Owned(load_uri(uri, resolver)?),
         };
         if data.len() < buffer.length() {
             return Err(invalid(
@@ -73,7 +85,7 @@ pub fn parse(bytes: &[u8], resolver: Resolver<'_>) -> Result<Source> {
         }
         buffers.push(data);
     }
-    let budget = ReadBudget::new(json.len() + buffers.iter().map(Vec::len).sum::<usize>());
+    let budget = ReadBudget::new(json.len() + buffers.iter().map(|b| b.len()).sum::<usize>());
     Ok(Source {
         doc,
         buffers,
@@ -226,7 +238,7 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-impl Source {
+impl Source<'_> {
     /// The element bytes of an accessor, checked (the range before anything is
     /// read, the count against the read budget).
     pub fn elements(
@@ -332,10 +344,17 @@ impl Source {
         }
         let ty = accessor.data_type();
         let norm = accessor.normalized();
-        let values: Vec<[f32; N]> = self
-            .elements(accessor)?
-            .map(|e| std::array::from_fn(|k| component(e, ty, k, norm)))
-            .collect();
+        let elements = self.elements(accessor)?;
+        let values: Vec<[f32; N]> = if ty == DataType::F32 {
+            // The common case without the per-component type dispatch.
+            elements
+                .map(|e| std::array::from_fn(|k| f32_at(e, k)))
+                .collect()
+        } else {
+            elements
+                .map(|e| std::array::from_fn(|k| component(e, ty, k, norm)))
+                .collect()
+        };
         if values.iter().flatten().any(|v| !v.is_finite()) {
             return Err(invalid(
                 "gltf.non_finite",
@@ -411,9 +430,14 @@ fn int_component(e: &[u8], ty: DataType, k: usize) -> i64 {
     }
 }
 
+/// Float component `k` of an element.
+fn f32_at(e: &[u8], k: usize) -> f32 {
+    f32::from_le_bytes([e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3]])
+}
+
 fn component(e: &[u8], ty: DataType, k: usize, normalized: bool) -> f32 {
     if ty == DataType::F32 {
-        return f32::from_le_bytes([e[4 * k], e[4 * k + 1], e[4 * k + 2], e[4 * k + 3]]);
+        return f32_at(e, k);
     }
     let v = int_component(e, ty, k) as f32;
     if !normalized {
