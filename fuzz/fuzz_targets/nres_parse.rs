@@ -1,11 +1,21 @@
-//! NRes container: parsing never panics; a parsed archive writes back byte for byte
+//! NRes container: parsing never panics; the directory-only parse agrees with
+//! the whole-file one; a parsed archive writes back byte for byte
 //! (when its payloads do not overlap) and canonically to a file that parses again.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use nres::{Archive, OwnedArchive, WriteMode};
+use nres::{Archive, Directory, OwnedArchive, WriteMode};
 
 fuzz_target!(|data: &[u8]| {
+    // The header and directory alone reach the same verdict as the whole file.
+    let len = data.len() as u64;
+    let directory = Directory::locate(data, len)
+        .and_then(|at| Directory::parse(data, &data[at.start as usize..], len));
+    assert_eq!(
+        directory.map(|d| d.raw_entries().to_vec()).map_err(|e| e.code()),
+        Archive::parse(data).map(|a| a.raw_entries().to_vec()).map_err(|e| e.code()),
+        "Directory and Archive disagree"
+    );
     if let Ok(archive) = Archive::parse(data) {
         for entry in archive.entries() {
             let _ = (entry.data(), entry.name());

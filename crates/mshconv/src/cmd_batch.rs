@@ -20,13 +20,14 @@ use crate::cmd_convert::{
 };
 use crate::fail::{self, Failure};
 use crate::glob::Filter;
-use crate::input::read_file;
+use crate::input::{read_directory, read_file, read_range};
 use crate::out;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
+use std::ops::Range;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -42,9 +43,12 @@ pub const EXIT_INTERRUPTED: u8 = 130;
 enum Source {
     /// A file, read by the worker.
     File(PathBuf),
-    /// Entry `index` of an archive (parsed strictly once already; the worker
-    /// parses it again, which reads only the header and directory).
-    Entry { archive: Arc<Vec<u8>>, index: usize },
+    /// An archive entry's payload, by its byte range in the archive (whose
+    /// directory the plan checked); the worker reads just that range.
+    Entry {
+        archive: Arc<PathBuf>,
+        range: Range<u64>,
+    },
 }
 
 /// One conversion to do.
@@ -407,39 +411,37 @@ fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Plan) {
 
 /// Every `.msh` entry of an archive becomes a task writing into `target`
 /// (`OUT/.../units.rlb/`); an archive that cannot be read or parsed is one failure.
+/// Only the header and the directory are read here: the workers read each
+/// entry's bytes themselves (no serial read of the whole archive, and no
+/// archive held in memory).
 fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
     let label = path.display().to_string();
-    // `Arc<Vec<u8>>`, not `Arc<[u8]>`: the conversion would copy the whole archive.
-    let bytes: Arc<Vec<u8>> = match read_file(path) {
-        Ok(bytes) => Arc::new(bytes),
+    let directory = match read_directory(path) {
+        Ok(directory) => directory,
         Err(e) => {
             let failure = fail::classify(&e);
-            plan.decided
-                .push(Record::failed(&label, &failure.code, fail::message(&e)));
-            return;
-        }
-    };
-    let archive = match nres::Archive::parse(&bytes) {
-        Ok(archive) => archive,
-        Err(e) => {
-            let code = e.code();
-            let message = fail::message(&anyhow::Error::from(e).context("damaged archive"));
-            let mut record = Record::failed(&label, code, message);
-            record.bytes_in = bytes.len() as u64;
+            let mut record = Record::failed(&label, &failure.code, fail::message(&e));
+            if e.chain().any(|c| c.is::<nres::Error>()) {
+                record.bytes_in = std::fs::metadata(path).map_or(0, |m| m.len());
+            }
             plan.decided.push(record);
             return;
         }
     };
-    for entry in archive.entries() {
-        let name = entry.name_bytes();
+    let archive = Arc::new(path.to_path_buf());
+    for index in 0..directory.len() {
+        let (Some(name), Some(range)) = (directory.name_bytes(index), directory.payload(index))
+        else {
+            continue;
+        };
         if name.len() < 4 || !name[name.len() - 4..].eq_ignore_ascii_case(b".msh") {
             continue;
         }
         plan.tasks.push(Task {
-            input: format!("{label}:{}", entry.name()),
+            input: format!("{label}:{}", String::from_utf8_lossy(name)),
             source: Source::Entry {
-                archive: Arc::clone(&bytes),
-                index: entry.index(),
+                archive: Arc::clone(&archive),
+                range,
             },
             from: Format::Msh,
             to,
@@ -598,10 +600,10 @@ fn convert_task(task: &Task, options: &Options, record: &mut Record) -> anyhow::
             read = read_file(path)?;
             &read
         }
-        Source::Entry { archive, index } => nres::Archive::parse(archive)?
-            .entry(*index)
-            .map(|e| e.data())
-            .unwrap_or_default(),
+        Source::Entry { archive, range } => {
+            read = read_range(archive, range.clone())?;
+            &read
+        }
     };
     record.bytes_in = bytes.len() as u64;
     let job = Job {

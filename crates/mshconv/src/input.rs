@@ -3,6 +3,9 @@
 
 use crate::fail::Failure;
 use anyhow::Context;
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The bytes of one model and the name to show for it.
@@ -18,6 +21,44 @@ pub struct Input {
 /// Reads a file with the path in the error.
 pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+}
+
+/// Reads the checked directory of an archive without its payloads (the header,
+/// then the directory at the end): a damaged archive is an `nres` error in the
+/// chain, under "damaged archive".
+pub fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
+    let cannot = || format!("cannot read {}", path.display());
+    let mut file = File::open(path).with_context(cannot)?;
+    let len = file.metadata().with_context(cannot)?.len();
+    let mut head = Vec::with_capacity(nres::raw::HEADER_SIZE);
+    (&mut file)
+        .take(nres::raw::HEADER_SIZE as u64)
+        .read_to_end(&mut head)
+        .with_context(cannot)?;
+    let at = nres::Directory::locate(&head, len).context("damaged archive")?;
+    // The located range lies within the file's length: reading it is bounded.
+    let directory = read_at(&mut file, at.clone()).with_context(cannot)?;
+    nres::Directory::parse(&head, &directory, len).context("damaged archive")
+}
+
+/// Bytes `range` of a file (an archive entry's payload).
+pub fn read_range(path: &Path, range: Range<u64>) -> anyhow::Result<Vec<u8>> {
+    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    read_at(&mut file, range).with_context(|| format!("cannot read {}", path.display()))
+}
+
+fn read_at(file: &mut File, range: Range<u64>) -> std::io::Result<Vec<u8>> {
+    file.seek(SeekFrom::Start(range.start))?;
+    let len = range.end.saturating_sub(range.start);
+    let mut bytes = Vec::new();
+    file.take(len).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 != len {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::UnexpectedEof,
+            "the file became shorter while it was read",
+        ));
+    }
+    Ok(bytes)
 }
 
 /// Reads a model: `spec` is a file, or `ARCHIVE:ENTRY`; with `entry`, `spec` is

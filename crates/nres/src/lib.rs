@@ -9,6 +9,8 @@
 //! Layers:
 //! - [`raw`]: the on-disk records, field by field;
 //! - [`Archive`]: a zero-copy, bounds-checked view of a file;
+//! - [`Directory`]: the same checks from the header and directory alone, for
+//!   archives read entry by entry rather than whole;
 //! - [`OwnedArchive`]: an editable copy and the writer, canonical or lossless.
 //!
 //! ```
@@ -28,12 +30,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod directory;
 mod error;
 mod name;
 pub mod raw;
 mod read;
 mod write;
 
+pub use directory::Directory;
 pub use error::{Error, ErrorKind, Result};
 pub use name::{cmp_names, sort_table, Name};
 pub use read::{Archive, Entry, Layout};

@@ -30,17 +30,7 @@ impl<'a> Archive<'a> {
     /// Parses and checks an NRes file (strict: the first problem is an error).
     pub fn parse(data: &'a [u8]) -> Result<Self> {
         let header = parse_header(data)?;
-        let total = header.total_size.get() as usize;
-        if total != data.len() {
-            return Err(Error::new(
-                ErrorKind::SizeMismatch,
-                format!(
-                    "header says the file is {total} bytes, it is {} bytes",
-                    data.len()
-                ),
-            )
-            .at(12));
-        }
+        check_total(header, data.len())?;
         let archive = Self::with_directory(data, header)?;
         for entry in archive.entries.iter().enumerate() {
             check_entry(entry.0, entry.1, archive.directory_offset)?;
@@ -56,18 +46,8 @@ impl<'a> Archive<'a> {
     pub fn parse_tolerant(data: &'a [u8]) -> Result<(Self, Vec<Error>)> {
         let header = parse_header(data)?;
         let mut problems = Vec::new();
-        let total = header.total_size.get() as usize;
-        if total != data.len() {
-            problems.push(
-                Error::new(
-                    ErrorKind::SizeMismatch,
-                    format!(
-                        "header says the file is {total} bytes, it is {} bytes",
-                        data.len()
-                    ),
-                )
-                .at(12),
-            );
+        if let Err(e) = check_total(header, data.len()) {
+            problems.push(e);
         }
         let archive = Self::with_directory(data, header)?;
         for (index, raw) in archive.entries.iter().enumerate() {
@@ -79,25 +59,7 @@ impl<'a> Archive<'a> {
     }
 
     fn with_directory(data: &'a [u8], header: &RawHeader) -> Result<Self> {
-        let count = header.entry_count.get();
-        let count = usize::try_from(count).map_err(|_| {
-            Error::new(ErrorKind::NegativeCount, format!("entry_count is {count}")).at(8)
-        })?;
-        // The count is checked against the bytes there are before anything is sized by it.
-        let dir_len = count
-            .checked_mul(ENTRY_SIZE)
-            .filter(|&len| len <= data.len().saturating_sub(HEADER_SIZE))
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::DirectoryOutOfRange,
-                    format!(
-                        "entry_count {count} needs a {}-byte directory, the file has {} bytes after the header",
-                        count as u128 * ENTRY_SIZE as u128,
-                        data.len().saturating_sub(HEADER_SIZE)
-                    ),
-                )
-                .at(8)
-            })?;
+        let dir_len = directory_len(header, data.len())?;
         let directory_offset = data.len() - dir_len;
         let dir_bytes = &data[directory_offset..];
         let entries = <[RawEntry]>::ref_from_bytes(dir_bytes).map_err(|_| {
@@ -268,7 +230,43 @@ impl<'a> Entry<'a> {
     }
 }
 
-fn parse_header(data: &[u8]) -> Result<&RawHeader> {
+/// The header's `total_size` against the real length of the file.
+pub(crate) fn check_total(header: &RawHeader, file_len: usize) -> Result<()> {
+    let total = header.total_size.get() as usize;
+    if total != file_len {
+        return Err(Error::new(
+            ErrorKind::SizeMismatch,
+            format!("header says the file is {total} bytes, it is {file_len} bytes"),
+        )
+        .at(12));
+    }
+    Ok(())
+}
+
+/// The directory's length in a file of `file_len` bytes: the entry count is
+/// checked against the bytes there are before anything is sized by it.
+pub(crate) fn directory_len(header: &RawHeader, file_len: usize) -> Result<usize> {
+    let count = header.entry_count.get();
+    let count = usize::try_from(count).map_err(|_| {
+        Error::new(ErrorKind::NegativeCount, format!("entry_count is {count}")).at(8)
+    })?;
+    count
+        .checked_mul(ENTRY_SIZE)
+        .filter(|&len| len <= file_len.saturating_sub(HEADER_SIZE))
+        .ok_or_else(|| {
+            Error::new(
+                ErrorKind::DirectoryOutOfRange,
+                format!(
+                    "entry_count {count} needs a {}-byte directory, the file has {} bytes after the header",
+                    count as u128 * ENTRY_SIZE as u128,
+                    file_len.saturating_sub(HEADER_SIZE)
+                ),
+            )
+            .at(8)
+        })
+}
+
+pub(crate) fn parse_header(data: &[u8]) -> Result<&RawHeader> {
     let (header, _) = RawHeader::ref_from_prefix(data).map_err(|_| {
         Error::new(
             ErrorKind::Truncated,
@@ -303,7 +301,7 @@ fn entry_offset(directory_offset: usize, index: usize) -> usize {
     directory_offset + index * ENTRY_SIZE
 }
 
-fn check_entry(index: usize, raw: &RawEntry, directory_offset: usize) -> Result<()> {
+pub(crate) fn check_entry(index: usize, raw: &RawEntry, directory_offset: usize) -> Result<()> {
     let base = entry_offset(directory_offset, index);
     let start = raw.data_offset.get() as usize;
     let size = raw.size.get() as usize;
