@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The performance run of issue 11, on the full generated corpus, in one go on
-# one machine: the copy floor, `mshconv batch` (to GLB, to OBJ, GLB back to MSH;
-# 1 and 2 jobs), Debian's assimp on the same geometry, the service under load
-# (wrk, 1/8/32 connections) against the in-process rate, and peak RSS.
+# one machine: the copy floors (the corpus, and the GLB folder the import
+# reads), `mshconv batch` (to GLB, to OBJ, GLB back to MSH; 1 and 2 jobs), the
+# same conversions in memory, Debian's assimp on the same geometry, the service
+# under load (wrk, 1/8/32 connections) against the in-process rate, and peak RSS.
 # Prints a Markdown report (bench/RESULTS.md explains it) and keeps the raw
 # logs in test-output/bench/.
 #
@@ -24,7 +25,7 @@ need wrk wrk
 [ -n "${BENCH_SKIP_PEER:-}" ] || need assimp assimp-utils
 
 cargo build --release -q -p mshconv -p mshconv-server -p mshconv-fixtures
-cargo build --release -q -p mshconv-convert --example throughput
+cargo build --release -q -p mshconv-convert --example throughput --example corpus
 bin="$root/target/release"
 
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then base=$(mktemp -d /dev/shm/mshconv-bench.XXXXXX); else base=$(mktemp -d); fi
@@ -49,7 +50,8 @@ best_of() {
   done
   printf '%.3f\n' "$best"
 }
-mibs() { printf '%.1f' "$(echo "$bytes / $1 / 1048576" | bc -l)"; }
+# mibs <bytes> <seconds>: throughput; ratio <a> <b>: a / b.
+mibs() { printf '%.1f' "$(echo "$1 / $2 / 1048576" | bc -l)"; }
 ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 
 # (a) The floor: the same bytes read and written once.
@@ -66,6 +68,11 @@ for j in 1 2; do
 done
 glb_bytes=$(du -sb "$base/glb" | cut -f1)
 models=$(find "$base/glb" -name '*.glb' | wc -l)
+# The floor of GLB -> MSH: its own input, the GLB folder, copied.
+floor_glb=$(best_of cp-glb "rm -rf '$base/copy-glb'" cp -r "$base/glb" "$base/copy-glb")
+# The conversions alone, in memory (no file system): where the CPU goes.
+mem_glb=$("$bin/examples/corpus" glb "$corpus" "$runs")
+mem_msh=$("$bin/examples/corpus" msh "$corpus" "$runs")
 
 # (c) The peer: assimp converting our OBJ exports (the same geometry) to GLB,
 # one process per file as a user runs it; our MSH -> GLB over the same models.
@@ -128,15 +135,24 @@ cat <<EOF
 
 Corpus: $files files, $(echo "scale=1; $bytes / 1048576" | bc -l) MiB ($models models once archives are unpacked); GLB output $(echo "scale=1; $glb_bytes / 1048576" | bc -l) MiB.
 
-| step | seconds | MiB/s (corpus bytes) | vs floor |
-|---|---:|---:|---:|
-| floor: \`cp -r\` of the corpus | $floor | $(mibs "$floor") | 1.00 |
-| \`batch --to glb\`, 1 job | ${t[glb1]} | $(mibs "${t[glb1]}") | $(ratio "$floor" "${t[glb1]}") |
-| \`batch --to glb\`, 2 jobs | ${t[glb2]} | $(mibs "${t[glb2]}") | $(ratio "$floor" "${t[glb2]}") |
-| \`batch --to obj\`, 1 job | ${t[obj1]} | $(mibs "${t[obj1]}") | $(ratio "$floor" "${t[obj1]}") |
-| \`batch --to obj\`, 2 jobs | ${t[obj2]} | $(mibs "${t[obj2]}") | $(ratio "$floor" "${t[obj2]}") |
-| GLB folder \`batch --to msh\`, 1 job | ${t[back1]} | $(mibs "${t[back1]}") | $(ratio "$floor" "${t[back1]}") |
-| GLB folder \`batch --to msh\`, 2 jobs | ${t[back2]} | $(mibs "${t[back2]}") | $(ratio "$floor" "${t[back2]}") |
+Throughput is input bytes per second: the corpus for the exports, the GLB
+folder for the import. "vs floor" divides it by the copy's throughput on the
+same input (\`cp -r\` of the corpus for the exports, of the GLB folder for the
+import); the last column puts every step against the corpus copy.
+
+| step | seconds | input MiB | MiB/s of input | vs floor | vs corpus copy |
+|---|---:|---:|---:|---:|---:|
+| floor: \`cp -r\` of the corpus | $floor | $(mibs "$bytes" 1) | $(mibs "$bytes" "$floor") | 1.00 | 1.00 |
+| floor: \`cp -r\` of the GLB folder | $floor_glb | $(mibs "$glb_bytes" 1) | $(mibs "$glb_bytes" "$floor_glb") | 1.00 | $(ratio "$(mibs "$glb_bytes" "$floor_glb")" "$(mibs "$bytes" "$floor")") |
+| \`batch --to glb\`, 1 job | ${t[glb1]} | $(mibs "$bytes" 1) | $(mibs "$bytes" "${t[glb1]}") | $(ratio "$floor" "${t[glb1]}") | $(ratio "$floor" "${t[glb1]}") |
+| \`batch --to glb\`, 2 jobs | ${t[glb2]} | $(mibs "$bytes" 1) | $(mibs "$bytes" "${t[glb2]}") | $(ratio "$floor" "${t[glb2]}") | $(ratio "$floor" "${t[glb2]}") |
+| \`batch --to obj\`, 1 job | ${t[obj1]} | $(mibs "$bytes" 1) | $(mibs "$bytes" "${t[obj1]}") | $(ratio "$floor" "${t[obj1]}") | $(ratio "$floor" "${t[obj1]}") |
+| \`batch --to obj\`, 2 jobs | ${t[obj2]} | $(mibs "$bytes" 1) | $(mibs "$bytes" "${t[obj2]}") | $(ratio "$floor" "${t[obj2]}") | $(ratio "$floor" "${t[obj2]}") |
+| GLB folder \`batch --to msh\`, 1 job | ${t[back1]} | $(mibs "$glb_bytes" 1) | $(mibs "$glb_bytes" "${t[back1]}") | $(ratio "$floor_glb" "${t[back1]}") | $(ratio "$(mibs "$glb_bytes" "${t[back1]}")" "$(mibs "$bytes" "$floor")") |
+| GLB folder \`batch --to msh\`, 2 jobs | ${t[back2]} | $(mibs "$glb_bytes" 1) | $(mibs "$glb_bytes" "${t[back2]}") | $(ratio "$floor_glb" "${t[back2]}") | $(ratio "$(mibs "$glb_bytes" "${t[back2]}")" "$(mibs "$bytes" "$floor")") |
+
+In memory, one thread, no file system (\`cargo run --release -p mshconv-convert --example corpus -- glb|msh CORPUS $runs\`):
+MSH -> GLB: $mem_glb. GLB -> MSH: $mem_msh.
 EOF
 if [ -n "$peer" ]; then
 cat <<EOF

@@ -311,7 +311,11 @@ pub fn model_name(input: &Path) -> String {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+/// Writes `bytes` to `path` through a temporary file in the same folder and a
+/// rename: an interrupted run never leaves a partial file under `path`. The
+/// file is not flushed to the disk on its own (no fsync): outputs can be made
+/// again, and a flush per file made a batch on an ext4 disk several times
+/// slower than the conversions themselves (bench/RESULTS.md).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = path
         .parent()
@@ -327,7 +331,6 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
             .with_context(|| format!("cannot create {}", tmp.display()))?;
         f.write_all(bytes)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
-        f.sync_all().ok();
         std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
     })();
     if result.is_err() {
