@@ -5,9 +5,10 @@
 //!    every output, and decide what is skipped or cannot be converted at all (a
 //!    damaged archive, two inputs with one output).
 //! 2. **Convert** (`--jobs` threads, the main thread one of them): each worker
-//!    takes the next task from a shared counter, converts it in memory and
-//!    writes the output under a temporary name and renames it. Results go to
-//!    the main thread over a channel; only the main thread prints.
+//!    takes the next task (the largest inputs first) from a shared counter,
+//!    converts it in memory, writes the output under a temporary name and
+//!    renames it. Results go to the main thread over a channel; only the main
+//!    thread prints.
 //! 3. **Sum up**: the summary line, the JSON report sorted by input, the exit code.
 //!
 //! SIGINT sets a flag: workers take no new task, finish the one they have, and
@@ -62,6 +63,16 @@ struct Task {
     output: PathBuf,
     /// The input's folder, for a `.gltf`'s side-car buffers and an `.obj`'s `.mtl`.
     folder: Option<PathBuf>,
+}
+
+impl Task {
+    /// The input's size as far as it is known before reading it (0 when not).
+    fn input_size(&self) -> u64 {
+        match &self.source {
+            Source::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+            Source::Entry { range, .. } => range.end - range.start,
+        }
+    }
 }
 
 /// How one input ended.
@@ -518,13 +529,17 @@ fn run_tasks(
     mut on_done: impl FnMut(&Record),
 ) -> Vec<Option<Record>> {
     let mut results: Vec<Option<Record>> = vec![None; tasks.len()];
+    // Largest input first: the last tasks taken are small ones, so the workers
+    // run out of work at about the same time (ties keep the input order).
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.sort_by_cached_key(|&i| std::cmp::Reverse(tasks[i].input_size()));
     let next = AtomicUsize::new(0);
     let take = || {
         if stop.load(Ordering::SeqCst) {
             return None;
         }
-        let i = next.fetch_add(1, Ordering::SeqCst);
-        tasks.get(i).map(|task| (i, task))
+        let i = *order.get(next.fetch_add(1, Ordering::SeqCst))?;
+        Some((i, &tasks[i]))
     };
     let workers = jobs.clamp(1, tasks.len().max(1));
     let (sender, receiver) = mpsc::channel::<(usize, Record)>();
@@ -701,6 +716,33 @@ mod tests {
         assert_eq!(size(1023), "1023 B");
         assert_eq!(size(1024), "1.0 KiB");
         assert_eq!(size(1536 * 1024), "1.5 MiB");
+    }
+
+    #[test]
+    fn the_largest_inputs_are_converted_first() {
+        // Entries of an archive that is not there: each task fails at once, in
+        // the order the worker took it.
+        let task = |input: &str, size: u64| Task {
+            input: input.into(),
+            source: Source::Entry {
+                archive: Arc::new(PathBuf::from("no/such/archive.rlb")),
+                range: 0..size,
+            },
+            from: Format::Msh,
+            to: Format::Glb,
+            output: PathBuf::from(format!("out/{input}.glb")),
+            folder: None,
+        };
+        let tasks = [task("a", 10), task("b", 300), task("c", 10), task("d", 20)];
+        let mut seen = Vec::new();
+        let stop = AtomicBool::new(false);
+        let results = run_tasks(&tasks, &Options::default(), 1, &stop, |r| {
+            seen.push(r.input.clone())
+        });
+        assert_eq!(seen, ["b", "d", "a", "c"]);
+        // The results stay in task order.
+        let inputs: Vec<_> = results.iter().flatten().map(|r| r.input.as_str()).collect();
+        assert_eq!(inputs, ["a", "b", "c", "d"]);
     }
 
     #[test]

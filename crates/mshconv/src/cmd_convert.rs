@@ -95,7 +95,8 @@ pub fn converts(from: Format, to: Format) -> bool {
 }
 
 /// The conversion options, parsed and range-checked once, before any file is read.
-#[derive(Debug, Clone)]
+/// The default is what no option on the command line gives.
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     lod: u8,
     group: u8,
