@@ -1129,27 +1129,43 @@ impl<'m> Exporter<'m> {
         })?;
         let out = match self.options.format {
             GltfFormat::Gltf => json_text,
-            GltfFormat::Glb => {
-                let glb = gltf::binary::Glb {
-                    header: gltf::binary::Header {
-                        magic: *b"glTF",
-                        version: 2,
-                        length: 0,
-                    },
-                    json: std::borrow::Cow::Owned(json_text),
-                    bin: (buffer_len > 0).then_some(std::borrow::Cow::Owned(bin)),
-                };
-                glb.to_vec().map_err(|e| {
-                    Error::new(
-                        ErrorKind::Output,
-                        "export.glb",
-                        format!("could not write the GLB: {e}"),
-                    )
-                })?
-            }
+            GltfFormat::Glb => glb(json_text, bin, buffer_len > 0)?,
         };
         Ok((out, self.report))
     }
+}
+
+/// The GLB: header, JSON chunk (padded with spaces), BIN chunk (already
+/// 4-byte aligned). Assembled in the binary buffer's own allocation, which has
+/// room for it as a rule (the bytes move once; no second buffer as large).
+fn glb(json: Vec<u8>, mut bin: Vec<u8>, with_bin: bool) -> Result<Vec<u8>> {
+    let json_len = json.len().div_ceil(4) * 4;
+    let bin_len = if with_bin { bin.len() } else { 0 };
+    let total = 12 + 8 + json_len + if with_bin { 8 + bin_len } else { 0 };
+    let too_large = |what: usize| {
+        u32::try_from(what).map_err(|_| {
+            Error::new(
+                ErrorKind::Output,
+                "export.glb",
+                format!("the GLB would be {total} bytes, more than a GLB can hold (4 GiB)"),
+            )
+        })
+    };
+    let mut head = Vec::with_capacity(total - bin_len);
+    head.extend_from_slice(b"glTF");
+    head.extend_from_slice(&2u32.to_le_bytes());
+    head.extend_from_slice(&too_large(total)?.to_le_bytes());
+    head.extend_from_slice(&too_large(json_len)?.to_le_bytes());
+    head.extend_from_slice(b"JSON");
+    head.extend_from_slice(&json);
+    head.resize(20 + json_len, b' ');
+    if !with_bin {
+        return Ok(head);
+    }
+    head.extend_from_slice(&too_large(bin_len)?.to_le_bytes());
+    head.extend_from_slice(b"BIN\0");
+    bin.splice(0..0, head);
+    Ok(bin)
 }
 
 /// Rotation outputs: normalized SHORT (the Res8 encoding itself) or floats.
