@@ -573,7 +573,8 @@ pub async fn convert(
     match result {
         Ok((file_name, body, content_type, report)) => {
             metrics.conversion(from.name(), to.name(), "ok");
-            tracing::info!(
+            // At debug: the request's own "answered" line (info) is enough per request.
+            tracing::debug!(
                 from = from.name(),
                 to = to.name(),
                 notes = report.notes.len(),

@@ -35,8 +35,12 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
     let model = Model::from_bytes(bytes)?;
     let mut exporter = Exporter::new(&model, options);
     // The buffer holds about 1.5 bytes per input byte (floats for packed
-    // values, raw tables): sized once, no copies while it grows.
-    exporter.buf.bytes.reserve(bytes.len().saturating_mul(2));
+    // values, raw tables), and the GLB is assembled in it (plus the JSON, under
+    // 64 KiB for most models): sized once, no copies while it grows.
+    exporter
+        .buf
+        .bytes
+        .reserve(bytes.len().saturating_mul(2).saturating_add(64 << 10));
     exporter.run()?;
     exporter.finish()
 }
@@ -1151,7 +1155,11 @@ fn glb(json: Vec<u8>, mut bin: Vec<u8>, with_bin: bool) -> Result<Vec<u8>> {
             )
         })
     };
-    let mut head = Vec::with_capacity(total - bin_len);
+    let mut head = Vec::with_capacity(if bin.capacity() < total {
+        total
+    } else {
+        total - bin_len
+    });
     head.extend_from_slice(b"glTF");
     head.extend_from_slice(&2u32.to_le_bytes());
     head.extend_from_slice(&too_large(total)?.to_le_bytes());
@@ -1164,7 +1172,15 @@ fn glb(json: Vec<u8>, mut bin: Vec<u8>, with_bin: bool) -> Result<Vec<u8>> {
     }
     head.extend_from_slice(&too_large(bin_len)?.to_le_bytes());
     head.extend_from_slice(b"BIN\0");
-    bin.splice(0..0, head);
+    if bin.capacity() < total {
+        // No room: one copy into a buffer of the exact size (growing `bin` would copy twice).
+        head.extend_from_slice(&bin);
+        return Ok(head);
+    }
+    // The bytes move up by the head's length (one memmove), the head goes in front.
+    bin.resize(bin_len + head.len(), 0);
+    bin.copy_within(0..bin_len, head.len());
+    bin[..head.len()].copy_from_slice(&head);
     Ok(bin)
 }
 
