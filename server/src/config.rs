@@ -88,7 +88,8 @@ Options (each flag wins over its environment variable):
   --addr ADDR        listen address [env MSHCONV_ADDR] [default 127.0.0.1:8080]
   --max-body SIZE    largest request body, bytes or with K/M/G, KiB/MiB/GiB
                      [env MSHCONV_MAX_BODY] [default 64MiB]
-  --max-jobs N       conversions at once; more get 503 [env MSHCONV_MAX_JOBS]
+  --max-jobs N       conversions admitted at once (one per CPU computes);
+                     more get 503 [env MSHCONV_MAX_JOBS]
                      [default: the number of CPUs]
   --timeout TIME     time limit of a request: seconds, or with ms/s/m
                      [env MSHCONV_TIMEOUT] [default 30s]

@@ -46,8 +46,12 @@ fn main() -> ExitCode {
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
         .init();
+    // Jobs are CPU-bound: at most one per CPU runs on the blocking pool, admitted
+    // jobs beyond that (`--max-jobs` above the CPU count) wait for a thread
+    // instead of adding threads, memory arenas and switches (bench/RESULTS.md).
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
+        .max_blocking_threads(mshconv_server::config::default_jobs())
         .build()
     {
         Ok(rt) => rt,
