@@ -24,8 +24,8 @@ pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
 }
 
 /// Reads the checked directory of an archive without its payloads (the header,
-/// then the directory at the end): a damaged archive is an `nres` error in the
-/// chain, under "damaged archive".
+/// then the directory at the end): a damaged archive is an `nres::Error` itself
+/// (no context around it), a file that cannot be read an I/O error in context.
 pub fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
     let cannot = || format!("cannot read {}", path.display());
     let mut file = File::open(path).with_context(cannot)?;
@@ -35,10 +35,10 @@ pub fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
         .take(nres::raw::HEADER_SIZE as u64)
         .read_to_end(&mut head)
         .with_context(cannot)?;
-    let at = nres::Directory::locate(&head, len).context("damaged archive")?;
+    let at = nres::Directory::locate(&head, len)?;
     // The located range lies within the file's length: reading it is bounded.
     let directory = read_at(&mut file, at.clone()).with_context(cannot)?;
-    nres::Directory::parse(&head, &directory, len).context("damaged archive")
+    Ok(nres::Directory::parse(&head, &directory, len)?)
 }
 
 /// Bytes `range` of a file (an archive entry's payload).
@@ -88,8 +88,32 @@ pub fn load(spec: &Path, entry: Option<&str>, tolerant: bool) -> anyhow::Result<
 }
 
 fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result<Input> {
-    let bytes = read_file(archive_path)?;
     let context = || format!("archive {}", archive_path.display());
+    if !tolerant {
+        // Strict: only the header, the directory and the entry are read.
+        let directory = match read_directory(archive_path) {
+            Ok(d) => d,
+            Err(e) if e.is::<nres::Error>() => return Err(e.context(context())),
+            Err(e) => return Err(e),
+        };
+        // The game's lookup first, then a scan (for an unsorted sort_index table).
+        let found = directory.find_by_name(name).or_else(|| {
+            (0..directory.len()).find(|&i| {
+                directory
+                    .name_bytes(i)
+                    .is_some_and(|n| nres::cmp_names(n, name.as_bytes()).is_eq())
+            })
+        });
+        let (Some(index), Some(range)) = (found, found.and_then(|i| directory.payload(i))) else {
+            return Err(no_such_entry(archive_path, name, directory.len()));
+        };
+        let entry_name = String::from_utf8_lossy(directory.name_bytes(index).unwrap_or_default());
+        return Ok(Input {
+            label: format!("{}:{entry_name}", archive_path.display()),
+            bytes: read_range(archive_path, range)?,
+        });
+    }
+    let bytes = read_file(archive_path)?;
     let archive = if tolerant {
         nres::Archive::parse_tolerant(&bytes)
             .map(|(a, _)| a)
@@ -105,19 +129,22 @@ fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result
             .find(|e| nres::cmp_names(e.name_bytes(), name.as_bytes()).is_eq())
     });
     let Some(found) = found else {
-        return Err(Failure::usage(
-            "input.no_such_entry",
-            format!(
-                "archive {} has no entry named {name:?} ({} entries; `mshconv nres list {}` lists them)",
-                archive_path.display(),
-                archive.len(),
-                archive_path.display()
-            ),
-        )
-        .into());
+        return Err(no_such_entry(archive_path, name, archive.len()));
     };
     Ok(Input {
         label: format!("{}:{}", archive_path.display(), found.name()),
         bytes: found.data().to_vec(),
     })
+}
+
+fn no_such_entry(archive_path: &Path, name: &str, entries: usize) -> anyhow::Error {
+    Failure::usage(
+        "input.no_such_entry",
+        format!(
+            "archive {} has no entry named {name:?} ({entries} entries; `mshconv nres list {}` lists them)",
+            archive_path.display(),
+            archive_path.display()
+        ),
+    )
+    .into()
 }

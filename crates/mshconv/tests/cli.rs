@@ -327,6 +327,15 @@ fn a_model_inside_an_archive_is_found_by_name() {
     assert!(r.stdout.contains("models.rlb:TANK.MSH: valid"));
     let r = run(dir.path(), &["pose", "models.rlb:TANK.MSH", "--time", "3"]).expect(0);
     assert!(r.stdout.contains("\"turret\""));
+    // Converting the entry reads just its bytes: the same GLB as from the file.
+    run(dir.path(), &["convert", "-q", "tank.msh", "direct.glb"]).expect(0);
+    run(
+        dir.path(),
+        &["convert", "-q", "models.rlb:tank.msh", "nested.glb"],
+    )
+    .expect(0);
+    let glb = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    assert_eq!(glb("direct.glb"), glb("nested.glb"));
 }
 
 #[test]

@@ -5,7 +5,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::name::Name;
 use crate::raw::RawEntry;
-use crate::read::{check_entry, check_total, directory_len, parse_header};
+use crate::read::{check_entry, check_total, directory_len, find_by_name, parse_header};
 use std::ops::Range;
 use zerocopy::FromBytes;
 
@@ -108,6 +108,12 @@ impl Directory {
         self.entries.get(index).map(|e| Name::text_of(&e.name))
     }
 
+    /// The index of the entry named `name`, looked up as
+    /// [`Archive::find_by_name`](crate::Archive::find_by_name) does.
+    pub fn find_by_name(&self, name: &str) -> Option<usize> {
+        find_by_name(&self.entries, name)
+    }
+
     /// Entry `index`'s payload as an absolute byte range of the file.
     pub fn payload(&self, index: usize) -> Option<Range<u64>> {
         self.entries.get(index).map(|e| {
@@ -142,6 +148,11 @@ mod tests {
         let dir = parse(&good).unwrap();
         let archive = Archive::parse(&good).unwrap();
         assert_eq!(dir.raw_entries(), archive.raw_entries());
+        for name in ["a.msh", "B.MSH", "c.txt", "d.msh", ""] {
+            let found = archive.find_by_name(name).map(|e| e.index());
+            assert_eq!(dir.find_by_name(name), found, "{name}");
+        }
+        assert_eq!(dir.find_by_name("B.MSH"), Some(1));
         assert_eq!(dir.directory_offset() as usize, archive.directory_offset());
         for entry in archive.entries() {
             let r = dir.payload(entry.index()).unwrap();

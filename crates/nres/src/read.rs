@@ -133,29 +133,7 @@ impl<'a> Archive<'a> {
     /// `sort_index` table, comparing names ASCII case-insensitively; if any
     /// `sort_index` is out of range, a linear scan instead.
     pub fn find_by_name(&self, name: &str) -> Option<Entry<'a>> {
-        let n = self.entries.len();
-        let target = name.as_bytes();
-        if self
-            .entries
-            .iter()
-            .any(|e| e.sort_index.get() as usize >= n)
-        {
-            return self
-                .entries()
-                .find(|e| cmp_names(e.name_bytes(), target).is_eq());
-        }
-        let (mut lo, mut hi) = (0usize, n);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let pointed = self.entries[mid].sort_index.get() as usize;
-            let candidate = Name::text_of(&self.entries[pointed].name);
-            match cmp_names(candidate, target) {
-                std::cmp::Ordering::Less => lo = mid + 1,
-                std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return self.entry(pointed),
-            }
-        }
-        None
+        find_by_name(self.entries, name).and_then(|i| self.entry(i))
     }
 
     /// Entries that hold nested model archives: names ending in `.msh`
@@ -228,6 +206,31 @@ impl<'a> Entry<'a> {
     pub fn raw(&self) -> &'a RawEntry {
         self.raw
     }
+}
+
+/// The index of the entry named `name`, looked up the way the game does: a
+/// binary search over the `sort_index` table, comparing names ASCII
+/// case-insensitively; if any `sort_index` is out of range, a linear scan.
+pub(crate) fn find_by_name(entries: &[RawEntry], name: &str) -> Option<usize> {
+    let n = entries.len();
+    let target = name.as_bytes();
+    if entries.iter().any(|e| e.sort_index.get() as usize >= n) {
+        return entries
+            .iter()
+            .position(|e| cmp_names(Name::text_of(&e.name), target).is_eq());
+    }
+    let (mut lo, mut hi) = (0usize, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        let pointed = entries[mid].sort_index.get() as usize;
+        let candidate = Name::text_of(&entries[pointed].name);
+        match cmp_names(candidate, target) {
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+            std::cmp::Ordering::Equal => return Some(pointed),
+        }
+    }
+    None
 }
 
 /// The header's `total_size` against the real length of the file.
