@@ -430,14 +430,15 @@ fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
     let directory = match read_directory(path) {
         Ok(directory) => directory,
         Err(e) => {
-            let e = if e.is::<nres::Error>() {
+            let damaged = e.is::<nres::Error>();
+            let e = if damaged {
                 e.context("damaged archive")
             } else {
                 e
             };
             let failure = fail::classify(&e);
             let mut record = Record::failed(&label, &failure.code, fail::message(&e));
-            if e.chain().any(|c| c.is::<nres::Error>()) {
+            if damaged {
                 record.bytes_in = std::fs::metadata(path).map_or(0, |m| m.len());
             }
             plan.decided.push(record);

@@ -96,14 +96,7 @@ fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result
             Err(e) if e.is::<nres::Error>() => return Err(e.context(context())),
             Err(e) => return Err(e),
         };
-        // The game's lookup first, then a scan (for an unsorted sort_index table).
-        let found = directory.find_by_name(name).or_else(|| {
-            (0..directory.len()).find(|&i| {
-                directory
-                    .name_bytes(i)
-                    .is_some_and(|n| nres::cmp_names(n, name.as_bytes()).is_eq())
-            })
-        });
+        let found = entry_index(directory.find_by_name(name), directory.raw_entries(), name);
         let (Some(index), Some(range)) = (found, found.and_then(|i| directory.payload(i))) else {
             return Err(no_such_entry(archive_path, name, directory.len()));
         };
@@ -114,26 +107,31 @@ fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result
         });
     }
     let bytes = read_file(archive_path)?;
-    let archive = if tolerant {
-        nres::Archive::parse_tolerant(&bytes)
-            .map(|(a, _)| a)
-            .with_context(context)?
-    } else {
-        nres::Archive::parse(&bytes).with_context(context)?
-    };
-    // The game's lookup first (binary search over sort_index); a linear scan
-    // finds the entry too when the archive's sort_index table is not sorted.
-    let found = archive.find_by_name(name).or_else(|| {
-        archive
-            .entries()
-            .find(|e| nres::cmp_names(e.name_bytes(), name.as_bytes()).is_eq())
-    });
-    let Some(found) = found else {
+    let archive = nres::Archive::parse_tolerant(&bytes)
+        .map(|(a, _)| a)
+        .with_context(context)?;
+    let found = entry_index(
+        archive.find_by_name(name).map(|e| e.index()),
+        archive.raw_entries(),
+        name,
+    );
+    let Some(found) = found.and_then(|i| archive.entry(i)) else {
         return Err(no_such_entry(archive_path, name, archive.len()));
     };
     Ok(Input {
         label: format!("{}:{}", archive_path.display(), found.name()),
         bytes: found.data().to_vec(),
+    })
+}
+
+/// The game's lookup (`found`, a binary search over sort_index) first; a linear
+/// scan finds the entry too when the archive's sort_index table is not sorted.
+fn entry_index(found: Option<usize>, entries: &[nres::raw::RawEntry], name: &str) -> Option<usize> {
+    found.or_else(|| {
+        entries.iter().position(|e| {
+            let field = nres::Name::from_field(e.name);
+            nres::cmp_names(field.as_bytes(), name.as_bytes()).is_eq()
+        })
     })
 }
 

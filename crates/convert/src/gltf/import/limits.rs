@@ -56,7 +56,7 @@ pub(crate) fn check_json(json: &str) -> Result<()> {
     // there are at most as many as `{` bytes (inside strings too). When that
     // many of the largest element fit the limit, so does the parse, and the
     // scan below (a second full parse) is not needed: it is for documents
-    // dense in small objects. Our own exports take one `{` per 100 bytes or so.
+    // dense in small objects. Our own exports take one `{` per 50 bytes or more.
     let mut blocks = json.as_bytes().chunks_exact(64);
     // Counted per 64-byte block in a byte (at most 64, no overflow): vectorised.
     let braces = |block: &[u8]| {

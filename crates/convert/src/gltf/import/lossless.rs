@@ -671,7 +671,7 @@ fn slot_indices(
         })
 }
 
-/// Res7 recomputed per slot (the exporter kept it raw unless this reproduces it).
+/// Res7 recomputed per slot, for an export that does not carry it raw (older files).
 fn derive_tri_descs(m: &Model, count: usize) -> Vec<TriDesc16> {
     let mut out = vec![TriDesc16::new_zeroed(); count];
     for s in &m.slots {
