@@ -207,8 +207,11 @@ record!(PackedNormal, 4);
 impl PackedNormal {
     /// `clamp(c / 127, -1, 1)` for x, y, z.
     pub fn decode(&self) -> [f32; 3] {
+        // Written out, not `array::map`: this runs per vertex, and the map was
+        // not inlined (a call and a guard per element).
         let [x, y, z, _] = self.0;
-        [x, y, z].map(|c| NORMAL_COMPONENT[c as u8 as usize])
+        let c = |c: i8| NORMAL_COMPONENT[c as u8 as usize];
+        [c(x), c(y), c(z)]
     }
     /// `clamp(round(v * 127), -128, 127)` for x, y, z, with the given 4th byte.
     pub fn encode(v: [f32; 3], w: i8) -> Self {
@@ -242,7 +245,8 @@ record!(PackedUv, 4);
 impl PackedUv {
     /// `c / 1024` (exact in f32).
     pub fn decode(&self) -> [f32; 2] {
-        self.0.map(|c| c.get() as f32 / 1024.0)
+        let [u, v] = self.0;
+        [u.get() as f32 / 1024.0, v.get() as f32 / 1024.0]
     }
     /// `clamp(round(uv * 1024), -32768, 32767)`.
     pub fn encode(uv: [f32; 2]) -> Self {

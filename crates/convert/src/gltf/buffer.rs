@@ -7,6 +7,8 @@ use gltf_json as json;
 use json::accessor::{ComponentType, GenericComponentType, Type};
 use json::validation::{Checked, USize64};
 use json::Index;
+use zerocopy::little_endian::F32;
+use zerocopy::FromBytes;
 
 /// Builds the single binary buffer (buffer 0) and its views and accessors.
 #[derive(Debug, Default)]
@@ -158,17 +160,21 @@ impl BufferBuilder {
         let mut max = [f32::NEG_INFINITY; N];
         // The view is written first, then its accessor gets the bounds.
         let index = self.push_with(count, layout, None, |out| {
-            // Sized once, then filled element by element (no capacity check per float).
+            // Sized once, then filled element by element through a little-endian
+            // view of the new bytes (no capacity or bounds check per float).
             let start = out.len();
             out.resize(start + count * N * 4, 0);
-            for (v, slot) in values.zip(out[start..].chunks_exact_mut(N * 4)) {
-                for i in 0..N {
-                    if bounds {
+            let Ok(slots) = <[[F32; N]]>::mut_from_bytes(&mut out[start..]) else {
+                unreachable!("F32 has alignment 1 and the length is a whole number of elements")
+            };
+            for (v, slot) in values.zip(slots) {
+                if bounds {
+                    for i in 0..N {
                         min[i] = min[i].min(v[i]);
                         max[i] = max[i].max(v[i]);
                     }
-                    slot[i * 4..i * 4 + 4].copy_from_slice(&v[i].to_le_bytes());
                 }
+                *slot = v.map(F32::new);
             }
         });
         if bounds && count > 0 {

@@ -9,6 +9,7 @@
 
 use super::buffer::{BufferBuilder, Layout};
 use super::extras::{self as ex, wrap};
+use super::json_text;
 use super::names;
 use crate::error::{Error, ErrorKind, Result};
 use crate::frame::Frame;
@@ -30,6 +31,11 @@ const UNIT_TOLERANCE: f32 = 0.005;
 
 /// Converts MSH bytes to glTF (`.glb` or `.gltf` per `options.format`).
 pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)> {
+    document(bytes, options)?.encode(options.format)
+}
+
+/// The document [`export`] writes, before it is written out.
+pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document> {
     options.check()?;
     msh::open(bytes, msh::Mode::Strict)?;
     let model = Model::from_bytes(bytes)?;
@@ -41,8 +47,13 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
         .buf
         .bytes
         .reserve(bytes.len().saturating_mul(2).saturating_add(64 << 10));
+    // About five accessors (and views) per batch (positions, normals, UVs,
+    // indices, one more stream), plus the raw tables and animation.
+    let accessors = exporter.view.batches.len() * 5 + 16;
+    exporter.buf.views.reserve(accessors);
+    exporter.buf.accessors.reserve(accessors);
     exporter.run()?;
-    exporter.finish()
+    Ok(exporter.finish())
 }
 
 struct Exporter<'m> {
@@ -54,6 +65,9 @@ struct Exporter<'m> {
     buf: BufferBuilder,
     nodes: Vec<json::Node>,
     meshes: Vec<json::Mesh>,
+    /// `extras.msh` of each mesh, typed: written by the JSON writer (a mesh's
+    /// `extras` stays empty; serialising each through serde cost ~5% of an export).
+    mesh_extras: Vec<ex::SlotExtras>,
     /// MSH slot -> glTF mesh.
     slot_mesh: Vec<Option<u32>>,
     materials: Vec<json::Material>,
@@ -88,6 +102,7 @@ impl<'m> Exporter<'m> {
             buf: BufferBuilder::default(),
             nodes: Vec::new(),
             meshes: Vec::new(),
+            mesh_extras: Vec::new(),
             slot_mesh: vec![None; view.slots.len()],
             materials: Vec::new(),
             material_of: BTreeMap::new(),
@@ -199,14 +214,32 @@ impl<'m> Exporter<'m> {
                 continue;
             };
             let base = b.base_vertex.get() as usize;
+            // Per triangle: written out rather than with `array::map`, which was
+            // not inlined here (a call per component).
+            let position = |v: usize| {
+                let [x, y, z] = self.view.positions[v];
+                [x.get() as f64, y.get() as f64, z.get() as f64]
+            };
+            let normal = |v: usize| {
+                let [x, y, z] = normals[v].decode();
+                [f64::from(x), f64::from(y), f64::from(z)]
+            };
             for t in idx.chunks_exact(3) {
-                let tri = [0, 1, 2].map(|k| base + t[k] as usize);
-                let p = tri.map(|v| self.view.positions[v].map(|c| c.get() as f64));
-                let n = tri.map(|v| normals[v].decode().map(f64::from));
+                let [a, b, c] = [
+                    base + t[0] as usize,
+                    base + t[1] as usize,
+                    base + t[2] as usize,
+                ];
+                let p = [position(a), position(b), position(c)];
+                let n = [normal(a), normal(b), normal(c)];
                 let e1 = sub(p[1], p[0]);
                 let e2 = sub(p[2], p[0]);
                 let geo = cross(e1, e2);
-                let avg = [0, 1, 2].map(|k| n[0][k] + n[1][k] + n[2][k]);
+                let avg = [
+                    n[0][0] + n[1][0] + n[2][0],
+                    n[0][1] + n[1][1] + n[2][1],
+                    n[0][2] + n[1][2] + n[2][2],
+                ];
                 let d = dot(geo, avg);
                 score += (d > 0.0) as i64 - (d < 0.0) as i64;
             }
@@ -315,9 +348,10 @@ impl<'m> Exporter<'m> {
             self.extras_empty_slot(slot_extras);
             return Ok(None);
         }
+        self.mesh_extras.push(slot_extras);
         self.meshes.push(json::Mesh {
             extensions: None,
-            extras: wrap(&slot_extras),
+            extras: None,
             name: Some(format!("slot{slot}")),
             primitives,
             weights: None,
@@ -345,7 +379,7 @@ impl<'m> Exporter<'m> {
         let a = self.buf.push_floats_iter(
             view.positions[range.clone()]
                 .iter()
-                .map(|p| f.vec(p.map(|c| c.get()))),
+                .map(|[x, y, z]| f.vec([x.get(), y.get(), z.get()])),
             Layout::attribute(ComponentType::F32, Type::Vec3, false),
         );
         attributes.insert(Checked::Valid(Semantic::Positions), a);
@@ -1066,7 +1100,8 @@ impl<'m> Exporter<'m> {
         true
     }
 
-    fn finish(mut self) -> Result<(Vec<u8>, Report)> {
+    /// The glTF document: its JSON tree, the typed mesh extras and the binary buffer.
+    fn finish(mut self) -> Document {
         if self.roots.is_empty() {
             // A model without nodes still gets a scene root (readers expect one); it
             // comes after the MSH nodes, so node indices keep their meaning.
@@ -1124,28 +1159,60 @@ impl<'m> Exporter<'m> {
                 extras: Default::default(),
             });
         }
-        let json_text = serde_json::to_vec(&root).map_err(|e| {
+        Document {
+            root,
+            mesh_extras: self.mesh_extras,
+            bin: (buffer_len > 0).then_some(bin),
+            report: self.report,
+        }
+    }
+}
+
+/// An exported document before it is written out.
+pub(crate) struct Document {
+    /// The JSON tree (meshes without their extras).
+    pub root: json::Root,
+    /// `extras.msh` of each mesh, in mesh order.
+    pub mesh_extras: Vec<ex::SlotExtras>,
+    /// Buffer 0, 4-byte aligned, when there is one.
+    pub bin: Option<Vec<u8>>,
+    /// What the export noticed.
+    pub report: Report,
+}
+
+impl Document {
+    /// The `.gltf` JSON or the `.glb` file.
+    fn encode(self, format: GltfFormat) -> Result<(Vec<u8>, Report)> {
+        // A GLB's JSON is written after room for the file and chunk headers.
+        let is_glb = format == GltfFormat::Glb;
+        let mut text = if is_glb {
+            vec![0; GLB_HEAD]
+        } else {
+            Vec::new()
+        };
+        json_text::write(&self.root, &self.mesh_extras, &mut text).map_err(|e| {
             Error::new(
                 ErrorKind::Output,
                 "export.json",
                 format!("could not write the glTF JSON: {e}"),
             )
         })?;
-        let out = match self.options.format {
-            GltfFormat::Gltf => json_text,
-            GltfFormat::Glb => glb(json_text, bin, buffer_len > 0)?,
-        };
+        let out = if is_glb { glb(text, self.bin)? } else { text };
         Ok((out, self.report))
     }
 }
 
+/// The GLB file header and the JSON chunk's header, before the JSON.
+const GLB_HEAD: usize = 20;
+
 /// The GLB: header, JSON chunk (padded with spaces), BIN chunk (already
-/// 4-byte aligned). Assembled in the binary buffer's own allocation, which has
+/// 4-byte aligned). `head` is the JSON after [`GLB_HEAD`] bytes of room for
+/// the headers. Assembled in the binary buffer's own allocation, which has
 /// room for it as a rule (the bytes move once; no second buffer as large).
-fn glb(json: Vec<u8>, mut bin: Vec<u8>, with_bin: bool) -> Result<Vec<u8>> {
-    let json_len = json.len().div_ceil(4) * 4;
-    let bin_len = if with_bin { bin.len() } else { 0 };
-    let total = 12 + 8 + json_len + if with_bin { 8 + bin_len } else { 0 };
+fn glb(mut head: Vec<u8>, bin: Option<Vec<u8>>) -> Result<Vec<u8>> {
+    let json_len = (head.len() - GLB_HEAD).div_ceil(4) * 4;
+    let bin_len = bin.as_ref().map_or(0, Vec::len);
+    let total = GLB_HEAD + json_len + if bin.is_some() { 8 + bin_len } else { 0 };
     let too_large = |what: usize| {
         u32::try_from(what).map_err(|_| {
             Error::new(
@@ -1155,25 +1222,20 @@ fn glb(json: Vec<u8>, mut bin: Vec<u8>, with_bin: bool) -> Result<Vec<u8>> {
             )
         })
     };
-    let mut head = Vec::with_capacity(if bin.capacity() < total {
-        total
-    } else {
-        total - bin_len
-    });
-    head.extend_from_slice(b"glTF");
-    head.extend_from_slice(&2u32.to_le_bytes());
-    head.extend_from_slice(&too_large(total)?.to_le_bytes());
-    head.extend_from_slice(&too_large(json_len)?.to_le_bytes());
-    head.extend_from_slice(b"JSON");
-    head.extend_from_slice(&json);
-    head.resize(20 + json_len, b' ');
-    if !with_bin {
+    head[0..4].copy_from_slice(b"glTF");
+    head[4..8].copy_from_slice(&2u32.to_le_bytes());
+    head[8..12].copy_from_slice(&too_large(total)?.to_le_bytes());
+    head[12..16].copy_from_slice(&too_large(json_len)?.to_le_bytes());
+    head[16..20].copy_from_slice(b"JSON");
+    head.resize(GLB_HEAD + json_len, b' ');
+    let Some(mut bin) = bin else {
         return Ok(head);
-    }
+    };
     head.extend_from_slice(&too_large(bin_len)?.to_le_bytes());
     head.extend_from_slice(b"BIN\0");
     if bin.capacity() < total {
-        // No room: one copy into a buffer of the exact size (growing `bin` would copy twice).
+        // No room: the binary chunk is appended to the head (one copy).
+        head.reserve_exact(bin_len);
         head.extend_from_slice(&bin);
         return Ok(head);
     }
@@ -1231,10 +1293,12 @@ fn direct_track(
 /// whether it was zero (then +Z). The importer compares with it to tell an
 /// unedited normal (raw bytes kept) from an edited one.
 pub(crate) fn shown_normal(n: &msh::raw::PackedNormal) -> ([f32; 3], bool) {
-    let d = n.decode().map(f64::from);
+    let [x, y, z] = n.decode();
+    let d = [f64::from(x), f64::from(y), f64::from(z)];
     let len = dot(d, d).sqrt();
     if len > 1e-9 {
-        (d.map(|c| (c / len) as f32), false)
+        let unit = |c: f64| (c / len) as f32;
+        ([unit(d[0]), unit(d[1]), unit(d[2])], false)
     } else {
         ([0.0, 0.0, 1.0], true)
     }

@@ -4,6 +4,7 @@ mod buffer;
 pub(crate) mod export;
 pub mod extras;
 pub mod import;
+mod json_text;
 pub mod names;
 
 pub use export::export;
