@@ -164,10 +164,24 @@ impl Model {
 
     /// Reads a model from a parsed container.
     pub fn from_archive(archive: &Archive<'_>) -> Result<Model> {
-        let owned = OwnedArchive::from_archive(archive);
+        Ok(Model::read(archive, true))
+    }
+
+    /// Everything of a model but its typed tables, which stay empty: the
+    /// directory's entries (which of them decode as tables, the payloads of
+    /// those that do not), the layout, the Res2 header and the frame count. For
+    /// a reader that takes the tables from a [`ModelRef`] of the same archive
+    /// (the glTF exporter): nothing is copied but the raw payloads.
+    pub fn container_of(archive: &Archive<'_>) -> Model {
+        Model::read(archive, false)
+    }
+
+    /// [`Model::from_archive`], copying the typed tables or not.
+    fn read(archive: &Archive<'_>, copy_tables: bool) -> Model {
+        let layout = archive.layout();
         let mut model = Model {
-            leading: owned.leading,
-            physical_order: owned.physical_order,
+            leading: layout.leading.clone(),
+            physical_order: layout.physical_order.clone(),
             keep_sort_index: true,
             frame_count: archive.find_by_type(res::ANIM_MAP).map_or(1, |e| e.attr2()),
             ..Model::default()
@@ -182,15 +196,22 @@ impl Model {
             && archive.find_by_type(res::INDICES).is_none()
             && archive.find_by_type(res::BATCHES).is_none();
         let mut decoded: Vec<u32> = Vec::new();
-        for entry in owned.entries {
-            let first = !decoded.contains(&entry.type_id);
-            let typed =
-                !is_terrain && first && is_typed(entry.type_id) && model.decode(&entry, node_count);
+        for e in archive.entries() {
+            let first = !decoded.contains(&e.type_id());
+            let count = (!is_terrain && first && is_typed(e.type_id()))
+                .then(|| model.decode(e.type_id(), e.attr3(), e.data(), node_count, copy_tables))
+                .flatten();
+            let typed = count.is_some();
+            let entry = OwnedEntry::read(
+                &e,
+                &layout,
+                if typed { Vec::new() } else { e.data().to_vec() },
+            );
             if typed {
                 decoded.push(entry.type_id);
             }
-            let attrs = if typed {
-                let derived = model.derived_attrs(entry.type_id);
+            let attrs = if let Some(count) = count {
+                let derived = derived_attrs(entry.type_id, count, model.frame_count);
                 let actual = [entry.attr1, entry.attr2, entry.attr3];
                 std::array::from_fn(|i| {
                     if actual[i] == derived[i] {
@@ -212,46 +233,48 @@ impl Model {
                 raw: (!typed).then_some(entry.data),
             });
         }
-        Ok(model)
+        model
     }
 
-    /// Decodes a typed payload into its table; false when it does not decode exactly.
-    fn decode(&mut self, entry: &OwnedEntry, node_count: Option<usize>) -> bool {
-        let data = &entry.data[..];
-        match entry.type_id {
-            res::NODES => entry.attr3 != res::LEGACY_NODE_STRIDE && exact(data, &mut self.nodes),
+    /// Decodes a typed payload into its table (when `copy`; the Res2 header
+    /// and the names always); its record count, `None` when it does not decode
+    /// exactly.
+    fn decode(
+        &mut self,
+        type_id: u32,
+        attr3: u32,
+        data: &[u8],
+        node_count: Option<usize>,
+        copy: bool,
+    ) -> Option<usize> {
+        match type_id {
+            res::NODES if attr3 != res::LEGACY_NODE_STRIDE => exact(data, &mut self.nodes, copy),
             res::SLOTS => {
                 if data.len() < res::MODEL_HEADER_SIZE {
-                    return false;
+                    return None;
                 }
                 let (head, rest) = data.split_at(res::MODEL_HEADER_SIZE);
-                match ModelHeader::read_from_bytes(head) {
-                    Ok(h) if exact(rest, &mut self.slots) => {
-                        self.header = h;
-                        true
-                    }
-                    _ => false,
-                }
+                let header = ModelHeader::read_from_bytes(head).ok()?;
+                let count = exact(rest, &mut self.slots, copy)?;
+                self.header = header;
+                Some(count)
             }
-            res::POSITIONS => exact(data, &mut self.positions),
-            res::NORMALS => exact(data, &mut self.normals),
-            res::UV0 => exact(data, &mut self.uv0),
-            res::INDICES => exact(data, &mut self.indices),
-            res::TRI_DESCS => exact(data, &mut self.tri_descs),
-            res::ANIM_KEYS => exact(data, &mut self.anim_keys),
-            res::ANIM_MAP => exact(data, &mut self.anim_map),
-            res::BATCHES => exact(data, &mut self.batches),
-            res::STREAM15 => exact(data, &mut self.stream15),
-            res::STREAM16 => exact(data, &mut self.stream16),
-            res::STREAM18 => exact(data, &mut self.stream18),
-            res::NAMES => match node_count.and_then(|n| decode_names(data, n)) {
-                Some(names) => {
-                    self.names = names;
-                    true
-                }
-                None => false,
-            },
-            _ => false,
+            res::POSITIONS => exact(data, &mut self.positions, copy),
+            res::NORMALS => exact(data, &mut self.normals, copy),
+            res::UV0 => exact(data, &mut self.uv0, copy),
+            res::INDICES => exact(data, &mut self.indices, copy),
+            res::TRI_DESCS => exact(data, &mut self.tri_descs, copy),
+            res::ANIM_KEYS => exact(data, &mut self.anim_keys, copy),
+            res::ANIM_MAP => exact(data, &mut self.anim_map, copy),
+            res::BATCHES => exact(data, &mut self.batches, copy),
+            res::STREAM15 => exact(data, &mut self.stream15, copy),
+            res::STREAM16 => exact(data, &mut self.stream16, copy),
+            res::STREAM18 => exact(data, &mut self.stream18, copy),
+            res::NAMES => {
+                self.names = node_count.and_then(|n| decode_names(data, n))?;
+                Some(self.names.len())
+            }
+            _ => None,
         }
     }
 
@@ -273,13 +296,8 @@ impl Model {
             res::STREAM16 => self.stream16.len(),
             res::STREAM18 => self.stream18.len(),
             _ => 0,
-        } as u32;
-        let attr2 = if type_id == res::ANIM_MAP {
-            self.frame_count
-        } else {
-            0
         };
-        [count, attr2, expected_attr3(type_id).unwrap_or(0)]
+        derived_attrs(type_id, count, self.frame_count)
     }
 
     /// The payload of a typed resource, serialised from its table.
@@ -463,17 +481,27 @@ impl Model {
 }
 
 /// Copies `data` into `out` when it is a whole number of records.
+/// The attribute values the writer derives for a typed resource of `count` records.
+fn derived_attrs(type_id: u32, count: usize, frame_count: u32) -> [u32; 3] {
+    let attr2 = if type_id == res::ANIM_MAP {
+        frame_count
+    } else {
+        0
+    };
+    [count as u32, attr2, expected_attr3(type_id).unwrap_or(0)]
+}
+
+/// The number of `T` records `data` holds exactly (copied into `out` when `copy`).
 fn exact<T: FromBytes + IntoBytes + zerocopy::Immutable + Clone>(
     data: &[u8],
     out: &mut Vec<T>,
-) -> bool {
-    match <[T]>::ref_from_bytes(data) {
-        Ok(records) => {
-            *out = records.to_vec();
-            true
-        }
-        Err(_) => false,
+    copy: bool,
+) -> Option<usize> {
+    let records = <[T]>::ref_from_bytes(data).ok()?;
+    if copy {
+        *out = records.to_vec();
     }
+    Some(records.len())
 }
 
 /// Decodes Res10 when it holds exactly `count` NUL-terminated records and nothing else.

@@ -11,7 +11,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::name::{sort_table, Name};
 use crate::raw::{RawEntry, RawHeader, ALIGNMENT, ENTRY_SIZE, HEADER_SIZE, MAGIC, VERSION};
-use crate::read::Archive;
+use crate::read::{Archive, Entry, Layout};
 use zerocopy::IntoBytes;
 
 /// How [`OwnedArchive::write`] lays the file out.
@@ -62,6 +62,26 @@ pub struct OwnedEntry {
 }
 
 impl OwnedEntry {
+    /// Entry `e` of an archive whose layout is `layout`, everything as read
+    /// but its payload, which is `data` (a copy of `e.data()`, or nothing for a
+    /// reader that keeps the payload elsewhere).
+    pub fn read(e: &Entry<'_>, layout: &Layout, data: Vec<u8>) -> Self {
+        OwnedEntry {
+            type_id: e.type_id(),
+            attr1: e.attr1(),
+            attr2: e.attr2(),
+            attr3: e.attr3(),
+            name: e.name_field(),
+            sort_index: e.sort_index(),
+            data,
+            filler: layout.physical_order.as_ref().map(|_| Filler {
+                payload_len: e.data().len(),
+                bytes: layout.fillers[e.index()].clone(),
+            }),
+            offset_hint: e.data().is_empty().then(|| e.data_offset()),
+        }
+    }
+
     /// A new entry with a clean name, no filler and `sort_index` 0 (recomputed on write).
     pub fn new(type_id: u32, name: &str, data: Vec<u8>) -> Result<Self> {
         Ok(OwnedEntry {
@@ -104,20 +124,7 @@ impl OwnedArchive {
         let layout = archive.layout();
         let entries = archive
             .entries()
-            .map(|e| OwnedEntry {
-                type_id: e.type_id(),
-                attr1: e.attr1(),
-                attr2: e.attr2(),
-                attr3: e.attr3(),
-                name: e.name_field(),
-                sort_index: e.sort_index(),
-                data: e.data().to_vec(),
-                filler: layout.physical_order.as_ref().map(|_| Filler {
-                    payload_len: e.data().len(),
-                    bytes: layout.fillers[e.index()].clone(),
-                }),
-                offset_hint: e.data().is_empty().then(|| e.data_offset()),
-            })
+            .map(|e| OwnedEntry::read(&e, &layout, e.data().to_vec()))
             .collect();
         OwnedArchive {
             entries,

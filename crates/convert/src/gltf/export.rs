@@ -37,9 +37,11 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
 /// The document [`export`] writes, before it is written out.
 pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document> {
     options.check()?;
-    msh::open(bytes, msh::Mode::Strict)?;
-    let model = Model::from_bytes(bytes)?;
-    let mut exporter = Exporter::new(&model, options);
+    // The tables are read where they lie (the validated view); only the
+    // container's facts are copied out.
+    let opened = msh::open(bytes, msh::Mode::Strict)?;
+    let model = Model::container_of(&opened.archive);
+    let mut exporter = Exporter::new(&model, opened.view, options);
     // The buffer holds about 1.5 bytes per input byte (floats for packed
     // values, raw tables), and the GLB is assembled in it (plus the JSON, under
     // 64 KiB for most models): sized once, no copies while it grows.
@@ -90,8 +92,8 @@ struct Exporter<'m> {
 }
 
 impl<'m> Exporter<'m> {
-    fn new(model: &'m Model, options: &'m ExportOptions) -> Self {
-        let view = model.view();
+    /// `model` gives the container's facts (entries, layout, header), `view` the tables.
+    fn new(model: &'m Model, view: ModelRef<'m>, options: &'m ExportOptions) -> Self {
         Exporter {
             model,
             frame: Frame {
