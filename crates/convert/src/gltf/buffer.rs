@@ -76,6 +76,19 @@ impl BufferBuilder {
         self.push_with(count, layout, min_max, |out| out.extend_from_slice(data))
     }
 
+    /// Appends a raw table for the importer (no target, no bounds); returns the
+    /// accessor index as the extras record it.
+    pub fn push_raw(
+        &mut self,
+        data: &[u8],
+        count: usize,
+        component: ComponentType,
+        kind: Type,
+    ) -> u32 {
+        self.push(data, count, Layout::raw(component, kind), None)
+            .value() as u32
+    }
+
     /// Appends a new view whose bytes `write` appends to the buffer in place (no
     /// intermediate copy), and its accessor of `count` elements.
     pub fn push_with(

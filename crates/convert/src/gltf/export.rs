@@ -843,23 +843,21 @@ impl<'m> Exporter<'m> {
     fn raw_animation(&mut self) {
         let keys = self.view.anim_keys.unwrap_or(&[]);
         if !keys.is_empty() {
-            let a = self.buf.push(
+            self.extras.raw.keys = Some(self.buf.push_raw(
                 keys.as_bytes(),
                 keys.len() * 3,
-                Layout::raw(ComponentType::U16, Type::Vec4),
-                None,
-            );
-            self.extras.raw.keys = Some(a.value() as u32);
+                ComponentType::U16,
+                Type::Vec4,
+            ));
         }
         let map = self.view.anim_map.unwrap_or(&[]);
         if !map.is_empty() {
-            let a = self.buf.push(
+            self.extras.raw.map = Some(self.buf.push_raw(
                 map.as_bytes(),
                 map.len(),
-                Layout::raw(ComponentType::U16, Type::Scalar),
-                None,
-            );
-            self.extras.raw.map = Some(a.value() as u32);
+                ComponentType::U16,
+                Type::Scalar,
+            ));
         }
         self.anim_raw_nodes = true;
         self.extras.keep_frame_count = true;
@@ -900,42 +898,34 @@ impl<'m> Exporter<'m> {
         let view = self.view.clone();
         let view = &view;
         if let Some(normals) = view.normals.filter(|n| !n.is_empty()) {
-            let a = self.buf.push(
+            self.extras.raw.normals = Some(self.buf.push_raw(
                 normals.as_bytes(),
                 normals.len(),
-                Layout::raw(ComponentType::I8, Type::Vec4),
-                None,
-            );
-            self.extras.raw.normals = Some(a.value() as u32);
+                ComponentType::I8,
+                Type::Vec4,
+            ));
         }
         if let Some(s) = view.stream15.filter(|s| !s.is_empty() && !self.stream15_uv) {
-            let a = self.buf.push(
-                &s.concat(),
-                s.len(),
-                Layout::raw(ComponentType::U16, Type::Vec4),
-                None,
-            );
-            self.extras.raw.stream15 = Some(a.value() as u32);
+            let a = self
+                .buf
+                .push_raw(s.as_flattened(), s.len(), ComponentType::U16, Type::Vec4);
+            self.extras.raw.stream15 = Some(a);
         }
         if let Some(s) = view.stream16.filter(|s| !s.is_empty()) {
-            let a = self.buf.push(
-                &s.concat(),
-                s.len(),
-                Layout::raw(ComponentType::U16, Type::Vec4),
-                None,
-            );
-            self.extras.raw.stream16 = Some(a.value() as u32);
+            let a = self
+                .buf
+                .push_raw(s.as_flattened(), s.len(), ComponentType::U16, Type::Vec4);
+            self.extras.raw.stream16 = Some(a);
         }
         if let Some(descs) = view.tri_descs.filter(|d| !d.is_empty()) {
             // Always raw: deriving it to learn whether the importer could derive
             // it back cost more than all the rest of the export (bench/RESULTS.md).
-            let a = self.buf.push(
+            self.extras.raw.tri_descs = Some(self.buf.push_raw(
                 descs.as_bytes(),
                 descs.len() * 2,
-                Layout::raw(ComponentType::U16, Type::Vec4),
-                None,
-            );
-            self.extras.raw.tri_descs = Some(a.value() as u32);
+                ComponentType::U16,
+                Type::Vec4,
+            ));
         }
         if self.anim_raw_nodes {
             // Every node's map start and fallback key, as stored.
