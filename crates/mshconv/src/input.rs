@@ -50,7 +50,13 @@ pub fn read_range(path: &Path, range: Range<u64>) -> anyhow::Result<Vec<u8>> {
 fn read_at(file: &mut File, range: Range<u64>) -> std::io::Result<Vec<u8>> {
     file.seek(SeekFrom::Start(range.start))?;
     let len = range.end.saturating_sub(range.start);
+    // Callers pass a range checked to lie within the file's length, so the
+    // room is bounded by the file; reserved once, the payload is read in one
+    // call rather than through a probe and a growing buffer.
     let mut bytes = Vec::new();
+    bytes
+        .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
+        .map_err(std::io::Error::other)?;
     file.take(len).read_to_end(&mut bytes)?;
     if bytes.len() as u64 != len {
         return Err(std::io::Error::new(

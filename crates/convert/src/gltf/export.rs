@@ -23,6 +23,7 @@ use json::Index;
 use msh::raw::{AnimKey24, Batch20};
 use msh::{resource as res, Model, ModelKind, ModelRef};
 use std::collections::BTreeMap;
+use std::rc::Rc;
 use zerocopy::IntoBytes;
 
 /// Tolerance on `| |q| - 1 |` under which a stored quaternion is written as it
@@ -50,8 +51,9 @@ pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document
         .bytes
         .reserve(bytes.len().saturating_mul(2).saturating_add(64 << 10));
     // About five accessors (and views) per batch (positions, normals, UVs,
-    // indices, one more stream), plus the raw tables and animation.
-    let accessors = exporter.view.batches.len() * 5 + 16;
+    // indices, one more stream), up to four per animated node (times,
+    // translations, rotations and their own times), plus the raw tables.
+    let accessors = exporter.view.batches.len() * 5 + exporter.view.nodes.len() * 4 + 16;
     exporter.buf.views.reserve(accessors);
     exporter.buf.accessors.reserve(accessors);
     exporter.run()?;
@@ -81,8 +83,9 @@ struct Exporter<'m> {
     cw: bool,
     vertex_covered: Vec<bool>,
     index_covered: Vec<bool>,
-    /// Res6 in native order, read once.
-    indices: Vec<u16>,
+    /// Res6 in native order, read once (shared, so a slot's meshes can borrow
+    /// it while the exporter is borrowed mutably).
+    indices: Rc<[u16]>,
     /// Slots without a drawable batch (no mesh), kept in the model extras.
     extras_empty: Vec<ex::SlotExtras>,
     /// Whether Res8/Res19 are kept raw (then every node records its map start and fallback).
@@ -300,11 +303,12 @@ impl<'m> Exporter<'m> {
     fn slot_mesh(&mut self, slot: usize) -> Result<Option<u32>> {
         let s = self.view.slots[slot];
         let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
-        let mut primitives = Vec::new();
-        let mut batches = Vec::new();
+        let mut primitives = Vec::with_capacity(bc);
+        let mut batches = Vec::with_capacity(bc);
+        let indices = Rc::clone(&self.indices);
         for bi in bs..bs + bc {
             let b = self.view.batches[bi];
-            let idx = batch_indices(&self.indices, &b).unwrap_or(&[]).to_vec();
+            let idx = batch_indices(&indices, &b).unwrap_or(&[]);
             let (lo, hi) = match (idx.iter().min(), idx.iter().max()) {
                 (Some(&lo), Some(&hi)) if !idx.is_empty() => (lo as u32, hi as u32),
                 _ => (0, 0),
@@ -799,8 +803,10 @@ impl<'m> Exporter<'m> {
         }
         let tracks = msh::pose::tracks(&self.view);
         let fps = self.options.fps;
-        let mut times = Vec::new();
-        let mut rotations: Vec<[f32; 4]> = Vec::new();
+        // One sample per frame of the track's span at most.
+        let span = sample_capacity(track.last().map_or(0.0, |k| k.time()) as u64 + 1);
+        let mut times = Vec::with_capacity(span);
+        let mut rotations: Vec<[f32; 4]> = Vec::with_capacity(span);
         let mut push = |t: u32, q: [f32; 4], rotations: &mut Vec<[f32; 4]>| {
             let mut q = q;
             if let Some(prev) = rotations.last() {
@@ -868,9 +874,10 @@ impl<'m> Exporter<'m> {
     fn bake(&mut self, i: usize, node: &msh::raw::Node38) -> Result<Samples> {
         let tracks = msh::pose::tracks(&self.view);
         let fc = self.view.frame_count;
-        let mut times = Vec::new();
-        let mut translations = Vec::new();
-        let mut rotations: Vec<[f32; 4]> = Vec::new();
+        let frames = sample_capacity(fc as u64 + 1);
+        let mut times = Vec::with_capacity(frames);
+        let mut translations = Vec::with_capacity(frames);
+        let mut rotations: Vec<[f32; 4]> = Vec::with_capacity(frames);
         for f in 0..=fc {
             let pose = msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
             // The engine's value as sampled (its tiny departures from unit length
@@ -1297,6 +1304,13 @@ pub(crate) fn shown_normal(n: &msh::raw::PackedNormal) -> ([f32; 3], bool) {
 }
 
 /// The indices of a batch, if in range.
+/// The room reserved for `n` animation samples: the count comes from the file
+/// (key times, frame count), so at most 65,536 are reserved ahead; beyond that
+/// the vectors grow as samples are actually made.
+fn sample_capacity(n: u64) -> usize {
+    n.min(1 << 16) as usize
+}
+
 fn batch_indices<'a>(indices: &'a [u16], b: &Batch20) -> Option<&'a [u16]> {
     let start = b.index_start.get() as usize;
     indices.get(start..start.checked_add(b.index_count.get() as usize)?)
