@@ -480,7 +480,6 @@ impl Model {
     }
 }
 
-/// Copies `data` into `out` when it is a whole number of records.
 /// The attribute values the writer derives for a typed resource of `count` records.
 fn derived_attrs(type_id: u32, count: usize, frame_count: u32) -> [u32; 3] {
     let attr2 = if type_id == res::ANIM_MAP {

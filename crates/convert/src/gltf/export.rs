@@ -1303,7 +1303,6 @@ pub(crate) fn shown_normal(n: &msh::raw::PackedNormal) -> ([f32; 3], bool) {
     }
 }
 
-/// The indices of a batch, if in range.
 /// The room reserved for `n` animation samples: the count comes from the file
 /// (key times, frame count), so at most 65,536 are reserved ahead; beyond that
 /// the vectors grow as samples are actually made.
@@ -1311,6 +1310,7 @@ fn sample_capacity(n: u64) -> usize {
     n.min(1 << 16) as usize
 }
 
+/// The indices of a batch, if in range.
 fn batch_indices<'a>(indices: &'a [u16], b: &Batch20) -> Option<&'a [u16]> {
     let start = b.index_start.get() as usize;
     indices.get(start..start.checked_add(b.index_count.get() as usize)?)

@@ -162,10 +162,7 @@ fn accessor(out: &mut Vec<u8>, a: &json::Accessor) -> serde_json::Result<()> {
         o.key(b"max");
         value(o.out, max)?;
     }
-    if let Some(name) = name {
-        o.key(b"name");
-        string(o.out, name)?;
-    }
+    o.name(name)?;
     if *normalized {
         o.key(b"normalized");
         o.out.extend_from_slice(b"true");
@@ -196,10 +193,7 @@ fn view(out: &mut Vec<u8>, v: &json::buffer::View) -> serde_json::Result<()> {
         uint(o.out, offset.0);
     }
     o.serde_opt(b"byteStride", byte_stride)?;
-    if let Some(name) = name {
-        o.key(b"name");
-        string(o.out, name)?;
-    }
+    o.name(name)?;
     match target {
         Some(Checked::Valid(t)) => {
             o.key(b"target");
@@ -241,10 +235,7 @@ fn mesh(out: &mut Vec<u8>, m: &json::Mesh, typed: Option<&SlotExtras>) -> serde_
         }
         _ => o.extras(extras),
     }
-    if let Some(name) = name {
-        o.key(b"name");
-        string(o.out, name)?;
-    }
+    o.name(name)?;
     o.key(b"primitives");
     array(o.out, primitives, primitive)?;
     o.serde_opt(b"weights", weights)?;
@@ -348,10 +339,7 @@ fn node(out: &mut Vec<u8>, n: &json::Node) -> serde_json::Result<()> {
         o.key(b"mesh");
         index(o.out, mesh);
     }
-    if let Some(name) = name {
-        o.key(b"name");
-        string(o.out, name)?;
-    }
+    o.name(name)?;
     if let Some(rotation) = rotation {
         o.key(b"rotation");
         floats(o.out, &rotation.0);
@@ -484,6 +472,15 @@ impl<'a> Object<'a> {
         self.out.extend_from_slice(prefix);
         uint(self.out, u64::from(set));
         self.out.extend_from_slice(b"\":");
+    }
+
+    /// `name`, when present.
+    fn name(&mut self, name: &Option<String>) -> serde_json::Result<()> {
+        if let Some(name) = name {
+            self.key(b"name");
+            string(self.out, name)?;
+        }
+        Ok(())
     }
 
     /// `extras`, when present: the raw JSON as stored.
