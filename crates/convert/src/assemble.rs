@@ -507,8 +507,22 @@ fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Tr
     }
 }
 
+/// Samples a key may reach past its predecessor one at a time; a longer reach
+/// is found by doubling and bisection (see [`reduce`]).
+const STEPWISE_REACH: usize = 64;
+
 /// Indices of the samples to keep: first and last, and every sample that the
 /// line (and slerp) between its kept neighbours would miss by more than the tolerance.
+///
+/// From each kept sample, the next is the farthest one the samples in between
+/// fit (greedy). Checking a candidate costs the samples it spans, so trying
+/// every candidate in turn is quadratic in a long straight run: a track of
+/// 65,535 samples on one line (the most a frame map holds) took 29 s. The
+/// first [`STEPWISE_REACH`] candidates are tried in turn, the rest by doubling
+/// the reach and then bisecting between the last that fits and the first that
+/// does not: O(n log n) per run. Every dropped sample is still within the
+/// tolerance of its keys; only where a sample fits a longer line but not a
+/// shorter one (rare, and past the stepwise reach) may it keep a different key.
 fn reduce(s: &[KeySample], options: &AssembleOptions) -> Vec<usize> {
     if s.len() <= 2 {
         // A track whose two samples are equal is static.
@@ -518,24 +532,57 @@ fn reduce(s: &[KeySample], options: &AssembleOptions) -> Vec<usize> {
             (0..s.len()).collect()
         };
     }
+    let last = s.len() - 1;
+    let fits = |anchor: usize, end: usize| {
+        (anchor + 1..end).all(|k| close(&s[anchor], &s[end], &s[k], options))
+    };
     let mut kept = vec![0usize];
     let mut anchor = 0usize;
-    let mut end = 2usize;
-    while end < s.len() {
-        let fits = (anchor + 1..end).all(|k| close(&s[anchor], &s[end], &s[k], options));
-        if fits {
-            end += 1;
-        } else {
-            kept.push(end - 1);
-            anchor = end - 1;
-            end = anchor + 2;
-        }
+    while anchor < last {
+        anchor = farthest(anchor, last, fits);
+        kept.push(anchor);
     }
-    kept.push(s.len() - 1);
     if kept.len() == 2 && (1..s.len()).all(|k| same(&s[0], &s[k])) {
         return vec![0];
     }
     kept
+}
+
+/// The next key after `anchor` (see [`reduce`]): at most `last`, and one whose
+/// span `fits`.
+fn farthest(anchor: usize, last: usize, fits: impl Fn(usize, usize) -> bool) -> usize {
+    // The next sample always fits (nothing in between).
+    let mut good = anchor + 1;
+    while good < last && good - anchor < STEPWISE_REACH {
+        if !fits(anchor, good + 1) {
+            return good;
+        }
+        good += 1;
+    }
+    if good == last {
+        return good;
+    }
+    let mut step = good - anchor;
+    let mut bad = loop {
+        let probe = good.saturating_add(step).min(last);
+        if !fits(anchor, probe) {
+            break probe;
+        }
+        good = probe;
+        if good == last {
+            return good;
+        }
+        step = step.saturating_mul(2);
+    };
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        if fits(anchor, mid) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    good
 }
 
 fn same(a: &KeySample, b: &KeySample) -> bool {
@@ -740,5 +787,84 @@ mod tests {
         assert_eq!(reduce(&s, &AssembleOptions::default()), vec![0, 4, 9]);
         let flat: Vec<KeySample> = (0..6).map(|f| sample(f, 1.0)).collect();
         assert_eq!(reduce(&flat, &AssembleOptions::default()), vec![0]);
+    }
+
+    /// Each candidate in turn, the plain greedy: what `reduce` gives within
+    /// [`STEPWISE_REACH`].
+    fn reduce_stepwise(s: &[KeySample], options: &AssembleOptions) -> Vec<usize> {
+        let mut kept = vec![0usize];
+        let (mut anchor, mut end) = (0usize, 2usize);
+        while end < s.len() {
+            if (anchor + 1..end).all(|k| close(&s[anchor], &s[end], &s[k], options)) {
+                end += 1;
+            } else {
+                kept.push(end - 1);
+                anchor = end - 1;
+                end = anchor + 2;
+            }
+        }
+        kept.push(s.len() - 1);
+        kept
+    }
+
+    /// The longest track a frame map holds, on one line but for two corners
+    /// far apart: the corners are found past the stepwise reach, and the
+    /// reduction takes O(n log n) checks, not O(n^2) (the debug test would
+    /// take minutes).
+    #[test]
+    fn a_long_straight_track_keeps_only_its_corners() {
+        let options = AssembleOptions::default();
+        let x = |f: u32| match f {
+            0..=30_000 => f as f32,
+            30_001..=50_000 => 30_000.0 - (f - 30_000) as f32,
+            _ => 10_000.0,
+        };
+        let s: Vec<KeySample> = (0..65_535).map(|f| sample(f, x(f))).collect();
+        assert_eq!(reduce(&s, &options), vec![0, 30_000, 50_000, 65_534]);
+    }
+
+    fn track() -> impl proptest::strategy::Strategy<Value = Vec<KeySample>> {
+        use proptest::prelude::*;
+        // Runs of samples on a line, with turns between them.
+        proptest::collection::vec((1u32..150, -2i32..=2), 1..6).prop_map(|runs| {
+            let mut out = Vec::new();
+            let (mut frame, mut x, mut slope) = (0u32, 0.0f32, 0.0f32);
+            for (len, turn) in runs {
+                slope += turn as f32 * 0.5;
+                for _ in 0..len {
+                    out.push(sample(frame, x));
+                    frame += 1;
+                    x += slope;
+                }
+            }
+            out
+        })
+    }
+
+    proptest::proptest! {
+        /// Every dropped sample lies within the tolerance of the line between
+        /// the keys around it; within the stepwise reach the keys are the plain
+        /// greedy's.
+        #[test]
+        fn reduced_tracks_stay_within_the_tolerance(s in track()) {
+            let options = AssembleOptions::default();
+            let kept = reduce(&s, &options);
+            proptest::prop_assert_eq!(kept[0], 0);
+            if kept.len() > 1 {
+                proptest::prop_assert_eq!(*kept.last().unwrap(), s.len() - 1);
+                for w in kept.windows(2) {
+                    proptest::prop_assert!(w[0] < w[1]);
+                    for k in w[0] + 1..w[1] {
+                        proptest::prop_assert!(close(&s[w[0]], &s[w[1]], &s[k], &options));
+                    }
+                }
+            } else {
+                proptest::prop_assert!(s.iter().all(|k| same(k, &s[0])));
+            }
+            let stepwise = reduce_stepwise(&s, &options);
+            if kept.len() > 1 && stepwise.windows(2).all(|w| w[1] - w[0] < STEPWISE_REACH) {
+                proptest::prop_assert_eq!(kept, stepwise);
+            }
+        }
     }
 }
