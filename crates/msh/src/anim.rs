@@ -214,27 +214,61 @@ pub fn sample(
 /// The engine's quaternion interpolation (`g_FastProc[17]` and `[22]`): closed-form
 /// slerp weights, shortest path by the sign of the dot product, no normalisation.
 pub fn slerp(q0: Quat, q1: Quat, a: f32) -> Quat {
-    let mut dot = dot4(q0, q1);
-    let mut sign = 1.0f32;
-    if dot < 0.0 {
-        dot = -dot;
-        sign = -1.0;
+    Slerp::new(q0, q1).at(a)
+}
+
+/// [`slerp`] between one pair of quaternions at many weights: what depends only
+/// on the pair (the dot product, the angle and its sine) is computed once. Each
+/// [`Slerp::at`] gives the same bits as [`slerp`] with the same arguments.
+#[derive(Debug, Clone, Copy)]
+pub struct Slerp {
+    q0: Quat,
+    q1: Quat,
+    dot: f32,
+    sign: f32,
+    /// The angle and `1 / sin(angle)`; `None` where the engine blends linearly.
+    angle: Option<(f32, f32)>,
+}
+
+impl Slerp {
+    /// The pair's terms.
+    pub fn new(q0: Quat, q1: Quat) -> Slerp {
+        let mut dot = dot4(q0, q1);
+        let mut sign = 1.0f32;
+        if dot < 0.0 {
+            dot = -dot;
+            sign = -1.0;
+        }
+        // The engine's constant as FORMAT.md prints it (the same f32 as 1e-5).
+        #[allow(clippy::excessive_precision)]
+        let threshold = 9.999_999_7e-6_f32;
+        let angle = if 1.0f32 - dot <= threshold {
+            None
+        } else {
+            let theta = dot.acos();
+            Some((theta, 1.0f32 / theta.sin()))
+        };
+        Slerp {
+            q0,
+            q1,
+            dot,
+            sign,
+            angle,
+        }
     }
-    let (w0, w1);
-    // The engine's constant as FORMAT.md prints it (the same f32 as 1e-5).
-    #[allow(clippy::excessive_precision)]
-    let threshold = 9.999_999_7e-6_f32;
-    if 1.0f32 - dot <= threshold {
-        w0 = 1.0f32 - a;
-        w1 = a;
-    } else {
-        let theta = dot.acos();
-        let inv_sin = 1.0f32 / theta.sin();
-        w1 = (a * theta).sin() * inv_sin;
-        w0 = (a * theta).cos() - w1 * dot;
+
+    /// The interpolated quaternion at weight `a`.
+    pub fn at(&self, a: f32) -> Quat {
+        let (w0, w1) = match self.angle {
+            None => (1.0f32 - a, a),
+            Some((theta, inv_sin)) => {
+                let w1 = (a * theta).sin() * inv_sin;
+                ((a * theta).cos() - w1 * self.dot, w1)
+            }
+        };
+        let w1 = w1 * self.sign;
+        std::array::from_fn(|i| w0 * self.q0[i] + w1 * self.q1[i])
     }
-    let w1 = w1 * sign;
-    std::array::from_fn(|i| w0 * q0[i] + w1 * q1[i])
 }
 
 /// Blends two samples the way the engine does between two animation times

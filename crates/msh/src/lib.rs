@@ -39,7 +39,7 @@ mod validate;
 mod view;
 
 pub use error::{Error, Result};
-pub use model::{default_entry_name, is_whole, Attr, EntryMeta, Model};
+pub use model::{default_entry_name, is_whole, Attr, Container, EntryMeta, Model};
 pub use report::{Code, Finding, Report, Severity};
 pub use validate::{
     canonical_map_value, canonical_tracks, open, validate, validate_bytes, validate_into, Mode,

@@ -152,6 +152,90 @@ impl Default for Model {
     }
 }
 
+/// A model's container without its tables: the directory's entries (which of
+/// them decode as tables, the payloads of those that do not), the layout, the
+/// Res2 header and the frame count. For a reader that takes the tables from a
+/// [`ModelRef`] of the same archive (the glTF exporter): nothing is copied but
+/// the raw payloads. The fields mean what [`Model`]'s of the same names mean.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Container {
+    /// Res2 header.
+    pub header: ModelHeader,
+    /// Res19 `attr2`: frames on the timeline.
+    pub frame_count: u32,
+    /// Directory entries in order.
+    pub entries: Vec<EntryMeta>,
+    /// Bytes between the container header and the first payload, as read.
+    pub leading: Vec<u8>,
+    /// Physical payload order, as read.
+    pub physical_order: Option<Vec<usize>>,
+    /// Whether the stored `sort_index` values are kept (always, as read).
+    pub keep_sort_index: bool,
+}
+
+impl Container {
+    /// Reads the container facts of a model.
+    pub fn of(archive: &Archive<'_>) -> Container {
+        let Model {
+            header,
+            frame_count,
+            entries,
+            leading,
+            physical_order,
+            keep_sort_index,
+            ..
+        } = Model::read(archive, false);
+        Container {
+            header,
+            frame_count,
+            entries,
+            leading,
+            physical_order,
+            keep_sort_index,
+        }
+    }
+
+    /// True when resource `type_id` has an entry.
+    pub fn has(&self, type_id: u32) -> bool {
+        has(&self.entries, type_id)
+    }
+
+    /// True when resource `type_id` has an entry that decodes as its table.
+    pub fn has_typed(&self, type_id: u32) -> bool {
+        has_typed(&self.entries, type_id)
+    }
+
+    /// What kind of model this is.
+    pub fn kind(&self) -> ModelKind {
+        kind(&self.entries)
+    }
+}
+
+fn has(entries: &[EntryMeta], type_id: u32) -> bool {
+    entries.iter().any(|e| e.type_id == type_id)
+}
+
+fn has_typed(entries: &[EntryMeta], type_id: u32) -> bool {
+    entries
+        .iter()
+        .any(|e| e.type_id == type_id && e.raw.is_none())
+}
+
+fn kind(entries: &[EntryMeta]) -> ModelKind {
+    if has(entries, res::TERRAIN_TRIS) && !has(entries, res::INDICES) && !has(entries, res::BATCHES)
+    {
+        ModelKind::Terrain
+    } else if entries.iter().any(|e| {
+        e.type_id == res::NODES
+            && e.raw.is_some()
+            && e.attrs[2] == Attr::Fixed(res::LEGACY_NODE_STRIDE)
+    }) {
+        ModelKind::LegacyNodes
+    } else {
+        ModelKind::Standard
+    }
+}
+
 impl Model {
     /// Reads a model from its container bytes, keeping everything needed to write it back.
     ///
@@ -167,16 +251,8 @@ impl Model {
         Ok(Model::read(archive, true))
     }
 
-    /// Everything of a model but its typed tables, which stay empty: the
-    /// directory's entries (which of them decode as tables, the payloads of
-    /// those that do not), the layout, the Res2 header and the frame count. For
-    /// a reader that takes the tables from a [`ModelRef`] of the same archive
-    /// (the glTF exporter): nothing is copied but the raw payloads.
-    pub fn container_of(archive: &Archive<'_>) -> Model {
-        Model::read(archive, false)
-    }
-
-    /// [`Model::from_archive`], copying the typed tables or not.
+    /// [`Model::from_archive`], or (not copying the typed tables) the model
+    /// [`Container::of`] takes its facts from.
     fn read(archive: &Archive<'_>, copy_tables: bool) -> Model {
         let layout = archive.layout();
         let mut model = Model {
@@ -323,14 +399,12 @@ impl Model {
 
     /// True when resource `type_id` has an entry (typed or raw).
     pub fn has(&self, type_id: u32) -> bool {
-        self.entries.iter().any(|e| e.type_id == type_id)
+        has(&self.entries, type_id)
     }
 
     /// True when resource `type_id` has an entry written from the typed tables.
     pub fn has_typed(&self, type_id: u32) -> bool {
-        self.entries
-            .iter()
-            .any(|e| e.type_id == type_id && e.raw.is_none())
+        has_typed(&self.entries, type_id)
     }
 
     /// The raw payload of the first raw entry with this type.
@@ -343,17 +417,7 @@ impl Model {
 
     /// What kind of model this is.
     pub fn kind(&self) -> ModelKind {
-        if self.has(res::TERRAIN_TRIS) && !self.has(res::INDICES) && !self.has(res::BATCHES) {
-            ModelKind::Terrain
-        } else if self.entries.iter().any(|e| {
-            e.type_id == res::NODES
-                && e.raw.is_some()
-                && e.attrs[2] == Attr::Fixed(res::LEGACY_NODE_STRIDE)
-        }) {
-            ModelKind::LegacyNodes
-        } else {
-            ModelKind::Standard
-        }
+        kind(&self.entries)
     }
 
     /// Borrows the typed tables as a view (the same type a file is viewed as).

@@ -4,7 +4,7 @@
 use msh::raw::{
     AnimKey24, Batch20, ModelHeader, Node38, PackedNormal, PackedUv, Slot68, TriDesc16,
 };
-use msh::{resource as res, Model};
+use msh::{resource as res, Container, Model};
 use proptest::prelude::*;
 use zerocopy::FromBytes;
 
@@ -162,4 +162,41 @@ fn an_edited_table_gets_derived_attributes_and_canonical_padding() {
             e.index()
         );
     }
+}
+
+/// The container facts the exporter reads without the tables are the ones the
+/// owned model reads with them, for every committed model (valid, edge and
+/// damaged).
+#[test]
+fn a_container_has_the_facts_of_its_model() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small");
+    let mut seen = 0;
+    for dir in ["damaged", "edge", "models"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "msh") {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            let Ok(archive) = nres::Archive::parse(&bytes) else {
+                continue;
+            };
+            let model = Model::from_archive(&archive).unwrap();
+            let container = Container::of(&archive);
+            let name = path.display();
+            assert_eq!(container.header, model.header, "{name}");
+            assert_eq!(container.frame_count, model.frame_count, "{name}");
+            assert_eq!(container.entries, model.entries, "{name}");
+            assert_eq!(container.leading, model.leading, "{name}");
+            assert_eq!(container.physical_order, model.physical_order, "{name}");
+            assert_eq!(container.keep_sort_index, model.keep_sort_index, "{name}");
+            assert_eq!(container.kind(), model.kind(), "{name}");
+            for t in 0..=20 {
+                assert_eq!(container.has(t), model.has(t), "{name} {t}");
+                assert_eq!(container.has_typed(t), model.has_typed(t), "{name} {t}");
+            }
+            seen += 1;
+        }
+    }
+    assert!(seen > 100, "expected the committed fixtures, found {seen}");
 }

@@ -21,7 +21,7 @@ use json::accessor::{ComponentType, Type};
 use json::validation::Checked;
 use json::Index;
 use msh::raw::{AnimKey24, Batch20};
-use msh::{resource as res, Model, ModelKind, ModelRef};
+use msh::{resource as res, Container, ModelKind, ModelRef};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use zerocopy::IntoBytes;
@@ -41,8 +41,8 @@ pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document
     // The tables are read where they lie (the validated view); only the
     // container's facts are copied out.
     let opened = msh::open(bytes, msh::Mode::Strict)?;
-    let model = Model::container_of(&opened.archive);
-    let mut exporter = Exporter::new(&model, opened.view, options);
+    let container = Container::of(&opened.archive);
+    let mut exporter = Exporter::new(&container, opened.view, options);
     // The buffer holds about 1.5 bytes per input byte (floats for packed
     // values, raw tables), and the GLB is assembled in it (plus the JSON, under
     // 64 KiB for most models): sized once, no copies while it grows.
@@ -61,7 +61,8 @@ pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document
 }
 
 struct Exporter<'m> {
-    model: &'m Model,
+    /// The container's facts (entries, layout, header); the tables come from `view`.
+    container: &'m Container,
     view: ModelRef<'m>,
     options: &'m ExportOptions,
     frame: Frame,
@@ -72,6 +73,9 @@ struct Exporter<'m> {
     /// `extras.msh` of each mesh, typed: written by the JSON writer (a mesh's
     /// `extras` stays empty; serialising each through serde cost ~5% of an export).
     mesh_extras: Vec<ex::SlotExtras>,
+    /// `extras.msh` of the first nodes (the MSH nodes, then their slot nodes),
+    /// typed in the same way.
+    node_extras: Vec<ex::NodeMsh>,
     /// MSH slot -> glTF mesh.
     slot_mesh: Vec<Option<u32>>,
     materials: Vec<json::Material>,
@@ -95,10 +99,10 @@ struct Exporter<'m> {
 }
 
 impl<'m> Exporter<'m> {
-    /// `model` gives the container's facts (entries, layout, header), `view` the tables.
-    fn new(model: &'m Model, view: ModelRef<'m>, options: &'m ExportOptions) -> Self {
+    /// `container` gives the container's facts (entries, layout, header), `view` the tables.
+    fn new(container: &'m Container, view: ModelRef<'m>, options: &'m ExportOptions) -> Self {
         Exporter {
-            model,
+            container,
             frame: Frame {
                 axis: options.axis,
                 rotation: options.rotation,
@@ -108,6 +112,7 @@ impl<'m> Exporter<'m> {
             nodes: Vec::new(),
             meshes: Vec::new(),
             mesh_extras: Vec::new(),
+            node_extras: Vec::new(),
             slot_mesh: vec![None; view.slots.len()],
             materials: Vec::new(),
             material_of: BTreeMap::new(),
@@ -127,7 +132,7 @@ impl<'m> Exporter<'m> {
     }
 
     fn run(&mut self) -> Result<()> {
-        let kind = self.model.kind();
+        let kind = self.container.kind();
         self.extras.format = ex::FORMAT.to_string();
         self.extras.kind = match kind {
             ModelKind::Standard => "standard",
@@ -168,7 +173,9 @@ impl<'m> Exporter<'m> {
             _ => {
                 self.flat_nodes();
                 // Not decoded as a hierarchy: the animation tables travel raw.
-                if self.model.has_typed(res::ANIM_KEYS) || self.model.has_typed(res::ANIM_MAP) {
+                if self.container.has_typed(res::ANIM_KEYS)
+                    || self.container.has_typed(res::ANIM_MAP)
+                {
                     self.raw_animation();
                 }
             }
@@ -489,6 +496,9 @@ impl<'m> Exporter<'m> {
             }
         }
         let mut slot_nodes = Vec::new();
+        let mut slot_extras = Vec::new();
+        // Node `i` is MSH node `i`, so its typed extras are `node_extras[i]`.
+        debug_assert!(self.nodes.is_empty() && self.node_extras.is_empty());
         for (i, node) in view.nodes.iter().enumerate() {
             let key = keys[node.fallback_key.get() as usize];
             let (rotation, rest_quat) = self.rest_rotation(&key, i);
@@ -515,24 +525,24 @@ impl<'m> Exporter<'m> {
                         name: Some(names::slot_node_name(&names[i].0, lod, group)),
                         mesh: self.slot_mesh[slot as usize].map(Index::new),
                         scale: (!shown).then_some([0.0; 3]),
-                        extras: wrap(&ex::SlotNodeExtras {
-                            owner: i as u32,
-                            lod,
-                            group,
-                            shown,
-                            slot: slot as u32,
-                        }),
                         ..empty_node()
                     });
+                    slot_extras.push(ex::NodeMsh::Slot(ex::SlotNodeExtras {
+                        owner: i as u32,
+                        lod,
+                        group,
+                        shown,
+                        slot: slot as u32,
+                    }));
                 }
             }
             self.nodes.push(json::Node {
                 name: Some(names[i].0.clone()),
                 translation: Some(self.frame.vec(key.position())),
                 rotation: Some(json::scene::UnitQuaternion(rotation)),
-                extras: wrap(&extras),
                 ..empty_node()
             });
+            self.node_extras.push(ex::NodeMsh::Node(extras));
         }
         for (i, c) in children.into_iter().enumerate() {
             if !c.is_empty() {
@@ -540,6 +550,7 @@ impl<'m> Exporter<'m> {
             }
         }
         self.nodes.extend(slot_nodes);
+        self.node_extras.extend(slot_extras);
         Ok(())
     }
 
@@ -621,7 +632,7 @@ impl<'m> Exporter<'m> {
             } else {
                 (max_end as u64).saturating_add(1)
             };
-            if self.model.has(res::ANIM_MAP) && fc as u64 != canonical_frames {
+            if self.container.has(res::ANIM_MAP) && fc as u64 != canonical_frames {
                 exact = false;
             }
             for (k, &i) in animated.iter().enumerate() {
@@ -779,9 +790,10 @@ impl<'m> Exporter<'m> {
             } else {
                 1.0
             };
+            let slerp = msh::anim::Slerp::new(q0, q1);
             (t0 + 1..t1).any(|f| {
                 let a = (f - t0) as f32 / (t1 - t0) as f32;
-                let s = msh::anim::slerp(q0, q1, a).map(f64::from);
+                let s = slerp.at(a).map(f64::from);
                 let n: [f64; 4] = std::array::from_fn(|c| {
                     q0[c] as f64 + (sign * q1[c] as f64 - q0[c] as f64) * a as f64
                 });
@@ -936,10 +948,10 @@ impl<'m> Exporter<'m> {
         }
         if self.anim_raw_nodes {
             // Every node's map start and fallback key, as stored.
-            for (i, node) in view.nodes.iter().enumerate() {
-                let mut e: ex::NodeExtras = read_node_extras(&self.nodes[i]);
-                e.anim = Some([node.anim_map_start.get(), node.fallback_key.get()]);
-                self.nodes[i].extras = wrap(&e);
+            for (node, e) in view.nodes.iter().zip(&mut self.node_extras) {
+                if let ex::NodeMsh::Node(e) = e {
+                    e.anim = Some([node.anim_map_start.get(), node.fallback_key.get()]);
+                }
             }
         }
     }
@@ -1002,13 +1014,13 @@ impl<'m> Exporter<'m> {
 
     /// Entry order, names, attributes, layout and raw payloads.
     fn container(&mut self) {
-        let model = self.model;
+        let container = self.container;
         let view = self.view.clone();
         let view = &view;
-        self.extras.header = model
+        self.extras.header = container
             .has_typed(res::SLOTS)
-            .then(|| b64(model.header.as_bytes()));
-        self.extras.frame_count = model.frame_count;
+            .then(|| b64(container.header.as_bytes()));
+        self.extras.frame_count = container.frame_count;
         self.extras.counts = ex::Counts {
             vertices: view.positions.len() as u32,
             indices: view.indices.len() as u32,
@@ -1019,22 +1031,26 @@ impl<'m> Exporter<'m> {
             map_words: view.anim_map.map_or(0, |m| m.len() as u32),
         };
         self.extras.winding = if self.cw { "cw" } else { "ccw" }.to_string();
-        let names: Vec<&[u8]> = model.entries.iter().map(|e| e.name.as_bytes()).collect();
+        let names: Vec<&[u8]> = container
+            .entries
+            .iter()
+            .map(|e| e.name.as_bytes())
+            .collect();
         let canonical_sort = nres::sort_table(names.iter().copied());
-        let sort_canonical = model
+        let sort_canonical = container
             .entries
             .iter()
             .zip(&canonical_sort)
             .all(|(e, &c)| e.sort_index == c);
         let layout_canonical = self.layout_canonical();
-        self.extras.keep_sort_index = model.keep_sort_index && !sort_canonical;
-        self.extras.leading = (!model.leading.is_empty()).then(|| b64(&model.leading));
-        self.extras.physical_order = model
+        self.extras.keep_sort_index = container.keep_sort_index && !sort_canonical;
+        self.extras.leading = (!container.leading.is_empty()).then(|| b64(&container.leading));
+        self.extras.physical_order = container
             .physical_order
             .as_ref()
             .filter(|o| o.iter().enumerate().any(|(i, &p)| i != p))
             .map(|o| o.iter().map(|&p| p as u32).collect());
-        for e in &model.entries {
+        for e in &container.entries {
             let text = e.name.to_string_lossy();
             let clean = nres::Name::new(&text).map(|n| n == e.name).unwrap_or(false);
             let attrs = e.attrs.map(|a| match a {
@@ -1069,17 +1085,17 @@ impl<'m> Exporter<'m> {
 
     /// True when writing payloads in directory order with zero padding to 8 reproduces the layout.
     fn layout_canonical(&self) -> bool {
-        let model = self.model;
-        if !model.leading.is_empty() {
+        let container = self.container;
+        if !container.leading.is_empty() {
             return false;
         }
-        if let Some(order) = &model.physical_order {
+        if let Some(order) = &container.physical_order {
             if order.iter().enumerate().any(|(i, &p)| i != p) {
                 return false;
             }
         }
         let mut pos = 16usize;
-        for e in &model.entries {
+        for e in &container.entries {
             let len = match (&e.raw, &e.filler) {
                 (Some(raw), _) => raw.len(),
                 (None, Some(f)) => f.payload_len,
@@ -1161,6 +1177,7 @@ impl<'m> Exporter<'m> {
         Document {
             root,
             mesh_extras: self.mesh_extras,
+            node_extras: self.node_extras,
             bin: (buffer_len > 0).then_some(bin),
             report: self.report,
         }
@@ -1169,10 +1186,13 @@ impl<'m> Exporter<'m> {
 
 /// An exported document before it is written out.
 pub(crate) struct Document {
-    /// The JSON tree (meshes without their extras).
+    /// The JSON tree (meshes and the MSH nodes without their `msh` extras:
+    /// those are typed beside it).
     pub root: json::Root,
     /// `extras.msh` of each mesh, in mesh order.
     pub mesh_extras: Vec<ex::SlotExtras>,
+    /// `extras.msh` of the first nodes, in node order.
+    pub node_extras: Vec<ex::NodeMsh>,
     /// Buffer 0, 4-byte aligned, when there is one.
     pub bin: Option<Vec<u8>>,
     /// What the export noticed.
@@ -1180,6 +1200,14 @@ pub(crate) struct Document {
 }
 
 impl Document {
+    /// The extras kept typed, for the JSON writer.
+    pub fn typed(&self) -> json_text::Typed<'_> {
+        json_text::Typed {
+            meshes: &self.mesh_extras,
+            nodes: &self.node_extras,
+        }
+    }
+
     /// The `.gltf` JSON or the `.glb` file.
     fn encode(self, format: GltfFormat) -> Result<(Vec<u8>, Report)> {
         // A GLB's JSON is written after room for the file and chunk headers.
@@ -1189,7 +1217,7 @@ impl Document {
         } else {
             Vec::new()
         };
-        json_text::write(&self.root, &self.mesh_extras, &mut text).map_err(|e| {
+        json_text::write(&self.root, self.typed(), &mut text).map_err(|e| {
             Error::new(
                 ErrorKind::Output,
                 "export.json",
@@ -1398,18 +1426,6 @@ fn empty_node() -> json::Node {
         skin: None,
         weights: None,
     }
-}
-
-fn read_node_extras(node: &json::Node) -> ex::NodeExtras {
-    #[derive(serde::Deserialize)]
-    struct W {
-        msh: ex::NodeExtras,
-    }
-    node.extras
-        .as_ref()
-        .and_then(|r| serde_json::from_str::<W>(r.get()).ok())
-        .map(|w| w.msh)
-        .unwrap_or_default()
 }
 
 /// Runs of `false` as `(start, count)`.

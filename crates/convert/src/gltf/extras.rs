@@ -207,6 +207,17 @@ pub struct SlotNodeExtras {
     pub slot: u32,
 }
 
+/// `nodes[i].extras.msh`: an MSH node's, or a slot node's (serialised as the
+/// one it holds).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum NodeMsh {
+    /// An MSH node.
+    Node(NodeExtras),
+    /// A node holding one LOD/group slot.
+    Slot(SlotNodeExtras),
+}
+
 /// `meshes[k].extras.msh`: one MSH slot.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct SlotExtras {

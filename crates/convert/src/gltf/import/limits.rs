@@ -86,106 +86,67 @@ pub(crate) fn check_json(json: &str) -> Result<()> {
     Ok(())
 }
 
-/// The arrays counted, and the size each element takes once parsed.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Array {
-    Nodes,
-    Meshes,
-    Materials,
-    Accessors,
-    BufferViews,
-    Buffers,
-    Images,
-    Samplers,
-    Textures,
-    Scenes,
-    Animations,
-    Cameras,
-    Skins,
-    Other,
-}
+/// The arrays counted, by key, and the size each element takes once parsed.
+/// One table: the largest element, the scan and the lookup all read it, so an
+/// array added here is counted everywhere.
+const COUNTED: [(&str, usize); 13] = {
+    use gltf_json as j;
+    [
+        ("nodes", size_of::<j::Node>()),
+        ("meshes", size_of::<j::Mesh>()),
+        ("materials", size_of::<j::Material>()),
+        ("accessors", size_of::<j::Accessor>()),
+        ("bufferViews", size_of::<j::buffer::View>()),
+        ("buffers", size_of::<j::Buffer>()),
+        ("images", size_of::<j::Image>()),
+        ("samplers", size_of::<j::texture::Sampler>()),
+        ("textures", size_of::<j::Texture>()),
+        ("scenes", size_of::<j::Scene>()),
+        ("animations", size_of::<j::Animation>()),
+        ("cameras", size_of::<j::Camera>()),
+        ("skins", size_of::<j::Skin>()),
+    ]
+};
 
-/// Every counted array.
-const ARRAYS: [Array; 13] = [
-    Array::Nodes,
-    Array::Meshes,
-    Array::Materials,
-    Array::Accessors,
-    Array::BufferViews,
-    Array::Buffers,
-    Array::Images,
-    Array::Samplers,
-    Array::Textures,
-    Array::Scenes,
-    Array::Animations,
-    Array::Cameras,
-    Array::Skins,
-];
-
-/// Arrays inside elements that are counted too: (outer array, key, element size).
-const INNER: [(Array, &str, usize); 3] = [
+/// Arrays inside elements that are counted too: (outer array's key, key,
+/// element size).
+const INNER: [(&str, &str, usize); 3] = [
     (
-        Array::Meshes,
+        "meshes",
         "primitives",
         size_of::<gltf_json::mesh::Primitive>() + ATTRIBUTE_MAP,
     ),
     (
-        Array::Animations,
+        "animations",
         "channels",
         size_of::<gltf_json::animation::Channel>(),
     ),
     (
-        Array::Animations,
+        "animations",
         "samplers",
         size_of::<gltf_json::animation::Sampler>(),
     ),
 ];
 
+/// A counted array: its row in [`COUNTED`].
+#[derive(Clone, Copy)]
+struct Array(usize);
+
 impl Array {
-    fn of(key: &str) -> Array {
-        match key {
-            "nodes" => Array::Nodes,
-            "meshes" => Array::Meshes,
-            "materials" => Array::Materials,
-            "accessors" => Array::Accessors,
-            "bufferViews" => Array::BufferViews,
-            "buffers" => Array::Buffers,
-            "images" => Array::Images,
-            "samplers" => Array::Samplers,
-            "textures" => Array::Textures,
-            "scenes" => Array::Scenes,
-            "animations" => Array::Animations,
-            "cameras" => Array::Cameras,
-            "skins" => Array::Skins,
-            _ => Array::Other,
-        }
+    /// The counted array under `key`, if it is one.
+    fn of(key: &str) -> Option<Array> {
+        COUNTED.iter().position(|c| c.0 == key).map(Array)
     }
 
     fn element_size(self) -> usize {
-        use gltf_json as j;
-        match self {
-            Array::Nodes => size_of::<j::Node>(),
-            Array::Meshes => size_of::<j::Mesh>(),
-            Array::Materials => size_of::<j::Material>(),
-            Array::Accessors => size_of::<j::Accessor>(),
-            Array::BufferViews => size_of::<j::buffer::View>(),
-            Array::Buffers => size_of::<j::Buffer>(),
-            Array::Images => size_of::<j::Image>(),
-            Array::Samplers => size_of::<j::texture::Sampler>(),
-            Array::Textures => size_of::<j::Texture>(),
-            Array::Scenes => size_of::<j::Scene>(),
-            Array::Animations => size_of::<j::Animation>(),
-            Array::Cameras => size_of::<j::Camera>(),
-            Array::Skins => size_of::<j::Skin>(),
-            Array::Other => 0,
-        }
+        COUNTED[self.0].1
     }
 
     /// The largest size [`Array::element_size`] or [`Array::inner`] gives.
     fn largest_element() -> usize {
-        ARRAYS
+        COUNTED
             .iter()
-            .map(|a| a.element_size())
+            .map(|c| c.1)
             .chain(INNER.iter().map(|i| i.2))
             .max()
             .unwrap_or(0)
@@ -193,9 +154,10 @@ impl Array {
 
     /// Arrays inside each element that are counted too: (key, element size).
     fn inner(self, key: &str) -> Option<usize> {
+        let outer = COUNTED[self.0].0;
         INNER
             .iter()
-            .find(|i| i.0 == self && i.1 == key)
+            .find(|i| i.0 == outer && i.1 == key)
             .map(|i| i.2)
     }
 }
@@ -232,11 +194,11 @@ impl<'de> Visitor<'de> for RootScan {
         let mut total = 0usize;
         while let Some(array) = map.next_key_seed(Key(Array::of))? {
             let bytes = match array {
-                Array::Other => {
+                Some(array) => map.next_value_seed(Elements(array))?,
+                None => {
                     map.next_value::<IgnoredAny>()?;
                     0
                 }
-                _ => map.next_value_seed(Elements(array))?,
             };
             total = total.saturating_add(bytes);
         }
@@ -407,6 +369,43 @@ impl ReadBudget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_inner_array_belongs_to_a_counted_one_and_sizes_are_real() {
+        for (outer, key, size) in INNER {
+            let array = Array::of(outer).expect("the outer array is counted");
+            assert_eq!(array.inner(key), Some(size));
+            assert!(size <= Array::largest_element());
+        }
+        for (key, size) in COUNTED {
+            assert!(size > 0, "{key}");
+            assert_eq!(Array::of(key).map(Array::element_size), Some(size));
+            assert!(size <= Array::largest_element());
+        }
+        assert!(Array::of("extensionsUsed").is_none());
+    }
+
+    /// What the scan counts for a document.
+    fn footprint(json: &str) -> usize {
+        serde_json::Deserializer::from_str(json)
+            .deserialize_map(RootScan)
+            .unwrap()
+    }
+
+    /// Every row of the tables is reached by the scan, with its size: a row
+    /// the scan missed would count 0 here.
+    #[test]
+    fn every_counted_array_is_scanned_with_its_size() {
+        for (key, size) in COUNTED {
+            let json = format!("{{\"{key}\":[{{}},{{}},{{}}],\"other\":[{{}}]}}");
+            assert_eq!(footprint(&json), 3 * size, "{key}");
+        }
+        for (outer, key, size) in INNER {
+            let outer_size = Array::of(outer).unwrap().element_size();
+            let json = format!("{{\"{outer}\":[{{\"{key}\":[{{}},{{}}],\"x\":[{{}}]}}]}}");
+            assert_eq!(footprint(&json), outer_size + 2 * size, "{outer}.{key}");
+        }
+    }
 
     #[test]
     fn empty_objects_are_counted_and_refused() {
