@@ -574,12 +574,16 @@ fn map_materials(p: &Parsed, defined: Option<&[String]>, report: &mut Report) ->
             format!("faces without `usemtl` (from line {line})"),
         ));
     }
+    // Looked up once per material: a set, not a scan of the MTL's names (with
+    // tens of thousands of both, the scan took seconds).
+    let defined: Option<std::collections::HashSet<&str>> =
+        defined.map(|d| d.iter().map(String::as_str).collect());
     for (m, (name, line)) in p.materials.iter().enumerate() {
         if !used[m] {
             continue;
         }
-        if let Some(defined) = defined {
-            if !defined.iter().any(|d| d == name) {
+        if let Some(defined) = &defined {
+            if !defined.contains(name.as_str()) {
                 report.note(
                     "obj.material_undefined",
                     format!("material {name:?} (line {line}) is not defined in the MTL"),
