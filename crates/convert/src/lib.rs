@@ -26,6 +26,7 @@ pub mod gltf;
 pub mod obj;
 mod options;
 pub mod palette;
+mod repeats;
 mod report;
 pub mod scene;
 

@@ -82,6 +82,7 @@ pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
         _ => {}
     }
     let (lod, group) = (options.lod as usize, options.group as usize);
+    crate::repeats::check(&view, Some((lod, group)))?;
     let frame = Frame {
         axis: options.axis,
         rotation: options.rotation,

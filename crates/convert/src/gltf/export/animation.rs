@@ -64,11 +64,15 @@ impl Exporter<'_> {
             return Ok(());
         }
         let fps = self.options.fps;
+        // Every key's time, once (copied per animated node it was quadratic).
+        let key_times: Vec<f32> = keys.iter().map(|k| k.time()).collect();
         let mut samplers = Vec::new();
         let mut channels = Vec::new();
         for &i in &animated {
             let node = &view.nodes[i];
-            let direct = tracks.as_ref().and_then(|t| direct_track(view, i, t[i]));
+            let direct = tracks
+                .as_ref()
+                .and_then(|t| direct_track(view, &key_times, i, t[i]));
             let Samples {
                 times,
                 translations,
@@ -346,6 +350,7 @@ pub(super) struct Samples {
 /// whole-number key times from 0, canonical map values over the whole block.
 pub(super) fn direct_track(
     view: &ModelRef<'_>,
+    times: &[f32],
     i: usize,
     (start, end): (usize, usize),
 ) -> Option<(usize, usize)> {
@@ -355,7 +360,6 @@ pub(super) fn direct_track(
     if track.len() < 2 || track[0].time() != 0.0 || track.iter().any(|k| k.time().fract() != 0.0) {
         return None;
     }
-    let times: Vec<f32> = keys.iter().map(|k| k.time()).collect();
     let fc = view.frame_count;
     if (fc as f32) < track[track.len() - 1].time() + 1.0 {
         return None;
@@ -365,7 +369,7 @@ pub(super) fn direct_track(
     block
         .iter()
         .enumerate()
-        .all(|(f, w)| w.get() == msh::canonical_map_value(&times, start, end, f as u32))
+        .all(|(f, w)| w.get() == msh::canonical_map_value(times, start, end, f as u32))
         .then_some((start, end))
 }
 

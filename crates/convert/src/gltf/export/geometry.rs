@@ -78,9 +78,7 @@ impl Exporter<'_> {
             .map(|b| (b.material_index.get(), 0))
             .collect();
         for slot in 0..self.view.slots.len() {
-            for bi in self.slot_batches(slot) {
-                used.insert(self.material_key(slot, bi));
-            }
+            used.extend(self.material_keys(slot));
         }
         for (m, repeat) in used {
             self.material_of
@@ -96,15 +94,21 @@ impl Exporter<'_> {
         start..start + s.batch_count.get() as usize
     }
 
-    /// `(material index, how many earlier batches of the slot share it)`.
-    pub(super) fn material_key(&self, slot: usize, batch: usize) -> (u16, u16) {
-        let m = self.view.batches[batch].material_index.get();
-        let start = self.slot_batches(slot).start;
-        let repeat = self.view.batches[start..batch]
+    /// Per batch of the slot, in order: `(material index, how many earlier
+    /// batches of the slot share it)`. One pass (counting the earlier batches
+    /// for each was quadratic in a slot's batches).
+    pub(super) fn material_keys(&self, slot: usize) -> Vec<(u16, u16)> {
+        let mut seen: BTreeMap<u16, u16> = BTreeMap::new();
+        self.view.batches[self.slot_batches(slot)]
             .iter()
-            .filter(|b| b.material_index.get() == m)
-            .count();
-        (m, repeat as u16)
+            .map(|b| {
+                let m = b.material_index.get();
+                let repeat = seen.entry(m).or_insert(0);
+                let key = (m, *repeat);
+                *repeat += 1;
+                key
+            })
+            .collect()
     }
 
     /// The mesh of one slot, `None` when it has nothing to draw.
@@ -114,7 +118,8 @@ impl Exporter<'_> {
         let mut primitives = Vec::with_capacity(bc);
         let mut batches = Vec::with_capacity(bc);
         let indices = Rc::clone(&self.indices);
-        for bi in bs..bs + bc {
+        let keys = self.material_keys(slot);
+        for (bi, key) in (bs..bs + bc).zip(keys) {
             let b = self.view.batches[bi];
             let idx = batch_indices(&indices, &b).unwrap_or(&[]);
             let (lo, hi) = match (idx.iter().min(), idx.iter().max()) {
@@ -145,7 +150,6 @@ impl Exporter<'_> {
             self.vertex_covered[range.clone()]
                 .iter_mut()
                 .for_each(|c| *c = true);
-            let key = self.material_key(slot, bi);
             primitives.push(self.primitive(range, lo, &idx[..idx.len() / 3 * 3], key));
         }
         // The record travels as stored, always: recomputing the bounds to learn

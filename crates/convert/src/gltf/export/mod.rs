@@ -46,6 +46,7 @@ pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document
     // The tables are read where they lie (the validated view); only the
     // container's facts are copied out.
     let opened = msh::open(bytes, msh::Mode::Strict)?;
+    crate::repeats::check(&opened.view, None)?;
     let container = Container::of(&opened.archive);
     let mut exporter = Exporter::new(&container, opened.view, options);
     // The buffer holds about 1.5 bytes per input byte (floats for packed

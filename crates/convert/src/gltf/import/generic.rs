@@ -610,12 +610,13 @@ fn animation(
             offset,
             offset + frames
         ));
+        // Only the animated items are visited per frame (visiting every item per
+        // frame made a file of many static nodes cost 65,535 x its nodes).
+        let animated_items: Vec<usize> = (0..items.len()).filter(|&i| animated[i]).collect();
         for f in 0..=frames {
             let t = f as f32 / fps;
-            for (i, it) in items.iter().enumerate() {
-                if !animated[i] {
-                    continue;
-                }
+            for &i in &animated_items {
+                let it = &items[i];
                 let (rt, rr, _) = it.node.transform().decomposed();
                 let tr = curves.get(&(i, 0)).map_or(rt.map(f64::from), |c| {
                     let v = c.sample(t, false);

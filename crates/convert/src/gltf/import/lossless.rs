@@ -90,7 +90,9 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
         .map(|s| s.batches.len())
         .fold(held(&extras.batch_gaps), usize::saturating_add);
     let total_bytes: usize = src.buffers.iter().map(|b| b.len()).sum::<usize>() + 1024;
-    if counts.indices as usize > total_bytes
+    // Indices lie in the buffers, or (those no batch of a slot covers) in the
+    // index gaps' data.
+    if counts.indices as usize > total_bytes.saturating_add(held(&extras.index_gaps))
         || counts.batches as usize > described_batches
         || counts.slots as usize > total_bytes + 0xFFFF
         || (extras.raw.tri_descs.is_none() && counts.tri_descs as usize > 2 * 0xFFFF)
@@ -320,6 +322,32 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
         if let Err(why) = nodes(src, extras, &frame, opts, &mut m)? {
             return Ok(Err(why));
         }
+    }
+    // Recomputing slot bounds (and deriving Res7) visits every slot's
+    // indices: slots that share batches would repeat it without bound, as the
+    // exports refuse to (`repeats.rs`); such a file gets the generic path.
+    let allowed = |rows: usize| {
+        (rows as u64)
+            .saturating_mul(crate::repeats::REPEAT)
+            .saturating_add(crate::repeats::SLACK)
+    };
+    let batch_visits: u64 = m.slots.iter().map(|s| u64::from(s.batch_count.get())).sum();
+    // Counted, not read: at most the batches' index counts.
+    let index_visits = || -> u64 {
+        m.slots
+            .iter()
+            .flat_map(|s| {
+                let start = (s.batch_start.get() as usize).min(m.batches.len());
+                let end = (start + s.batch_count.get() as usize).min(m.batches.len());
+                &m.batches[start..end]
+            })
+            .map(|b| u64::from(b.index_count.get()))
+            .sum()
+    };
+    if batch_visits > allowed(m.batches.len()) || index_visits() > allowed(m.indices.len()) {
+        return Ok(Err(
+            "its slots name the same batches or indices over and over, more than an MSH export writes".to_string(),
+        ));
     }
     // Slot bounds that were not recorded are the recomputed ones.
     for (slot, _) in &slot_meshes {
