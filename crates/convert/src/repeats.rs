@@ -32,6 +32,18 @@ struct Visits {
 /// LOD and group an OBJ export writes once for every node (glTF writes each
 /// slot once, however many nodes show it).
 pub(crate) fn check(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Result<()> {
+    match excess(view, per_node) {
+        None => Ok(()),
+        Some(why) => Err(Error::new(
+            ErrorKind::Unsupported,
+            "export.ranges_overlap",
+            format!("{why}: the model is valid but repeats the same data over and over; it is not exported"),
+        )),
+    }
+}
+
+/// What [`check`] refuses, said in words; `None` within the bound.
+pub(crate) fn excess(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Option<String> {
     let slot_range = |s: u16| {
         view.slots.get(s as usize).map_or(0..0, |s| {
             let start = (s.batch_start.get() as usize).min(view.batches.len());
@@ -89,18 +101,13 @@ pub(crate) fn check(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Re
             table: "Res6 indices",
         });
     }
-    for c in checks {
+    checks.into_iter().find_map(|c| {
         let allowed = c.rows.saturating_mul(REPEAT).saturating_add(SLACK);
-        if c.visits > allowed {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                "export.ranges_overlap",
-                format!(
-                    "{} overlap so much that the export would visit {} rows of the {} {} (at most {REPEAT} x + {SLACK} are allowed): the model is valid but repeats the same data over and over; it is not exported",
-                    c.what, c.visits, c.rows, c.table
-                ),
-            ));
-        }
-    }
-    Ok(())
+        (c.visits > allowed).then(|| {
+            format!(
+                "{} overlap so much that an export would visit {} rows of the {} {} (at most {REPEAT} x + {SLACK})",
+                c.what, c.visits, c.rows, c.table
+            )
+        })
+    })
 }

@@ -256,7 +256,7 @@ fn an_export_whose_slots_repeat_a_batch_is_rebuilt_from_its_content() {
         report
             .notes
             .iter()
-            .any(|n| n.code == "import.rebuilt" && n.message.contains("over and over")),
+            .any(|n| n.code == "import.rebuilt" && n.message.contains("the slots' indices overlap")),
         "{:?}",
         report.notes
     );

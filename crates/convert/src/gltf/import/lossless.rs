@@ -324,30 +324,10 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
         }
     }
     // Recomputing slot bounds (and deriving Res7) visits every slot's
-    // indices: slots that share batches would repeat it without bound, as the
-    // exports refuse to (`repeats.rs`); such a file gets the generic path.
-    let allowed = |rows: usize| {
-        (rows as u64)
-            .saturating_mul(crate::repeats::REPEAT)
-            .saturating_add(crate::repeats::SLACK)
-    };
-    let batch_visits: u64 = m.slots.iter().map(|s| u64::from(s.batch_count.get())).sum();
-    // Counted, not read: at most the batches' index counts.
-    let index_visits = || -> u64 {
-        m.slots
-            .iter()
-            .flat_map(|s| {
-                let start = (s.batch_start.get() as usize).min(m.batches.len());
-                let end = (start + s.batch_count.get() as usize).min(m.batches.len());
-                &m.batches[start..end]
-            })
-            .map(|b| u64::from(b.index_count.get()))
-            .sum()
-    };
-    if batch_visits > allowed(m.batches.len()) || index_visits() > allowed(m.indices.len()) {
-        return Ok(Err(
-            "its slots name the same batches or indices over and over, more than an MSH export writes".to_string(),
-        ));
+    // indices: slots that share batches would repeat it without bound. A file
+    // past what an export writes (`repeats.rs`) gets the generic path.
+    if let Some(why) = crate::repeats::excess(&m.view(), None) {
+        return Ok(Err(why));
     }
     // Slot bounds that were not recorded are the recomputed ones.
     for (slot, _) in &slot_meshes {
