@@ -261,3 +261,52 @@ fn an_export_whose_slots_repeat_a_batch_is_rebuilt_from_its_content() {
         report.notes
     );
 }
+
+/// A slot's further batches of one material get their own glTF materials
+/// (`mat<k>`, `mat<k>#1`, ...), counted the same way in short slots and in
+/// long ones (past 16 batches the count is kept in a map).
+#[test]
+fn material_repeats_are_numbered_alike_in_short_and_long_slots() {
+    for batches in [6usize, 40] {
+        let mut m = base();
+        shared_batches(&mut m, batches, 36);
+        for (k, b) in m.batches.iter_mut().enumerate() {
+            b.material_index = U16::new([3, 5, 3][k % 3]);
+        }
+        m.slots[0].batch_count = U16::new(batches as u16);
+        m.slots.truncate(1);
+        for n in &mut m.nodes {
+            n.slots = n
+                .slots
+                .map(|s| if s.get() == 0 { s } else { U16::new(NONE) });
+        }
+        let options = convert::ExportOptions {
+            format: convert::GltfFormat::Gltf,
+            ..Default::default()
+        };
+        let (gltf, _) = convert::msh_to_gltf(&valid(&m), &options).unwrap();
+        let doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
+        let names: Vec<&str> = doc["meshes"][0]["primitives"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                doc["materials"][p["material"].as_u64().unwrap() as usize]["name"]
+                    .as_str()
+                    .unwrap()
+            })
+            .collect();
+        let expected: Vec<String> = (0..batches)
+            .map(|k| {
+                let m = [3, 5, 3][k % 3];
+                let repeat = (0..k).filter(|&e| [3, 5, 3][e % 3] == m).count();
+                if repeat == 0 {
+                    format!("mat{m}")
+                } else {
+                    format!("mat{m}#{repeat}")
+                }
+            })
+            .collect();
+        assert_eq!(names, expected, "{batches} batches");
+    }
+}

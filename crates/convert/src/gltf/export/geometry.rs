@@ -98,8 +98,25 @@ impl Exporter<'_> {
     /// batches of the slot share it)`. One pass (counting the earlier batches
     /// for each was quadratic in a slot's batches).
     pub(super) fn material_keys(&self, slot: usize) -> Vec<(u16, u16)> {
+        let batches = &self.view.batches[self.slot_batches(slot)];
+        if batches.len() <= 16 {
+            // A slot has a few batches as a rule: counting the earlier ones is
+            // cheaper than a map then.
+            return batches
+                .iter()
+                .enumerate()
+                .map(|(k, b)| {
+                    let m = b.material_index.get();
+                    let repeat = batches[..k]
+                        .iter()
+                        .filter(|e| e.material_index.get() == m)
+                        .count();
+                    (m, repeat as u16)
+                })
+                .collect();
+        }
         let mut seen: BTreeMap<u16, u16> = BTreeMap::new();
-        self.view.batches[self.slot_batches(slot)]
+        batches
             .iter()
             .map(|b| {
                 let m = b.material_index.get();
