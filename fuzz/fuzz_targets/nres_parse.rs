@@ -22,7 +22,10 @@ fuzz_target!(|data: &[u8]| {
             let found = archive.find_by_name(&entry.name());
             let _ = found;
         }
-        let _ = archive.nested_models().count();
+        let _ = archive
+            .nested_models()
+            .filter(|e| Archive::parse(e.data()).is_ok())
+            .count();
         let owned = OwnedArchive::from_archive(&archive);
         if archive.layout().physical_order.is_some() {
             assert_eq!(owned.write(WriteMode::Lossless).unwrap(), data, "lossless rewrite differs");

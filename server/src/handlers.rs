@@ -179,7 +179,7 @@ fn select<'a>(
         if let Ok(archive) = nres::Archive::parse(bytes) {
             // An outer archive: no node table of its own, models inside.
             if archive.find_by_type(msh::resource::NODES).is_none() {
-                let models: Vec<String> = archive.nested_models().map(|(e, _)| e.name()).collect();
+                let models: Vec<String> = archive.nested_models().map(|e| e.name()).collect();
                 if !models.is_empty() {
                     let shown: Vec<&str> = models.iter().take(5).map(String::as_str).collect();
                     return Err(ApiError::bad_request(
@@ -657,8 +657,22 @@ pub async fn archive_convert(
     let (zip, summary) = state
         .run_job(&ctx, move || -> Result<(Vec<u8>, ArchiveReport), ApiError> {
             let archive = nres::Archive::parse(&upload.bytes)?;
+            // Model entries may share payloads (valid NRes): each would be
+            // converted, and zipped, once per entry. Past the upload's own size
+            // they are refused rather than multiplied.
+            let shared: u64 = archive.nested_models().map(|e| e.data().len() as u64).sum();
+            if shared > upload.bytes.len() as u64 {
+                return Err(ApiError::unprocessable(
+                    "archive.entries_overlap",
+                    format!(
+                        "the archive's model entries share their bytes: together they are {shared} bytes of a {}-byte upload, so each shared model would be converted once per entry; repack it with one entry per model",
+                        upload.bytes.len()
+                    ),
+                ));
+            }
             let mut zip = Zip::new();
-            let mut used: Vec<String> = Vec::new();
+            // Lowercased file names in use (the zip's names compare case-insensitively).
+            let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
             let mut report = ArchiveReport {
                 to: to.name(),
                 models: 0,
@@ -666,16 +680,16 @@ pub async fn archive_convert(
                 failed: 0,
                 entries: Vec::new(),
             };
-            for (entry, _) in archive.nested_models() {
+            for entry in archive.nested_models() {
                 report.models += 1;
                 let entry_name = entry.name();
                 let name = stem(&entry_name).unwrap_or_else(|| "model".to_string());
                 // Distinct file names: a repeated (case-insensitive) stem gets the entry index.
                 let mut unique = sanitize(&name);
-                if used.iter().any(|u| u.eq_ignore_ascii_case(&unique)) {
+                if used.contains(&unique.to_ascii_lowercase()) {
                     unique = format!("{unique}-{}", entry.index());
                 }
-                used.push(unique.clone());
+                used.insert(unique.to_ascii_lowercase());
                 // The scene keeps the entry's stem; the files get the unique name.
                 let result = convert_files(
                     entry.data(),

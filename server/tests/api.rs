@@ -263,7 +263,7 @@ async fn convert_an_archive_entry() {
     let server = TestServer::start(config()).await;
     let rlb = fixture(ARCHIVE);
     let archive = nres::Archive::parse(&rlb).unwrap();
-    let entry = archive.nested_models().next().unwrap().0;
+    let entry = archive.nested_models().next().unwrap();
     let stem = entry.name().rsplit_once('.').unwrap().0.to_string();
     // Names compare ASCII case-insensitively, as in the game.
     let url = server.url(&format!(
@@ -508,7 +508,7 @@ async fn archive_list_and_convert() {
         "attachment; filename=\"small.zip\""
     );
     let files = zip_files(&r.bytes().await.unwrap());
-    let models: Vec<_> = archive.nested_models().map(|(e, _)| e).collect();
+    let models: Vec<_> = archive.nested_models().collect();
     assert_eq!(files.len(), models.len() + 1);
     for ((name, data), entry) in files.iter().zip(&models) {
         let stem = entry.name().rsplit_once('.').unwrap().0.to_string();

@@ -1,38 +1,15 @@
-//! How often an export may visit the same table rows (docs/ROBUSTNESS.md).
-//!
-//! A valid model may let its ranges overlap: slots may share batches, batches
-//! may share indices, nodes may share slots, animated nodes may share frame-map
-//! blocks (non-canonical, but valid, and carried through exactly). Each
-//! sharing repeats work and output: a 140 KB model whose batches all cover the
-//! same 65,535 indices made a 53 MB GLB, one whose animated nodes all read the
-//! same map block took 1.5 GB to bake. An export visits at most [`REPEAT`]
-//! times a table's rows plus [`SLACK`]: more than a whole model at MSH's limits
-//! (65,535 triangles, 196,605 indices) visited once, and more sharing than a
-//! real model has; past it the export is refused (`export.ranges_overlap`)
-//! before any work is done.
+//! Exports refuse a model whose overlapping ranges would repeat a table's rows
+//! past the bound `msh::repeats` sets (docs/ROBUSTNESS.md, "The exports").
 
 use crate::error::{Error, ErrorKind, Result};
 use msh::ModelRef;
 
-/// Times an export may visit each row of a table ...
-pub const REPEAT: u64 = 4;
-/// ... plus this many visits.
-pub const SLACK: u64 = 1 << 18;
-
-/// What an export is about to visit, against the rows the model has.
-struct Visits {
-    what: &'static str,
-    visits: u64,
-    rows: u64,
-    table: &'static str,
-}
-
-/// Refuses a model whose overlapping ranges would make the export visit a
-/// table's rows more than [`REPEAT`] x + [`SLACK`] times. `per_node` is the
-/// LOD and group an OBJ export writes once for every node (glTF writes each
-/// slot once, however many nodes show it).
+/// Refuses (`export.ranges_overlap`) a model past [`msh::repeats::excess`]'s
+/// bound, before any work is done. `per_node` is the LOD and group an OBJ
+/// export writes once for every node (glTF writes each slot once, however
+/// many nodes show it).
 pub(crate) fn check(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Result<()> {
-    match excess(view, per_node) {
+    match msh::repeats::excess(view, per_node) {
         None => Ok(()),
         Some(why) => Err(Error::new(
             ErrorKind::Unsupported,
@@ -40,74 +17,4 @@ pub(crate) fn check(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Re
             format!("{why}: the model is valid but repeats the same data over and over; it is not exported"),
         )),
     }
-}
-
-/// What [`check`] refuses, said in words; `None` within the bound.
-pub(crate) fn excess(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Option<String> {
-    let slot_range = |s: u16| {
-        view.slots.get(s as usize).map_or(0..0, |s| {
-            let start = (s.batch_start.get() as usize).min(view.batches.len());
-            start..(start + s.batch_count.get() as usize).min(view.batches.len())
-        })
-    };
-    let indices_of = |range: std::ops::Range<usize>| -> u64 {
-        view.batches[range]
-            .iter()
-            .map(|b| u64::from(b.index_count.get()))
-            .sum()
-    };
-    let slots = || (0..view.slots.len()).map(|s| slot_range(s as u16));
-    let animated = view
-        .nodes
-        .iter()
-        .filter(|n| n.map_start().is_some())
-        .count() as u64;
-    let mut checks = vec![
-        Visits {
-            what: "the batches' indices",
-            visits: indices_of(0..view.batches.len()),
-            rows: view.indices.len() as u64,
-            table: "Res6 indices",
-        },
-        Visits {
-            what: "the slots' batches",
-            visits: slots().map(|r| r.len() as u64).sum(),
-            rows: view.batches.len() as u64,
-            table: "Res13 batches",
-        },
-        Visits {
-            what: "the slots' indices",
-            visits: slots().map(indices_of).sum(),
-            rows: view.indices.len() as u64,
-            table: "Res6 indices",
-        },
-        Visits {
-            what: "the animated nodes' frames",
-            visits: animated.saturating_mul(u64::from(view.frame_count) + 1),
-            rows: view.anim_map.map_or(0, <[_]>::len) as u64,
-            table: "Res19 frame-map words",
-        },
-    ];
-    if let Some((lod, group)) = per_node {
-        checks.push(Visits {
-            what: "the nodes' shown slots' indices",
-            visits: view
-                .nodes
-                .iter()
-                .filter_map(|n| n.slot(lod, group))
-                .map(|s| indices_of(slot_range(s)))
-                .sum(),
-            rows: view.indices.len() as u64,
-            table: "Res6 indices",
-        });
-    }
-    checks.into_iter().find_map(|c| {
-        let allowed = c.rows.saturating_mul(REPEAT).saturating_add(SLACK);
-        (c.visits > allowed).then(|| {
-            format!(
-                "{} overlap so much that an export would visit {} rows of the {} {} (at most {REPEAT} x + {SLACK})",
-                c.what, c.visits, c.rows, c.table
-            )
-        })
-    })
 }

@@ -81,6 +81,10 @@ pub struct Inspection {
     pub nodes: Vec<NodeInfo>,
     /// Slots in order.
     pub slots: Vec<SlotInfo>,
+    /// Why each slot's `batches` is empty and `vertices` 0: the slots' ranges
+    /// overlap past the bound of [`crate::repeats`] (listing them would repeat
+    /// the same batches and indices without bound); `None` as a rule.
+    pub slot_batches_left_out: Option<String>,
     /// Animation summary.
     pub animation: AnimationInfo,
     /// What can be listed of a legacy node table.
@@ -335,7 +339,8 @@ pub fn inspect(label: &str, opened: &Opened<'_>) -> Inspection {
     });
     let totals = (kind != Some(ModelKind::Terrain)).then(|| totals(view));
     let nodes = nodes(view);
-    let slots = slots(view);
+    let overlap = crate::repeats::excess(view, None);
+    let slots = slots(view, overlap.is_none());
     let count = |s: Severity| {
         opened
             .report
@@ -378,6 +383,7 @@ pub fn inspect(label: &str, opened: &Opened<'_>) -> Inspection {
         totals,
         nodes,
         slots,
+        slot_batches_left_out: overlap,
         animation,
         legacy,
         terrain,
@@ -439,23 +445,56 @@ fn nodes(view: &ModelRef<'_>) -> Vec<NodeInfo> {
         .collect()
 }
 
-fn slots(view: &ModelRef<'_>) -> Vec<SlotInfo> {
+/// The slots; with `listed`, each with its batches and distinct vertices.
+fn slots(view: &ModelRef<'_>, listed: bool) -> Vec<SlotInfo> {
+    // Triangles per batch range by prefix sums, the nodes of each slot in one
+    // pass: slots may share batches, and nodes slots.
+    let mut triangles_before = Vec::with_capacity(view.batches.len() + 1);
+    triangles_before.push(0usize);
+    for b in view.batches {
+        let last = *triangles_before.last().unwrap_or(&0);
+        triangles_before.push(last + b.index_count.get() as usize / 3);
+    }
+    let mut used_by: Vec<Vec<usize>> = vec![Vec::new(); view.slots.len()];
+    if view.kind == Some(ModelKind::Standard) {
+        for (i, n) in view.nodes.iter().enumerate() {
+            let mut mine: Vec<usize> = n
+                .slots
+                .iter()
+                .map(|s| s.get() as usize)
+                .filter(|&s| s < view.slots.len())
+                .collect();
+            mine.sort_unstable();
+            mine.dedup();
+            for s in mine {
+                used_by[s].push(i);
+            }
+        }
+    }
     view.slots
         .iter()
         .enumerate()
         .map(|(index, slot)| {
             let (start, count) = (slot.batch_start.get(), slot.batch_count.get());
-            let batches: Vec<BatchInfo> = (start as usize..start as usize + count as usize)
-                .filter_map(|i| {
-                    view.batches.get(i).map(|b| BatchInfo {
-                        index: i,
-                        material: b.material_index.get(),
-                        index_count: b.index_count.get(),
-                        index_start: b.index_start.get(),
-                        base_vertex: b.base_vertex.get(),
+            let range = (start as usize).min(view.batches.len())
+                ..(start as usize + count as usize).min(view.batches.len());
+            let batches: Vec<BatchInfo> = if listed {
+                range
+                    .clone()
+                    .map(|i| {
+                        let b = &view.batches[i];
+                        BatchInfo {
+                            index: i,
+                            material: b.material_index.get(),
+                            index_count: b.index_count.get(),
+                            index_start: b.index_start.get(),
+                            base_vertex: b.base_vertex.get(),
+                        }
                     })
-                })
-                .collect();
+                    .collect()
+            } else {
+                Vec::new()
+            };
             let mut vertices: Vec<u64> = Vec::new();
             for b in &batches {
                 let first = b.index_start as usize;
@@ -472,24 +511,17 @@ fn slots(view: &ModelRef<'_>) -> Vec<SlotInfo> {
             }
             vertices.sort_unstable();
             vertices.dedup();
-            let used_by = (view.kind == Some(ModelKind::Standard)).then(|| {
-                view.nodes
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, n)| n.slots.iter().any(|s| s.get() as usize == index))
-                    .map(|(i, _)| i)
-                    .collect()
-            });
             SlotInfo {
                 index,
                 tri_start: slot.tri_start.get(),
                 tri_count: slot.tri_count.get(),
                 batch_start: start,
                 batch_count: count,
-                triangles: batches.iter().map(|b| b.index_count as usize / 3).sum(),
+                triangles: triangles_before[range.end] - triangles_before[range.start],
                 batches,
                 vertices: vertices.len(),
-                used_by,
+                used_by: (view.kind == Some(ModelKind::Standard))
+                    .then(|| std::mem::take(&mut used_by[index])),
             }
         })
         .collect()
@@ -638,6 +670,46 @@ mod tests {
     fn fixture(path: &str) -> Vec<u8> {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/small/");
         std::fs::read(format!("{root}{path}")).unwrap()
+    }
+
+    /// Slots over one batch of 65,535 indices: listing each slot's batches
+    /// and vertices repeated the same rows (S x B; 178 KB made 618 MB of
+    /// JSON). Past `repeats`' bound they are left out, said why; the
+    /// triangles and the nodes that draw each slot are still there.
+    #[test]
+    fn slots_sharing_their_batches_are_summed_up_not_listed() {
+        use zerocopy::little_endian::{U16, U32};
+        let mut m = crate::Model::from_bytes(&fixture("edge/required_only.msh")).unwrap();
+        m.indices = vec![U16::new(0); 65535];
+        m.batches.truncate(1);
+        m.batches[0].index_start = U32::new(0);
+        m.batches[0].index_count = U16::new(65535);
+        m.batches[0].base_vertex = U32::new(0);
+        m.slots[0].batch_start = U16::new(0);
+        m.slots[0].batch_count = U16::new(1);
+        let s0 = m.slots[0];
+        m.slots = vec![s0; 12];
+        for (i, n) in m.nodes.iter_mut().enumerate() {
+            n.slots = [U16::new(crate::raw::NONE); 15];
+            n.slots[0] = U16::new(i as u16);
+        }
+        let bytes = m.to_bytes().unwrap();
+        let opened = crate::open(&bytes, Mode::Strict).unwrap();
+        let i = inspect("shared.msh", &opened);
+        let why = i.slot_batches_left_out.as_deref().expect("left out");
+        assert!(why.contains("the slots' indices"), "{why}");
+        for (k, slot) in i.slots.iter().enumerate() {
+            assert!(slot.batches.is_empty());
+            assert_eq!(slot.triangles, 21845);
+            let drawn_by: Vec<usize> = (0..m.nodes.len()).filter(|&n| n == k).collect();
+            assert_eq!(slot.used_by.as_deref(), Some(&drawn_by[..]));
+        }
+        // The fixture as it is lists every slot's batches.
+        let plain = fixture("edge/required_only.msh");
+        let opened = crate::open(&plain, Mode::Strict).unwrap();
+        let i = inspect("plain.msh", &opened);
+        assert!(i.slot_batches_left_out.is_none());
+        assert!(i.slots.iter().any(|s| !s.batches.is_empty()));
     }
 
     #[test]

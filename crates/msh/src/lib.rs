@@ -33,6 +33,7 @@ pub mod inspect;
 mod model;
 pub mod pose;
 pub mod raw;
+pub mod repeats;
 mod report;
 pub mod resource;
 mod validate;

@@ -164,6 +164,9 @@ pub fn render(i: &Inspection) -> String {
     }
     if i.kind != Some(ModelKind::Terrain) {
         let _ = writeln!(s, "slots: {}", i.slots.len());
+        if let Some(why) = &i.slot_batches_left_out {
+            let _ = writeln!(s, "  (batches and vertices left out: {why})");
+        }
         for slot in &i.slots {
             let used = match &slot.used_by {
                 None => String::new(),

@@ -104,6 +104,44 @@ fn edge_fixtures_are_valid_and_can_be_inspected() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// An archive whose entries all name one payload is valid NRes, but its
+/// canonical form copies the payload once per entry: `repack` refuses it
+/// (a 416 KB file asked for 1.1 GB).
+#[test]
+fn an_archive_whose_entries_share_their_bytes_is_not_repacked() {
+    let root = repository();
+    let dir = tempfile::tempdir().unwrap();
+    let archive = &files_in("fixtures/small/archives", ".rlb")[0];
+    let mut bytes = std::fs::read(root.join(archive)).unwrap();
+    let parsed = nres::Archive::parse(&bytes).unwrap();
+    let dir_at = parsed.directory_offset();
+    let largest = parsed.entries().max_by_key(|e| e.data().len()).unwrap();
+    let (size, offset) = (largest.data().len() as u32, largest.data_offset());
+    let count = parsed.len();
+    for index in 0..count {
+        let at = dir_at + index * 64;
+        bytes[at + 12..at + 16].copy_from_slice(&size.to_le_bytes());
+        bytes[at + 56..at + 60].copy_from_slice(&offset.to_le_bytes());
+    }
+    assert!(nres::Archive::parse(&bytes).unwrap().payload_total() > bytes.len() as u64);
+    let shared = dir.path().join("shared.rlb");
+    std::fs::write(&shared, &bytes).unwrap();
+    let out = dir.path().join("repacked.rlb");
+    let r = run(
+        &root,
+        &[
+            "nres",
+            "repack",
+            shared.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    )
+    .expect(1);
+    assert!(r.stderr.contains("share their bytes"), "{}", r.stderr);
+    assert!(!out.exists());
+}
+
 #[test]
 fn fixture_archives_repack_identically_and_their_entries_open() {
     let root = repository();
@@ -147,7 +185,7 @@ fn fixture_archives_repack_identically_and_their_entries_open() {
         std::fs::remove_dir_all(&unpacked).unwrap();
 
         let parsed = nres::Archive::parse(&bytes).unwrap();
-        for (entry, _) in parsed.nested_models() {
+        for entry in parsed.nested_models() {
             let spec = format!("{archive}:{}", entry.name());
             let nested = run(&root, &["inspect", &spec]).expect(0).stdout;
             assert!(nested.starts_with(&format!("file: {spec}\n")));

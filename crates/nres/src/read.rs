@@ -137,14 +137,19 @@ impl<'a> Archive<'a> {
     }
 
     /// Entries that hold nested model archives: names ending in `.msh`
-    /// (ASCII case-insensitively), each parsed strictly.
-    pub fn nested_models(&self) -> impl Iterator<Item = (Entry<'a>, Result<Archive<'a>>)> + 'a {
-        self.entries()
-            .filter(|e| {
-                e.name_bytes().len() >= 4
-                    && e.name_bytes()[e.name_bytes().len() - 4..].eq_ignore_ascii_case(b".msh")
-            })
-            .map(|e| (e, Archive::parse(e.data())))
+    /// (ASCII case-insensitively). Not parsed here: a caller that lists them
+    /// has no use for it, and many entries may share one large payload.
+    pub fn nested_models(&self) -> impl Iterator<Item = Entry<'a>> + 'a {
+        self.entries().filter(|e| {
+            e.name_bytes().len() >= 4
+                && e.name_bytes()[e.name_bytes().len() - 4..].eq_ignore_ascii_case(b".msh")
+        })
+    }
+
+    /// The payloads' total length: more than the file when entries overlap
+    /// (valid, but each shared byte is then read once per entry).
+    pub fn payload_total(&self) -> u64 {
+        self.entries().map(|e| e.data().len() as u64).sum()
     }
 
     /// How the payloads are laid out; see [`Layout`].

@@ -136,11 +136,9 @@ fn nested_models_are_found_by_name_suffix() {
     let parsed = Archive::parse(&bytes).unwrap();
     let models: Vec<_> = parsed.nested_models().collect();
     assert_eq!(models.len(), 2);
-    assert_eq!(models[0].0.name(), "TANK.MSH");
+    assert_eq!(models[0].name(), "TANK.MSH");
     assert_eq!(
-        models[0]
-            .1
-            .as_ref()
+        Archive::parse(models[0].data())
             .unwrap()
             .find_by_type(3)
             .unwrap()
@@ -148,7 +146,8 @@ fn nested_models_are_found_by_name_suffix() {
             .len(),
         12
     );
-    assert!(models[1].1.is_err());
+    assert!(Archive::parse(models[1].data()).is_err());
+    assert_eq!(parsed.payload_total(), (inner.len() + 2 + 9) as u64);
 }
 
 #[test]

@@ -325,8 +325,8 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
     }
     // Recomputing slot bounds (and deriving Res7) visits every slot's
     // indices: slots that share batches would repeat it without bound. A file
-    // past what an export writes (`repeats.rs`) gets the generic path.
-    if let Some(why) = crate::repeats::excess(&m.view(), None) {
+    // past what an export writes (`msh::repeats`) gets the generic path.
+    if let Some(why) = msh::repeats::excess(&m.view(), None) {
         return Ok(Err(why));
     }
     // Slot bounds that were not recorded are the recomputed ones.
