@@ -446,6 +446,7 @@ fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
         }
     };
     let archive = Arc::new(path.to_path_buf());
+    let mut tasks = Vec::new();
     for index in 0..directory.len() {
         let (Some(name), Some(range)) = (directory.name_bytes(index), directory.payload(index))
         else {
@@ -454,7 +455,7 @@ fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
         if name.len() < 4 || !name[name.len() - 4..].eq_ignore_ascii_case(b".msh") {
             continue;
         }
-        plan.tasks.push(Task {
+        tasks.push(Task {
             input: format!("{label}:{}", String::from_utf8_lossy(name)),
             source: Source::Entry {
                 archive: Arc::clone(&archive),
@@ -466,6 +467,27 @@ fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
             folder: None,
         });
     }
+    // Model entries may share their bytes (valid NRes): each would be converted
+    // and written once per entry. Past the archive's own size it is refused.
+    let shared: u64 = tasks
+        .iter()
+        .map(|t| match &t.source {
+            Source::Entry { range, .. } => range.end - range.start,
+            _ => 0,
+        })
+        .sum();
+    let file_len = std::fs::metadata(path).map_or(u64::MAX, |m| m.len());
+    if shared > file_len {
+        plan.decided.push(Record::failed(
+            &label,
+            "archive.entries_overlap",
+            format!(
+                "the archive's model entries share their bytes: together they are {shared} bytes of a {file_len}-byte file, so each shared model would be converted once per entry; repack it with one entry per model"
+            ),
+        ));
+        return;
+    }
+    plan.tasks.extend(tasks);
 }
 
 /// An entry name's stem as a file name that is safe on every file system:

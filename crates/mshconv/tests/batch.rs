@@ -352,6 +352,53 @@ fn a_damaged_archive_is_one_failure_and_a_damaged_entry_fails_alone() {
     assert!(r.stderr.contains("units.rlb:broken.msh: "));
 }
 
+/// Model entries that all name one payload (valid NRes) would each be
+/// converted and written: a 416 KB archive made 1 GiB of output. An archive
+/// whose model entries add up to more than the file is one failure.
+#[test]
+fn an_archive_whose_models_share_their_bytes_is_one_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut units = archive(&[
+        ("A.MSH", 0, sample_bytes()),
+        ("B.MSH", 0, b"b".to_vec()),
+        ("C.MSH", 0, b"c".to_vec()),
+    ]);
+    // B and C name A's bytes (size and offset).
+    let parsed = nres::Archive::parse(&units).unwrap();
+    let dir_at = parsed.directory_offset();
+    let a = parsed.entry(0).unwrap();
+    let (size, offset) = (a.data().len() as u32, a.data_offset());
+    for index in 1..3 {
+        let at = dir_at + index * 64;
+        units[at + 12..at + 16].copy_from_slice(&size.to_le_bytes());
+        units[at + 56..at + 60].copy_from_slice(&offset.to_le_bytes());
+    }
+    assert!(nres::Archive::parse(&units).unwrap().payload_total() > units.len() as u64);
+    std::fs::write(dir.path().join("units.rlb"), &units).unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "batch",
+            "units.rlb",
+            "--to",
+            "glb",
+            "--out",
+            "out",
+            "--report",
+            "r.json",
+        ],
+    )
+    .expect(1);
+    assert!(r.stderr.contains("archive.entries_overlap"), "{}", r.stderr);
+    let files = files_by_input(&report(&dir.path().join("r.json")));
+    assert_eq!(
+        files.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["units.rlb"]
+    );
+    assert_eq!(files["units.rlb"]["code"], "archive.entries_overlap");
+    assert!(!dir.path().join("out/units.rlb").exists());
+}
+
 #[test]
 fn damaged_models_are_reported_with_their_codes_and_the_valid_ones_convert() {
     let dir = tempfile::tempdir().unwrap();
