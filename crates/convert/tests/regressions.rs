@@ -64,6 +64,16 @@ fn fuzz_gltf_huge_duration_is_refused_before_sampling() {
     assert_eq!(e.code(), "anim.too_long", "{e}");
 }
 
+/// Fuzzing (msh_gltf_roundtrip, session 6 campaign): a valid model with no
+/// nodes but two keys in Res8 came back with none: the keys after the last
+/// node's track belong to no node, and the exporter took the layout for
+/// canonical without them (so did not carry Res8 raw). Such keys now make it
+/// non-canonical.
+#[test]
+fn fuzz_roundtrip_keys_after_the_last_track_come_back() {
+    assert_round_trips(&data("fuzz_roundtrip_keys_after_the_last_track.msh"));
+}
+
 /// Fuzzing (gltf_import, long campaign, session 6): a 13 KB GLB whose
 /// animation samples one node along a straight line for 9,746 frames took
 /// 0.6 s to import (11 s under the fuzzer): the key reduction tried every

@@ -56,6 +56,11 @@ impl Exporter<'_> {
             if map.len() as u64 != animated.len() as u64 * fc as u64 {
                 exact = false;
             }
+            // Keys after the last node's track belong to no node: only the raw
+            // table brings them back.
+            if tracks.last().map_or(0, |&(_, end)| end + 1) != keys.len() {
+                exact = false;
+            }
         }
         if animated.is_empty() {
             if !exact {
