@@ -452,7 +452,7 @@ fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
         else {
             continue;
         };
-        if name.len() < 4 || !name[name.len() - 4..].eq_ignore_ascii_case(b".msh") {
+        if !nres::is_model_name(name) {
             continue;
         }
         tasks.push(Task {

@@ -40,7 +40,7 @@ mod write;
 pub use directory::Directory;
 pub use error::{Error, ErrorKind, Result};
 pub use name::{cmp_names, sort_table, Name};
-pub use read::{Archive, Entry, Layout};
+pub use read::{is_model_name, Archive, Entry, Layout};
 pub use write::{Filler, OwnedArchive, OwnedEntry, WriteMode};
 
 /// True when `bytes` start with the NRes magic.

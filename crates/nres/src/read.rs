@@ -140,10 +140,7 @@ impl<'a> Archive<'a> {
     /// (ASCII case-insensitively). Not parsed here: a caller that lists them
     /// has no use for it, and many entries may share one large payload.
     pub fn nested_models(&self) -> impl Iterator<Item = Entry<'a>> + 'a {
-        self.entries().filter(|e| {
-            e.name_bytes().len() >= 4
-                && e.name_bytes()[e.name_bytes().len() - 4..].eq_ignore_ascii_case(b".msh")
-        })
+        self.entries().filter(|e| is_model_name(e.name_bytes()))
     }
 
     /// The payloads' total length: more than the file when entries overlap
@@ -156,6 +153,12 @@ impl<'a> Archive<'a> {
     pub fn layout(&self) -> Layout {
         Layout::of(self)
     }
+}
+
+/// Whether an entry name names a nested model: it ends in `.msh`, ASCII
+/// case-insensitively (as the game compares names).
+pub fn is_model_name(name: &[u8]) -> bool {
+    name.len() >= 4 && name[name.len() - 4..].eq_ignore_ascii_case(b".msh")
 }
 
 impl<'a> Entry<'a> {
