@@ -26,6 +26,7 @@ need wrk wrk
 
 cargo build --release -q -p mshconv -p mshconv-server -p mshconv-fixtures
 cargo build --release -q -p mshconv-convert --example throughput --example corpus
+cargo build --release -q -p mshconv --example io_floor
 bin="$root/target/release"
 
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then base=$(mktemp -d /dev/shm/mshconv-bench.XXXXXX); else base=$(mktemp -d); fi
@@ -58,7 +59,7 @@ ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
 floor=$(best_of cp "rm -rf '$base/copy'" cp -r "$corpus" "$base/copy")
 
 # (b) mshconv batch. GLB -> MSH reads the GLB folder written by the 1-job run.
-declare -A t
+declare -A t io
 for j in 1 2; do
   t[glb$j]=$(best_of "batch-glb-j$j" "rm -rf '$base/glb'" "$bin/mshconv" batch "$corpus" --to glb --out "$base/glb" --jobs "$j" --quiet)
   t[obj$j]=$(best_of "batch-obj-j$j" "rm -rf '$base/obj'" "$bin/mshconv" batch "$corpus" --to obj --out "$base/obj" --jobs "$j" --quiet)
@@ -70,6 +71,11 @@ glb_bytes=$(du -sb "$base/glb" | cut -f1)
 models=$(find "$base/glb" -name '*.glb' | wc -l)
 # The floor of GLB -> MSH: its own input, the GLB folder, copied.
 floor_glb=$(best_of cp-glb "rm -rf '$base/copy-glb'" cp -r "$base/glb" "$base/copy-glb")
+# The batch's file-system work alone (no conversion): every input read, the
+# GLB folder's files written as batch writes them; 1 and 2 threads.
+for j in 1 2; do
+  io[$j]=$("$bin/examples/io_floor" "$corpus" "$base/glb" "$base/io" "$j" "$runs" | sed 's/.*: \([0-9.]*\) s$/\1/')
+done
 # The conversions alone, in memory (no file system): where the CPU goes.
 mem_glb=$("$bin/examples/corpus" glb "$corpus" "$runs")
 mem_msh=$("$bin/examples/corpus" msh "$corpus" "$runs")
@@ -138,6 +144,14 @@ rss() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -1; }
 rss_glb=$(rss "$bin/mshconv" convert -q "$largest" "$base/largest.glb")
 rss_back=$(rss "$bin/mshconv" convert -q "$base/largest.glb" "$base/largest.msh")
 rss_archive=$(rss "$bin/mshconv" batch "$archive" --to glb --out "$base/archive" --jobs 1 --quiet)
+# The OBJ imports that need the most memory per input byte: 65,000 one-face
+# materials none of which the MTL defines (a note each), and 65,000 one-face
+# objects (each a node: 17 bytes of text make ~240 bytes of MSH).
+awk 'BEGIN { print "mtllib materials.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0"; for (i = 0; i < 65000; i++) printf "usemtl m_%d\nf 1 2 3\n", i }' >"$base/materials.obj"
+awk 'BEGIN { for (i = 0; i < 65000; i++) printf "newmtl unused_%d\n", i }' >"$base/materials.mtl"
+awk 'BEGIN { print "v 0 0 0\nv 1 0 0\nv 0 1 0"; for (i = 0; i < 65000; i++) printf "o n%d\nf 1 2 3\n", i }' >"$base/objects.obj"
+rss_materials=$(rss "$bin/mshconv" convert -q "$base/materials.obj" "$base/materials.msh")
+rss_objects=$(rss "$bin/mshconv" convert -q "$base/objects.obj" "$base/objects.msh")
 size_of() { stat -c %s "$1"; }
 
 # Latency values from wrk carry units (us, ms, s): to milliseconds.
@@ -166,6 +180,11 @@ import); the last column puts every step against the corpus copy.
 
 In memory, one thread, no file system (\`cargo run --release -p mshconv-convert --example corpus -- glb|msh CORPUS $runs\`):
 MSH -> GLB: $mem_glb. GLB -> MSH: $mem_msh.
+
+The batch to GLB without its conversion (\`cargo run --release -p mshconv --example io_floor -- CORPUS GLB_FOLDER DEST JOBS $runs\`:
+every input read, every GLB written as \`batch\` writes it): ${io[1]} s on 1 thread, ${io[2]} s on 2.
+Of the $(printf '%.3f' "$(echo "2 * $floor" | bc -l)") s that 0.5x the floor allows the 2-job batch, that leaves $(printf '%.3f' "$(echo "2 * $floor - ${io[2]}" | bc -l)") s
+for the conversion over two cores: $(printf '%.3f' "$(echo "2 * (2 * $floor - ${io[2]})" | bc -l)") CPU-seconds, against the $(echo "$mem_glb" | sed 's/.*: \([0-9.]*\) s,.*/\1/') s it takes in memory on one.
 EOF
 if [ -n "$peer" ]; then
 cat <<EOF
@@ -204,4 +223,6 @@ Peak RSS of the CLI (limit: 64 MiB + 4x the bytes converted at once):
 | \`convert\` $(basename "$largest") -> GLB | $(size_of "$largest") | $((rss_glb / 1024)) | $(( 64 + 4 * $(size_of "$largest") / 1048576 )) |
 | \`convert\` its GLB -> MSH | $(size_of "$base/largest.glb") | $((rss_back / 1024)) | $(( 64 + 4 * $(size_of "$base/largest.glb") / 1048576 )) |
 | \`batch\` $(basename "$archive") -> GLB, 1 job | $(size_of "$archive") | $((rss_archive / 1024)) | $(( 64 + 4 * $(size_of "$archive") / 1048576 )) |
+| \`convert\` OBJ of 65,000 one-face materials, with its MTL -> MSH ($(size_of "$base/materials.msh") bytes) | $(( $(size_of "$base/materials.obj") + $(size_of "$base/materials.mtl") )) | $((rss_materials / 1024)) | $(( 64 + 4 * ($(size_of "$base/materials.obj") + $(size_of "$base/materials.mtl")) / 1048576 )) |
+| \`convert\` OBJ of 65,000 one-face objects -> MSH ($(size_of "$base/objects.msh") bytes) | $(size_of "$base/objects.obj") | $((rss_objects / 1024)) | $(( 64 + 4 * $(size_of "$base/objects.obj") / 1048576 )) |
 EOF

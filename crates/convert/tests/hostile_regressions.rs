@@ -330,8 +330,10 @@ fn obj_errors_do_not_echo_huge_tokens() {
 
 /// Each material an OBJ uses was looked for in the MTL's names by a scan: 60000
 /// materials against an MTL of 60000 other names (3.8 MB) took 11.6 s in
-/// release. The names are now a set. (The test pins the notes; speed is not
-/// asserted.)
+/// release. The names are now a set. The missing ones were also a note each
+/// (tens of thousands of notes, ~14 MB of a 78 MB peak at 65000 materials):
+/// now the first 16 are named and the rest counted. (The test pins the notes;
+/// speed and memory are not asserted.)
 #[test]
 fn obj_materials_are_looked_up_in_the_mtl_not_scanned_for() {
     let _one = serial();
@@ -358,11 +360,19 @@ fn obj_materials_are_looked_up_in_the_mtl_not_scanned_for() {
         .filter(|n| n.code == "obj.material_undefined")
         .map(|n| n.message.as_str())
         .collect();
-    assert_eq!(undefined.len(), n / 2);
+    assert_eq!(undefined.len(), 17, "16 named, the rest counted");
     assert!(
         undefined[0].starts_with("material \"m_1\""),
         "{}",
         undefined[0]
+    );
+    assert!(undefined[15].starts_with("material \"m_31\""));
+    assert_eq!(
+        undefined[16],
+        format!(
+            "and {} more material(s) are not defined in the MTL",
+            n / 2 - 16
+        )
     );
 }
 

@@ -155,6 +155,18 @@ impl OwnedArchive {
 
     /// Writes the archive in the given mode.
     pub fn write(&self, mode: WriteMode) -> Result<Vec<u8>> {
+        self.write_payloads(mode, |i| &self.entries[i].data)
+    }
+
+    /// Writes the archive with entry `i`'s payload taken from `payload(i)`
+    /// instead of its `data` (which is not read): a caller that holds the
+    /// payloads elsewhere (a model's tables) writes them without first copying
+    /// them into the entries.
+    pub fn write_payloads<'p>(
+        &self,
+        mode: WriteMode,
+        payload: impl Fn(usize) -> &'p [u8],
+    ) -> Result<Vec<u8>> {
         let n = self.entries.len();
         let lossless = mode == WriteMode::Lossless;
         let order: Vec<usize> = match &self.physical_order {
@@ -169,11 +181,11 @@ impl OwnedArchive {
         let mut fillers: Vec<&[u8]> = vec![&[]; n];
         let zeros = [0u8; ALIGNMENT];
         for &i in &order {
-            let entry = &self.entries[i];
+            let len = payload(i).len();
             offsets[i] = pos;
-            pos = checked(pos.checked_add(entry.data.len()))?;
-            fillers[i] = match &entry.filler {
-                Some(f) if lossless && f.payload_len == entry.data.len() => &f.bytes,
+            pos = checked(pos.checked_add(len))?;
+            fillers[i] = match &self.entries[i].filler {
+                Some(f) if lossless && f.payload_len == len => &f.bytes,
                 _ => &zeros[..(ALIGNMENT - pos % ALIGNMENT) % ALIGNMENT],
             };
             pos = checked(pos.checked_add(fillers[i].len()))?;
@@ -183,7 +195,7 @@ impl OwnedArchive {
             for (i, entry) in self.entries.iter().enumerate() {
                 match entry.offset_hint {
                     Some(hint)
-                        if entry.data.is_empty()
+                        if payload(i).is_empty()
                             && (HEADER_SIZE..=directory).contains(&(hint as usize)) =>
                     {
                         offsets[i] = hint as usize;
@@ -213,7 +225,7 @@ impl OwnedArchive {
         out.extend_from_slice(header.as_bytes());
         out.extend_from_slice(leading);
         for &i in &order {
-            out.extend_from_slice(&self.entries[i].data);
+            out.extend_from_slice(payload(i));
             out.extend_from_slice(fillers[i]);
         }
         for (i, entry) in self.entries.iter().enumerate() {
@@ -221,7 +233,7 @@ impl OwnedArchive {
                 type_id: entry.type_id.into(),
                 attr1: entry.attr1.into(),
                 attr2: entry.attr2.into(),
-                size: (entry.data.len() as u32).into(),
+                size: (payload(i).len() as u32).into(),
                 attr3: entry.attr3.into(),
                 name: *entry.name.field(),
                 data_offset: (offsets[i] as u32).into(),

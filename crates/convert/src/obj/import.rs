@@ -12,7 +12,7 @@ use crate::frame::Frame;
 use crate::gltf::names;
 use crate::report::Report;
 use crate::scene::{SceneBatch, SceneModel, SceneNode, SceneSlot};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Converts an OBJ (and optionally its MTL) to MSH bytes.
 pub fn import(
@@ -22,6 +22,8 @@ pub fn import(
 ) -> Result<(Vec<u8>, Report)> {
     let (scene, mut report) = to_scene(obj, mtl, options)?;
     let (model, assembled) = assemble(&scene, &AssembleOptions::default())?;
+    // Each stage is let go once the next is built: the peak holds two, not all.
+    drop(scene);
     report.notes.extend(assembled.notes);
     let bytes = model.to_bytes()?;
     Ok((bytes, report))
@@ -43,7 +45,7 @@ pub fn to_scene(
         None => None,
     };
     let parsed = Parser::default().run(text, &mut report)?;
-    let scene = build(parsed, defined.as_deref(), options, &mut report)?;
+    let scene = build(parsed, defined.as_ref(), options, &mut report)?;
     Ok((scene, report))
 }
 
@@ -64,14 +66,14 @@ fn utf8<'a>(bytes: &'a [u8], code: &'static str, what: &str) -> Result<&'a str> 
     })
 }
 
-/// The `newmtl` names of an MTL.
-fn mtl_names(text: &str) -> Vec<String> {
+/// The `newmtl` names of an MTL, as a set (each used material is looked up
+/// once), borrowed from its text.
+fn mtl_names(text: &str) -> HashSet<&str> {
     text.lines()
         .filter_map(|l| {
             let l = l.trim();
             let rest = l.strip_prefix("newmtl")?;
-            (rest.is_empty() || rest.starts_with(char::is_whitespace))
-                .then(|| rest.trim().to_string())
+            (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim())
         })
         .collect()
 }
@@ -427,7 +429,7 @@ fn index(word: &str, defined: usize, n: usize, (what, plural): (&str, &str)) -> 
 /// Groups the faces into nodes and batches, maps materials, triangulates.
 fn build(
     p: Parsed,
-    defined: Option<&[String]>,
+    defined: Option<&HashSet<&str>>,
     options: &ObjImportOptions,
     report: &mut Report,
 ) -> Result<SceneModel> {
@@ -465,18 +467,18 @@ fn build(
             );
         }
     }
-    // Per node, batches by material in order of first appearance.
-    let mut batches: Vec<Vec<(u16, BatchBuilder)>> =
-        (0..node_keys.len()).map(|_| Vec::new()).collect();
+    // One batch per (node, material), in order of first appearance; in one
+    // list (a list per node would reserve room for several batches in each of
+    // up to 65535 nodes).
+    let mut builders: Vec<(usize, u16, BatchBuilder)> = Vec::new();
     let mut fan_fallbacks = 0usize;
     let mut batch_of: HashMap<(usize, u16), usize> = HashMap::new();
     for f in &p.faces {
         let node = node_of[&key(f)];
         let material = materials[f.material.map_or(0, |m| m + 1)];
-        let list = &mut batches[node];
         let at = *batch_of.entry((node, material)).or_insert_with(|| {
-            list.push((material, BatchBuilder::default()));
-            list.len() - 1
+            builders.push((node, material, BatchBuilder::default()));
+            builders.len() - 1
         });
         let corners = &p.corners[f.first..f.first + f.count];
         let points: Vec<[f64; 3]> = corners
@@ -485,7 +487,7 @@ fn build(
             .collect();
         let (tris, fell_back) = triangulate(&points);
         fan_fallbacks += fell_back as usize;
-        let b = &mut list[at].1;
+        let b = &mut builders[at].2;
         let local: Vec<u32> = corners.iter().map(|c| b.vertex(*c)).collect();
         b.triangles.extend(tris.iter().map(|t| t.map(|k| local[k])));
     }
@@ -495,10 +497,21 @@ fn build(
             format!("{fan_fallbacks} non-convex polygon(s) could not be ear-clipped (self-intersecting or very large) and were cut as fans"),
         );
     }
+    drop((node_of, batch_of));
+    // By node, each node's batches still in order of first appearance (a
+    // stable sort); every node has a face, so a batch.
+    builders.sort_by_key(|b| b.0);
+    let counts: Vec<usize> = builders
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(<[_]>::len)
+        .collect();
+    let mut builders = builders.into_iter();
     let mut nodes = Vec::with_capacity(node_keys.len());
     let mut partial_uv = false;
     let mut partial_normals = false;
-    for (k, list) in node_keys.iter().zip(batches) {
+    for (k, &count) in node_keys.iter().zip(&counts) {
+        // Taken by count, so each node's list is allocated to its size.
+        let list = builders.by_ref().take(count);
         let name = match k {
             Some(i) if by_object => p.objects[*i].0.as_str(),
             Some(i) => p.groups[*i].as_str(),
@@ -506,8 +519,7 @@ fn build(
         };
         let msh_name = names::node_name_from_gltf(name);
         let scene_batches = list
-            .into_iter()
-            .map(|(material, b)| {
+            .map(|(_, material, b)| {
                 let (batch, uv, normals) = b.finish(&p, material, frame);
                 partial_uv |= uv;
                 partial_normals |= normals;
@@ -544,11 +556,18 @@ fn build(
     Ok(SceneModel { nodes })
 }
 
+/// How many materials missing from the MTL get a note each (the rest, one note).
+const UNDEFINED_NOTED: usize = 16;
+
 /// MSH material per `Parsed::materials` entry, after one for "no material":
 /// `mat<k>` (and Blender's `mat<k>.001`) is `k`; every other name, and faces
 /// without `usemtl`, get the lowest indices no `mat<k>` in use takes, in order
 /// of appearance.
-fn map_materials(p: &Parsed, defined: Option<&[String]>, report: &mut Report) -> Result<Vec<u16>> {
+fn map_materials(
+    p: &Parsed,
+    defined: Option<&HashSet<&str>>,
+    report: &mut Report,
+) -> Result<Vec<u16>> {
     let mut used = vec![false; p.materials.len()];
     let mut unmaterialed = None;
     for f in &p.faces {
@@ -575,15 +594,16 @@ fn map_materials(p: &Parsed, defined: Option<&[String]>, report: &mut Report) ->
         ));
     }
     // Looked up once per material: a set, not a scan of the MTL's names (with
-    // tens of thousands of both, the scan took seconds).
-    let defined: Option<std::collections::HashSet<&str>> =
-        defined.map(|d| d.iter().map(String::as_str).collect());
+    // tens of thousands of both, the scan took seconds). The first names the
+    // MTL lacks are noted one by one, the rest counted in one note.
+    let mut undefined = 0usize;
     for (m, (name, line)) in p.materials.iter().enumerate() {
         if !used[m] {
             continue;
         }
-        if let Some(defined) = &defined {
-            if !defined.contains(name.as_str()) {
+        if defined.is_some_and(|d| !d.contains(name.as_str())) {
+            undefined += 1;
+            if undefined <= UNDEFINED_NOTED {
                 report.note(
                     "obj.material_undefined",
                     format!("material {name:?} (line {line}) is not defined in the MTL"),
@@ -594,6 +614,15 @@ fn map_materials(p: &Parsed, defined: Option<&[String]>, report: &mut Report) ->
             Some(k) => out[m + 1] = k,
             None => pending.push((*line, m + 1, format!("material {name:?} (line {line})"))),
         }
+    }
+    if undefined > UNDEFINED_NOTED {
+        report.note(
+            "obj.material_undefined",
+            format!(
+                "and {} more material(s) are not defined in the MTL",
+                undefined - UNDEFINED_NOTED
+            ),
+        );
     }
     pending.sort_by_key(|p| p.0);
     let mut free = (0..=u16::MAX).filter(|k| !reserved.contains(k));
@@ -618,14 +647,34 @@ fn map_materials(p: &Parsed, defined: Option<&[String]>, report: &mut Report) ->
 #[derive(Default)]
 struct BatchBuilder {
     corners: Vec<Corner>,
-    index: HashMap<Corner, u32>,
+    /// Corner -> vertex, once the batch has more than [`SCANNED`] vertices
+    /// (below, a scan of `corners` is as fast and a batch of one face, of which
+    /// an OBJ may have tens of thousands, costs no map, and a pointer's room).
+    #[allow(clippy::box_collection)] // a pointer, not a map's 48 bytes, in every batch
+    index: Option<Box<HashMap<Corner, u32>>>,
     triangles: Vec<[u32; 3]>,
 }
+
+/// Vertices a batch finds its corners among by a scan.
+const SCANNED: usize = 16;
 
 impl BatchBuilder {
     fn vertex(&mut self, c: Corner) -> u32 {
         let next = self.corners.len() as u32;
-        *self.index.entry(c).or_insert_with(|| {
+        if self.corners.len() <= SCANNED {
+            if let Some(at) = self.corners.iter().position(|&k| k == c) {
+                return at as u32;
+            }
+            self.corners.push(c);
+            if self.corners.len() > SCANNED {
+                self.index = Some(Box::new(
+                    (0..).zip(&self.corners).map(|(i, &k)| (k, i)).collect(),
+                ));
+            }
+            return next;
+        }
+        let index = self.index.get_or_insert_default();
+        *index.entry(c).or_insert_with(|| {
             self.corners.push(c);
             next
         })
@@ -673,5 +722,47 @@ impl BatchBuilder {
             triangles: self.triangles,
         };
         (batch, partial_uv, partial_normals)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A batch numbers its vertices in order of first appearance whether it
+    /// finds a corner by its scan (small batches) or its map (past
+    /// [`SCANNED`]), and across the switch.
+    #[test]
+    fn corners_are_numbered_by_first_appearance_on_both_paths() {
+        let corner = |i: u32| Corner {
+            v: i,
+            vt: i.is_multiple_of(3).then_some(i),
+            vn: i.is_multiple_of(2).then_some(i / 2),
+        };
+        let mut b = BatchBuilder::default();
+        let n = 3 * SCANNED as u32;
+        for round in 0..3 {
+            for i in 0..n {
+                // Each round walks the corners in another order; the numbers stay.
+                let i = if round == 1 { n - 1 - i } else { i };
+                assert_eq!(b.vertex(corner(i)), i, "round {round}, corner {i}");
+            }
+        }
+        assert_eq!(b.corners.len(), n as usize);
+        assert_eq!(
+            b.index.as_ref().map(|m| m.len()),
+            Some(n as usize),
+            "the map holds every vertex"
+        );
+        // Same position, other UV or normal: another vertex.
+        let mut other = corner(4);
+        other.vt = Some(99);
+        assert_eq!(b.vertex(other), n);
+        let mut small = BatchBuilder::default();
+        assert_eq!(
+            [corner(1), corner(2), corner(1), corner(3), corner(2)].map(|c| small.vertex(c)),
+            [0, 1, 0, 2, 1]
+        );
+        assert!(small.index.is_none(), "a small batch has no map");
     }
 }

@@ -135,8 +135,11 @@ pub fn import(
         &mut report,
     )?;
     let (model, assembled) = crate::assemble::assemble(&scene, &options.assemble)?;
+    // Each stage is let go once the next is built: the peak holds two, not all.
+    drop(scene);
     report.notes.extend(assembled.notes);
     let bytes = model.to_bytes()?;
+    drop(model);
     // The assembler builds valid models by construction; this holds it to that.
     if let Err(e) = msh::open(&bytes, msh::Mode::Strict) {
         return Err(crate::Error::new(
