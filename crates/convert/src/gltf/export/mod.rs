@@ -17,7 +17,6 @@ pub(crate) use geometry::shown_normal;
 
 use super::buffer::BufferBuilder;
 use super::extras as ex;
-use super::extras::wrap;
 use crate::error::{Error, ErrorKind, Result};
 use crate::frame::Frame;
 use crate::options::{rotation_name, ExportOptions, GltfFormat};
@@ -256,7 +255,8 @@ impl<'m> Exporter<'m> {
         extras.buffer_length = (buffer_len as u64).div_ceil(4) * 4;
         root.scenes.push(json::Scene {
             extensions: None,
-            extras: wrap(&extras),
+            // Written typed from `Document::scene_extras`.
+            extras: None,
             name: Some(self.options.name.clone()),
             nodes: self.roots.iter().map(|&r| Index::new(r)).collect(),
         });
@@ -282,6 +282,7 @@ impl<'m> Exporter<'m> {
         }
         Document {
             root,
+            scene_extras: extras,
             mesh_extras: self.mesh_extras,
             node_extras: self.node_extras,
             bin: (buffer_len > 0).then_some(bin),
