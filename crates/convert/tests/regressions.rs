@@ -74,6 +74,16 @@ fn fuzz_roundtrip_keys_after_the_last_track_come_back() {
     assert_round_trips(&data("fuzz_roundtrip_keys_after_the_last_track.msh"));
 }
 
+/// Fuzzing (msh_gltf_roundtrip, session 7 campaign): a valid model whose
+/// static node's one key is at time -0.0 came back with +0.0. The exporter
+/// checked the canonical layout's "one key at 0" with `==`, which -0.0
+/// passes, so did not carry Res8 raw; it now asks for the bits of +0.0 (and
+/// so does the direct-track check for an animated node's first key).
+#[test]
+fn fuzz_roundtrip_negative_zero_key_time_comes_back() {
+    assert_round_trips(&data("fuzz_roundtrip_negative_zero_key_time.msh"));
+}
+
 /// Fuzzing (gltf_import, long campaign, session 6): a 13 KB GLB whose
 /// animation samples one node along a straight line for 9,746 frames took
 /// 0.6 s to import (11 s under the fuzzer): the key reduction tried every

@@ -33,7 +33,9 @@ impl Exporter<'_> {
             let mut max_end = 0f32;
             for (i, &(start, end)) in tracks.iter().enumerate() {
                 let animated_node = view.nodes[i].map_start().is_some();
-                if !animated_node && (end != start || keys[start].time() != 0.0) {
+                // +0.0 exactly: a key at -0.0 (equal to 0.0, not the same
+                // bits) comes back only through the raw table.
+                if !animated_node && (end != start || keys[start].time().to_bits() != 0) {
                     exact = false;
                 }
                 if animated_node {
@@ -362,7 +364,11 @@ pub(super) fn direct_track(
     let keys = view.anim_keys?;
     let map = view.anim_map?;
     let track = keys.get(start..=end)?;
-    if track.len() < 2 || track[0].time() != 0.0 || track.iter().any(|k| k.time().fract() != 0.0) {
+    // The first time +0.0 exactly (not -0.0, which the timeline gives back as +0.0).
+    if track.len() < 2
+        || track[0].time().to_bits() != 0
+        || track.iter().any(|k| k.time().fract() != 0.0)
+    {
         return None;
     }
     let fc = view.frame_count;
