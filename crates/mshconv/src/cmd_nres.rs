@@ -343,13 +343,14 @@ fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode>
     let archive = parse(path, &bytes)?;
     // The canonical form gives every entry its own copy: entries sharing their
     // bytes would multiply them (a 416 KB file asked for 1.1 GB).
-    if archive.payload_total() > bytes.len() as u64 {
+    let payloads = archive.payload_total();
+    if payloads > bytes.len() as u64 {
         return Err(Failure::invalid(
             "nres.entries_overlap",
             format!(
                 "{}: the entries share their bytes ({} bytes of payloads in a {}-byte file); a canonical repack would copy each shared byte once per entry, so it is not repacked",
                 path.display(),
-                archive.payload_total(),
+                payloads,
                 bytes.len()
             ),
         )

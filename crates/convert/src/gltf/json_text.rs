@@ -414,8 +414,7 @@ fn model_extras(out: &mut Vec<u8>, e: &ModelExtras) -> serde_json::Result<()> {
         empty_slots,
     } = e;
     let mut o = Object::open(out);
-    o.key(b"format");
-    string(o.out, format)?;
+    o.string(b"format", format)?;
     let OptionsExtras {
         lod,
         group,
@@ -583,10 +582,7 @@ fn slot_extras(out: &mut Vec<u8>, e: &SlotExtras) -> serde_json::Result<()> {
     uint(o.out, u64::from(*tri_count));
     o.key(b"batch_start");
     uint(o.out, u64::from(*batch_start));
-    if let Some(record) = record {
-        o.key(b"record");
-        string(o.out, record)?;
-    }
+    o.string_opt(b"record", record)?;
     o.key(b"batches");
     array(o.out, batches, |out, b| {
         batch_extras(out, b);
@@ -610,10 +606,7 @@ fn node_extras(out: &mut Vec<u8>, e: &NodeMsh) -> serde_json::Result<()> {
         }) => {
             o.uint(b"node", u64::from(*node));
             o.uint(b"hdr0", u64::from(*hdr0));
-            if let Some(name_raw) = name_raw {
-                o.key(b"name_raw");
-                string(o.out, name_raw)?;
-            }
+            o.string_opt(b"name_raw", name_raw)?;
             // serde skips it when false.
             if *unnamed {
                 o.bool(b"unnamed", true);
