@@ -245,12 +245,12 @@ impl std::ops::DerefMut for ApiError {
     }
 }
 
-impl From<convert::Error> for ApiError {
+impl From<mshconv_convert::Error> for ApiError {
     /// Bad options are the request's fault (400); everything else the library
     /// refuses is about the input (422).
-    fn from(e: convert::Error) -> Self {
+    fn from(e: mshconv_convert::Error) -> Self {
         let status = match e.kind() {
-            convert::ErrorKind::BadOption => StatusCode::BAD_REQUEST,
+            mshconv_convert::ErrorKind::BadOption => StatusCode::BAD_REQUEST,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };
         let detail = match e.code() {
@@ -346,18 +346,22 @@ mod tests {
 
     #[test]
     fn library_kinds_map_to_statuses() {
-        let bad = convert::Error::new(convert::ErrorKind::BadOption, "option.invalid", "lod 7");
+        let bad = mshconv_convert::Error::new(
+            mshconv_convert::ErrorKind::BadOption,
+            "option.invalid",
+            "lod 7",
+        );
         assert_eq!(ApiError::from(bad).status, StatusCode::BAD_REQUEST);
         for kind in [
-            convert::ErrorKind::InvalidInput,
-            convert::ErrorKind::Unsupported,
-            convert::ErrorKind::Output,
+            mshconv_convert::ErrorKind::InvalidInput,
+            mshconv_convert::ErrorKind::Unsupported,
+            mshconv_convert::ErrorKind::Output,
         ] {
-            let e = convert::Error::new(kind, "x.y", "z");
+            let e = mshconv_convert::Error::new(kind, "x.y", "z");
             assert_eq!(ApiError::from(e).status, StatusCode::UNPROCESSABLE_ENTITY);
         }
-        let missing = convert::Error::new(
-            convert::ErrorKind::InvalidInput,
+        let missing = mshconv_convert::Error::new(
+            mshconv_convert::ErrorKind::InvalidInput,
             "gltf.missing_buffer",
             "buffer file \"a.bin\" is not available (give it beside the .gltf, or use a .glb)",
         );

@@ -13,8 +13,8 @@ use axum::extract::{Query, State};
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Extension;
-use convert::gltf::AnimationChoice;
-use convert::{Axis, Report, Rotation};
+use mshconv_convert::gltf::AnimationChoice;
+use mshconv_convert::{Axis, Report, Rotation};
 use serde::{Deserialize, Serialize};
 
 /// Header with the conversion's report notes as a JSON array of
@@ -139,14 +139,14 @@ impl Options {
         rotation: Option<&str>,
         animation: Option<&str>,
     ) -> Result<Options, ApiError> {
-        let bad = |e: convert::BadOption| ApiError::bad_request("option.invalid", e.0);
+        let bad = |e: mshconv_convert::BadOption| ApiError::bad_request("option.invalid", e.0);
         Ok(Options {
             lod: lod.unwrap_or(0),
             group: group.unwrap_or(0),
             fps,
             axis: axis.map(str::parse).transpose().map_err(bad)?,
             rotation: rotation
-                .map(convert::parse_rotation)
+                .map(mshconv_convert::parse_rotation)
                 .transpose()
                 .map_err(bad)?,
             // As the CLI reads --animation.
@@ -260,8 +260,8 @@ fn check_direction(from: Format, to: Format) -> Result<(), ApiError> {
 /// The library error; when the input is an MSH that strict opening refuses
 /// with the same code (the conversion's first step), with the location that
 /// opening knows: the container error's offset, or the validator's findings.
-fn conversion_error(e: convert::Error, msh_input: Option<&[u8]>) -> ApiError {
-    if e.kind() == convert::ErrorKind::InvalidInput {
+fn conversion_error(e: mshconv_convert::Error, msh_input: Option<&[u8]>) -> ApiError {
+    if e.kind() == mshconv_convert::ErrorKind::InvalidInput {
         if let Some(Err(opening)) = msh_input.map(|b| msh::open(b, msh::Mode::Strict)) {
             if opening.code() == e.code() {
                 let mut located = ApiError::from(opening);
@@ -274,12 +274,12 @@ fn conversion_error(e: convert::Error, msh_input: Option<&[u8]>) -> ApiError {
 }
 
 /// The `outcome` label of `mshconv_conversions_total` for a library error.
-fn outcome(kind: convert::ErrorKind) -> &'static str {
+fn outcome(kind: mshconv_convert::ErrorKind) -> &'static str {
     match kind {
-        convert::ErrorKind::InvalidInput => "invalid_input",
-        convert::ErrorKind::Unsupported => "unsupported",
-        convert::ErrorKind::BadOption => "bad_option",
-        convert::ErrorKind::Output => "output",
+        mshconv_convert::ErrorKind::InvalidInput => "invalid_input",
+        mshconv_convert::ErrorKind::Unsupported => "unsupported",
+        mshconv_convert::ErrorKind::BadOption => "bad_option",
+        mshconv_convert::ErrorKind::Output => "output",
     }
 }
 
@@ -294,7 +294,7 @@ fn convert_files(
     file: &str,
 ) -> Result<Converted, ApiError> {
     let msh_input = (from == Format::Msh).then_some(bytes);
-    let fail = |e: convert::Error| {
+    let fail = |e: mshconv_convert::Error| {
         let kind = e.kind();
         let mut err = conversion_error(e, msh_input);
         err.outcome = Some(outcome(kind));
@@ -302,24 +302,24 @@ fn convert_files(
     };
     let (files, report) = match (from, to) {
         (Format::Msh, Format::Glb | Format::Gltf) => {
-            let export = convert::ExportOptions {
+            let export = mshconv_convert::ExportOptions {
                 lod: options.lod,
                 group: options.group,
                 fps: options.fps.unwrap_or(24.0),
                 axis: options.axis.unwrap_or_default(),
                 rotation: options.rotation.unwrap_or_default(),
                 format: if to == Format::Glb {
-                    convert::GltfFormat::Glb
+                    mshconv_convert::GltfFormat::Glb
                 } else {
-                    convert::GltfFormat::Gltf
+                    mshconv_convert::GltfFormat::Gltf
                 },
                 name: name.to_string(),
             };
-            let (out, report) = convert::msh_to_gltf(bytes, &export).map_err(fail)?;
+            let (out, report) = mshconv_convert::msh_to_gltf(bytes, &export).map_err(fail)?;
             (vec![(format!("{file}.{}", to.name()), out)], report)
         }
         (Format::Glb | Format::Gltf, Format::Msh) => {
-            let import = convert::gltf::ImportOptions {
+            let import = mshconv_convert::gltf::ImportOptions {
                 fps: options.fps,
                 axis: options.axis,
                 rotation: options.rotation,
@@ -328,28 +328,28 @@ fn convert_files(
             };
             // An upload has no folder: side-car buffers are never read.
             let (out, report) =
-                convert::gltf_to_msh(bytes, &import, &|_: &str| None).map_err(fail)?;
+                mshconv_convert::gltf_to_msh(bytes, &import, &|_: &str| None).map_err(fail)?;
             (vec![(format!("{file}.msh"), out)], report)
         }
         (Format::Msh, Format::Obj) => {
-            let export = convert::ObjExportOptions {
+            let export = mshconv_convert::ObjExportOptions {
                 lod: options.lod,
                 group: options.group,
                 axis: options.axis.unwrap_or_default(),
                 rotation: options.rotation.unwrap_or_default(),
                 mtl_name: format!("{file}.mtl"),
             };
-            let (out, report) = convert::msh_to_obj(bytes, &export).map_err(fail)?;
+            let (out, report) = mshconv_convert::msh_to_obj(bytes, &export).map_err(fail)?;
             (
                 vec![(format!("{file}.obj"), out.obj), (out.mtl_name, out.mtl)],
                 report,
             )
         }
         (Format::Obj, Format::Msh) => {
-            let import = convert::ObjImportOptions {
+            let import = mshconv_convert::ObjImportOptions {
                 axis: options.axis.unwrap_or_default(),
             };
-            let (out, report) = convert::obj_to_msh(bytes, mtl, &import).map_err(fail)?;
+            let (out, report) = mshconv_convert::obj_to_msh(bytes, mtl, &import).map_err(fail)?;
             (vec![(format!("{file}.msh"), out)], report)
         }
         _ => {
@@ -608,7 +608,7 @@ struct EntryReport {
     files: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<EntryError>,
-    notes: Vec<convert::Note>,
+    notes: Vec<mshconv_convert::Note>,
 }
 
 #[derive(Debug, Serialize)]

@@ -87,17 +87,17 @@ fn valid_requests() -> Vec<Valid> {
     let archive = fixture(ARCHIVE);
     let obj = fixture("fixtures/foreign/obj/assimp_scene.obj");
     let gltf = |format, name: &str| {
-        let options = convert::ExportOptions {
+        let options = mshconv_convert::ExportOptions {
             format,
             name: name.to_string(),
             ..Default::default()
         };
-        convert::msh_to_gltf(&robot, &options).unwrap().0
+        mshconv_convert::msh_to_gltf(&robot, &options).unwrap().0
     };
-    let glb = gltf(convert::GltfFormat::Glb, "model");
-    let obj_export = convert::msh_to_obj(
+    let glb = gltf(mshconv_convert::GltfFormat::Glb, "model");
+    let obj_export = mshconv_convert::msh_to_obj(
         &wreck,
-        &convert::ObjExportOptions {
+        &mshconv_convert::ObjExportOptions {
             mtl_name: "model.mtl".into(),
             ..Default::default()
         },
@@ -113,7 +113,7 @@ fn valid_requests() -> Vec<Valid> {
         expected,
     };
     let to_msh = |bytes: &[u8]| {
-        convert::gltf_to_msh(bytes, &Default::default(), &|_| None)
+        mshconv_convert::gltf_to_msh(bytes, &Default::default(), &|_| None)
             .unwrap()
             .0
     };
@@ -122,7 +122,7 @@ fn valid_requests() -> Vec<Valid> {
         raw(
             "/v1/convert?to=gltf&name=robot",
             &robot,
-            gltf(convert::GltfFormat::Gltf, "robot"),
+            gltf(mshconv_convert::GltfFormat::Gltf, "robot"),
         ),
         raw("/v1/convert?to=obj&part=obj", &wreck, obj_export.obj),
         raw("/v1/convert?to=obj&part=mtl", &wreck, obj_export.mtl),
@@ -130,7 +130,7 @@ fn valid_requests() -> Vec<Valid> {
         raw(
             "/v1/convert?to=msh",
             &obj,
-            convert::obj_to_msh(&obj, None, &Default::default())
+            mshconv_convert::obj_to_msh(&obj, None, &Default::default())
                 .unwrap()
                 .0,
         ),
@@ -163,7 +163,7 @@ fn valid_requests() -> Vec<Valid> {
         path: "/v1/convert?to=glb".into(),
         content_type: None,
         body: Body::Form(robot.clone(), "robot.msh".into()),
-        expected: gltf(convert::GltfFormat::Glb, "robot"),
+        expected: gltf(mshconv_convert::GltfFormat::Glb, "robot"),
     });
     out.push(Valid {
         path: "/v1/convert?to=glb".into(),
@@ -190,12 +190,15 @@ impl Material {
             fixture("fixtures/foreign/gltf/threejs_morph.glb"),
             fixture(ARCHIVE),
         ];
-        for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
-            let options = convert::ExportOptions {
+        for format in [
+            mshconv_convert::GltfFormat::Glb,
+            mshconv_convert::GltfFormat::Gltf,
+        ] {
+            let options = mshconv_convert::ExportOptions {
                 format,
                 ..Default::default()
             };
-            files.push(convert::msh_to_gltf(&robot, &options).unwrap().0);
+            files.push(mshconv_convert::msh_to_gltf(&robot, &options).unwrap().0);
         }
         Material { files }
     }
@@ -1197,12 +1200,12 @@ async fn gltf_uris_are_never_followed() {
     let trap = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     trap.set_nonblocking(true).unwrap();
     let port = trap.local_addr().unwrap().port();
-    let options = convert::ExportOptions {
-        format: convert::GltfFormat::Gltf,
+    let options = mshconv_convert::ExportOptions {
+        format: mshconv_convert::GltfFormat::Gltf,
         ..Default::default()
     };
     let robot = fixture("fixtures/small/models/m143_robot.msh");
-    let (gltf, _) = convert::msh_to_gltf(&robot, &options).unwrap();
+    let (gltf, _) = mshconv_convert::msh_to_gltf(&robot, &options).unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     let cwd_file = std::env::current_dir()
         .unwrap()

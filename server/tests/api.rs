@@ -104,15 +104,15 @@ async fn convert_passes_every_option() {
         header(&r, "content-disposition"),
         "attachment; filename=\"w.gltf\""
     );
-    let expected = convert::msh_to_gltf(
+    let expected = mshconv_convert::msh_to_gltf(
         &walker,
-        &convert::ExportOptions {
+        &mshconv_convert::ExportOptions {
             lod: 1,
             group: 0,
             fps: 30.0,
-            axis: convert::Axis::ZUp,
-            rotation: convert::Rotation::Stored,
-            format: convert::GltfFormat::Gltf,
+            axis: mshconv_convert::Axis::ZUp,
+            rotation: mshconv_convert::Rotation::Stored,
+            format: mshconv_convert::GltfFormat::Gltf,
             name: "w".to_string(),
         },
     )
@@ -128,9 +128,9 @@ async fn convert_passes_every_option() {
 async fn convert_to_obj_is_a_zip_unless_a_part_is_asked_for() {
     let server = TestServer::start(config()).await;
     let walker = fixture(WALKER);
-    let (expected, _) = convert::msh_to_obj(
+    let (expected, _) = mshconv_convert::msh_to_obj(
         &walker,
-        &convert::ObjExportOptions {
+        &mshconv_convert::ObjExportOptions {
             mtl_name: "walker.mtl".to_string(),
             ..Default::default()
         },
@@ -179,12 +179,15 @@ async fn convert_back_to_msh_from_glb_gltf_and_obj() {
     let server = TestServer::start(config()).await;
     let walker = fixture(WALKER);
     // GLB and glTF made from a fixture come back as the identical file.
-    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
-        let options = convert::ExportOptions {
+    for format in [
+        mshconv_convert::GltfFormat::Glb,
+        mshconv_convert::GltfFormat::Gltf,
+    ] {
+        let options = mshconv_convert::ExportOptions {
             format,
             ..Default::default()
         };
-        let (gltf, _) = convert::msh_to_gltf(&walker, &options).unwrap();
+        let (gltf, _) = mshconv_convert::msh_to_gltf(&walker, &options).unwrap();
         let r = client()
             .post(server.url("/v1/convert?to=msh"))
             .multipart(form(gltf, "walker.bin"))
@@ -193,7 +196,7 @@ async fn convert_back_to_msh_from_glb_gltf_and_obj() {
             .unwrap();
         assert_eq!(r.status(), 200, "{format:?}");
         assert_eq!(header(&r, "content-type"), "application/octet-stream");
-        let expected_from = if format == convert::GltfFormat::Glb {
+        let expected_from = if format == mshconv_convert::GltfFormat::Glb {
             "glb"
         } else {
             "gltf"
@@ -206,8 +209,8 @@ async fn convert_back_to_msh_from_glb_gltf_and_obj() {
         assert_eq!(r.bytes().await.unwrap(), walker, "{format:?}");
     }
     // OBJ with its MTL as a second multipart field.
-    let (obj, _) = convert::msh_to_obj(&walker, &Default::default()).unwrap();
-    let expected = convert::obj_to_msh(&obj.obj, Some(&obj.mtl), &Default::default())
+    let (obj, _) = mshconv_convert::msh_to_obj(&walker, &Default::default()).unwrap();
+    let expected = mshconv_convert::obj_to_msh(&obj.obj, Some(&obj.mtl), &Default::default())
         .unwrap()
         .0;
     let form = reqwest::multipart::Form::new()
@@ -995,11 +998,11 @@ async fn damaged_models_are_422_with_the_validators_code_and_location() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gltf_side_car_buffers_are_never_read() {
     let server = TestServer::start(config()).await;
-    let options = convert::ExportOptions {
-        format: convert::GltfFormat::Gltf,
+    let options = mshconv_convert::ExportOptions {
+        format: mshconv_convert::GltfFormat::Gltf,
         ..Default::default()
     };
-    let (gltf, _) = convert::msh_to_gltf(&fixture(WALKER), &options).unwrap();
+    let (gltf, _) = mshconv_convert::msh_to_gltf(&fixture(WALKER), &options).unwrap();
     let mut doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     for (uri, code) in [
         ("model.bin", "gltf.missing_buffer"),

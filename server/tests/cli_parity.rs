@@ -3,7 +3,7 @@
 //! and options. The model's name follows the same rule (the upload's file
 //! stem, as the CLI takes the input's).
 //!
-//! Both call `convert::msh_to_gltf`; the test compares the service with the
+//! Both call `mshconv_convert::msh_to_gltf`; the test compares the service with the
 //! library always, and with the real CLI binary when it has been built beside
 //! this test (`cargo test --workspace`, as `scripts/test.sh` runs, builds it).
 
@@ -96,20 +96,22 @@ fn library(case: &Case) -> Vec<u8> {
             .split('&')
             .find_map(|kv| kv.strip_prefix(&format!("{key}=")))
     };
-    let options = convert::ExportOptions {
+    let options = mshconv_convert::ExportOptions {
         lod: q("lod").map_or(0, |v| v.parse().unwrap()),
         group: q("group").map_or(0, |v| v.parse().unwrap()),
         fps: q("fps").map_or(24.0, |v| v.parse().unwrap()),
         axis: q("axis").map_or(Default::default(), |v| v.parse().unwrap()),
-        rotation: q("rotation").map_or(Default::default(), |v| convert::parse_rotation(v).unwrap()),
+        rotation: q("rotation").map_or(Default::default(), |v| {
+            mshconv_convert::parse_rotation(v).unwrap()
+        }),
         format: if q("to") == Some("gltf") {
-            convert::GltfFormat::Gltf
+            mshconv_convert::GltfFormat::Gltf
         } else {
-            convert::GltfFormat::Glb
+            mshconv_convert::GltfFormat::Glb
         },
         name,
     };
-    convert::msh_to_gltf(&bytes, &options).unwrap().0
+    mshconv_convert::msh_to_gltf(&bytes, &options).unwrap().0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -73,12 +73,14 @@ fn reference_glb(out: &Path, flags: &[&str]) -> PathBuf {
         [] => 0,
         _ => panic!("flags {flags:?}"),
     };
-    let options = convert::ExportOptions {
+    let options = mshconv_convert::ExportOptions {
         lod,
         name: "m095_walker".to_string(),
         ..Default::default()
     };
-    let library = convert::msh_to_gltf(&fixture(WALKER), &options).unwrap().0;
+    let library = mshconv_convert::msh_to_gltf(&fixture(WALKER), &options)
+        .unwrap()
+        .0;
     let dir = out.join(format!("reference{}", flags.concat()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("m095_walker.glb");

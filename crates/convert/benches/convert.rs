@@ -37,8 +37,8 @@ fn fixtures() -> Vec<(String, Vec<u8>)> {
 fn bench(c: &mut Criterion) {
     let none = |_: &str| -> Option<Vec<u8>> { None };
     for (name, bytes) in fixtures() {
-        let (glb, _) = convert::msh_to_gltf(&bytes, &Default::default()).unwrap();
-        let (obj, _) = convert::msh_to_obj(&bytes, &Default::default()).unwrap();
+        let (glb, _) = mshconv_convert::msh_to_gltf(&bytes, &Default::default()).unwrap();
+        let (obj, _) = mshconv_convert::msh_to_obj(&bytes, &Default::default()).unwrap();
         let mut g = c.benchmark_group("convert");
         g.throughput(Throughput::Bytes(bytes.len() as u64));
         g.bench_with_input(BenchmarkId::new("parse_validate", &name), &bytes, |b, m| {
@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_with_input(BenchmarkId::new("msh_to_glb", &name), &bytes, |b, m| {
             b.iter(|| {
-                convert::msh_to_gltf(m, &Default::default())
+                mshconv_convert::msh_to_gltf(m, &Default::default())
                     .unwrap()
                     .0
                     .len()
@@ -54,7 +54,7 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_with_input(BenchmarkId::new("glb_to_msh", &name), &glb, |b, m| {
             b.iter(|| {
-                convert::gltf_to_msh(m, &Default::default(), &none)
+                mshconv_convert::gltf_to_msh(m, &Default::default(), &none)
                     .unwrap()
                     .0
                     .len()
@@ -62,7 +62,7 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_with_input(BenchmarkId::new("msh_to_obj", &name), &bytes, |b, m| {
             b.iter(|| {
-                convert::msh_to_obj(m, &Default::default())
+                mshconv_convert::msh_to_obj(m, &Default::default())
                     .unwrap()
                     .0
                     .obj
@@ -71,7 +71,7 @@ fn bench(c: &mut Criterion) {
         });
         g.bench_with_input(BenchmarkId::new("obj_to_msh", &name), &obj.obj, |b, m| {
             b.iter(|| {
-                convert::obj_to_msh(m, None, &Default::default())
+                mshconv_convert::obj_to_msh(m, None, &Default::default())
                     .unwrap()
                     .0
                     .len()

@@ -53,18 +53,18 @@ fn main() {
     };
     let mut models = Vec::new();
     collect(Path::new(folder), &mut models);
-    let export = convert::ExportOptions::default();
-    let import = convert::gltf::ImportOptions::default();
+    let export = mshconv_convert::ExportOptions::default();
+    let import = mshconv_convert::gltf::ImportOptions::default();
     let resolver = |_: &str| -> Option<Vec<u8>> { None };
     // The inputs of the measured direction: the models themselves, or their GLBs.
     let inputs: Vec<Vec<u8>> = match direction.as_str() {
         "glb" => models
             .into_iter()
-            .filter(|m| convert::msh_to_gltf(m, &export).is_ok())
+            .filter(|m| mshconv_convert::msh_to_gltf(m, &export).is_ok())
             .collect(),
         "msh" => models
             .iter()
-            .filter_map(|m| convert::msh_to_gltf(m, &export).ok())
+            .filter_map(|m| mshconv_convert::msh_to_gltf(m, &export).ok())
             .map(|(glb, _)| glb)
             .collect(),
         _ => {
@@ -80,8 +80,8 @@ fn main() {
         out_bytes = 0;
         for input in &inputs {
             out_bytes += match direction.as_str() {
-                "glb" => convert::msh_to_gltf(input, &export).map(|(o, _)| o.len()),
-                _ => convert::gltf_to_msh(input, &import, &resolver).map(|(o, _)| o.len()),
+                "glb" => mshconv_convert::msh_to_gltf(input, &export).map(|(o, _)| o.len()),
+                _ => mshconv_convert::gltf_to_msh(input, &import, &resolver).map(|(o, _)| o.len()),
             }
             .unwrap_or(0);
         }

@@ -3,7 +3,7 @@ fn main() {
     let path = std::env::args().nth(1).expect("a .glb or .gltf");
     let bytes = std::fs::read(&path).expect("read");
     let start = std::time::Instant::now();
-    let result = convert::gltf_to_msh(&bytes, &Default::default(), &|_| None);
+    let result = mshconv_convert::gltf_to_msh(&bytes, &Default::default(), &|_| None);
     match result {
         Ok((msh, report)) => println!(
             "ok: {} bytes, {} notes, {:?}",

@@ -8,7 +8,7 @@ fn main() {
         std::process::exit(2);
     };
     let bytes = std::fs::read(input).expect("read the input");
-    match convert::msh_to_obj(&bytes, &convert::ObjExportOptions::default()) {
+    match mshconv_convert::msh_to_obj(&bytes, &mshconv_convert::ObjExportOptions::default()) {
         Ok((files, report)) => {
             let out = std::path::Path::new(output);
             std::fs::write(out, &files.obj).expect("write the OBJ");

@@ -3,10 +3,10 @@
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let bytes = std::fs::read(&args[1]).expect("read the input");
-    let (glb, _) =
-        convert::msh_to_gltf(&bytes, &convert::ExportOptions::default()).expect("export");
+    let (glb, _) = mshconv_convert::msh_to_gltf(&bytes, &mshconv_convert::ExportOptions::default())
+        .expect("export");
     let (back, report) =
-        convert::gltf_to_msh(&glb, &Default::default(), &|_| None).expect("import");
+        mshconv_convert::gltf_to_msh(&glb, &Default::default(), &|_| None).expect("import");
     std::fs::write(format!("{}.glb", args[2]), &glb).expect("write");
     std::fs::write(format!("{}.msh", args[2]), &back).expect("write");
     println!("identical: {}; notes: {:?}", back == bytes, report.notes);

@@ -17,7 +17,7 @@ fn main() {
         std::process::exit(2);
     };
     let bytes = std::fs::read(path).expect("read the input");
-    let options = convert::ExportOptions::default();
+    let options = mshconv_convert::ExportOptions::default();
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let start = Instant::now();
@@ -25,7 +25,7 @@ fn main() {
         for _ in 0..threads {
             s.spawn(|| {
                 while !stop.load(Ordering::Relaxed) {
-                    let (glb, _) = convert::msh_to_gltf(&bytes, &options).expect("export");
+                    let (glb, _) = mshconv_convert::msh_to_gltf(&bytes, &options).expect("export");
                     std::hint::black_box(glb);
                     done.fetch_add(1, Ordering::Relaxed);
                 }

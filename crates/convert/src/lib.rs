@@ -1,4 +1,4 @@
-//! # convert: MSH <-> glTF 2.0 / GLB and Wavefront OBJ
+//! # mshconv_convert: MSH <-> glTF 2.0 / GLB and Wavefront OBJ
 //!
 //! Every conversion is a function over bytes in memory with an options struct,
 //! returning bytes and a [`Report`] of what was approximated, baked or decided.
@@ -6,7 +6,7 @@
 //!
 //! ```no_run
 //! let msh_bytes = std::fs::read("tank.msh").unwrap();
-//! let (glb, report) = convert::msh_to_gltf(&msh_bytes, &convert::ExportOptions::default()).unwrap();
+//! let (glb, report) = mshconv_convert::msh_to_gltf(&msh_bytes, &mshconv_convert::ExportOptions::default()).unwrap();
 //! for note in &report.notes {
 //!     eprintln!("{}: {}", note.code, note.message);
 //! }

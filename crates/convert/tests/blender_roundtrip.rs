@@ -10,8 +10,8 @@
 
 mod common;
 
-use convert::{gltf_to_msh, msh_to_gltf, ExportOptions};
 use msh::{Mode, ModelRef};
+use mshconv_convert::{gltf_to_msh, msh_to_gltf, ExportOptions};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

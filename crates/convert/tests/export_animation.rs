@@ -6,9 +6,9 @@
 
 mod common;
 
-use convert::frame::Frame;
-use convert::{msh_to_gltf, Axis, ExportOptions, Rotation};
 use gltf::animation::util::ReadOutputs;
+use mshconv_convert::frame::Frame;
+use mshconv_convert::{msh_to_gltf, Axis, ExportOptions, Rotation};
 
 type Quat = [f64; 4]; // x, y, z, w
 

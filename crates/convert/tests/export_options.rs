@@ -3,7 +3,7 @@
 
 mod common;
 
-use convert::{msh_to_gltf, ExportOptions, GltfFormat};
+use mshconv_convert::{msh_to_gltf, ExportOptions, GltfFormat};
 
 fn fixture(rel: &str) -> Vec<u8> {
     std::fs::read(common::root().join("fixtures/small").join(rel)).unwrap()
@@ -46,7 +46,7 @@ fn every_lod_and_group_can_be_the_one_shown() {
             for node in &nodes[n..] {
                 let e = &node["extras"]["msh"];
                 let name = node["name"].as_str().unwrap();
-                let (l, g) = convert::gltf::names::slot_suffix(name)
+                let (l, g) = mshconv_convert::gltf::names::slot_suffix(name)
                     .expect("slot node names end in |L<l>G<g>");
                 assert_eq!(
                     (
@@ -129,14 +129,18 @@ fn bad_options_and_invalid_input_are_typed_errors() {
         },
     ] {
         let e = msh_to_gltf(&bytes, &options).unwrap_err();
-        assert_eq!(e.kind(), convert::ErrorKind::BadOption, "{options:?}");
+        assert_eq!(
+            e.kind(),
+            mshconv_convert::ErrorKind::BadOption,
+            "{options:?}"
+        );
     }
     let e = msh_to_gltf(
         &fixture("damaged/anim4__anim_fallback_ffff.msh"),
         &ExportOptions::default(),
     )
     .unwrap_err();
-    assert_eq!(e.kind(), convert::ErrorKind::InvalidInput);
+    assert_eq!(e.kind(), mshconv_convert::ErrorKind::InvalidInput);
     assert_eq!(e.code(), "anim.fallback_range");
     let e = msh_to_gltf(b"not a model", &ExportOptions::default()).unwrap_err();
     assert_eq!(e.code(), "nres.truncated");
@@ -151,11 +155,11 @@ fn non_default_options_stay_validator_clean() {
             ExportOptions {
                 lod: 1,
                 group: 2,
-                axis: convert::Axis::ZUp,
+                axis: mshconv_convert::Axis::ZUp,
                 ..Default::default()
             },
             ExportOptions {
-                rotation: convert::Rotation::Stored,
+                rotation: mshconv_convert::Rotation::Stored,
                 fps: 30.0,
                 format: GltfFormat::Gltf,
                 ..Default::default()

@@ -28,8 +28,8 @@ fn valid(model: &Model) -> Vec<u8> {
 }
 
 fn refused_by_both_exports(bytes: &[u8], what: &str) {
-    let gltf = convert::msh_to_gltf(bytes, &Default::default()).map(|_| ());
-    let obj = convert::msh_to_obj(bytes, &Default::default()).map(|_| ());
+    let gltf = mshconv_convert::msh_to_gltf(bytes, &Default::default()).map(|_| ());
+    let obj = mshconv_convert::msh_to_obj(bytes, &Default::default()).map(|_| ());
     for result in [gltf, obj] {
         let Err(e) = result else {
             panic!("exported");
@@ -165,10 +165,10 @@ fn nodes_sharing_a_slot_are_refused_for_obj_only() {
     m.frame_count = 1;
     let bytes = valid(&m);
     assert!(
-        convert::msh_to_gltf(&bytes, &Default::default()).is_ok(),
+        mshconv_convert::msh_to_gltf(&bytes, &Default::default()).is_ok(),
         "glTF writes the mesh once"
     );
-    let Err(e) = convert::msh_to_obj(&bytes, &Default::default()) else {
+    let Err(e) = mshconv_convert::msh_to_obj(&bytes, &Default::default()) else {
         panic!("exported");
     };
     assert_eq!(e.code(), "export.ranges_overlap", "{e}");
@@ -184,10 +184,10 @@ fn modest_sharing_is_exported() {
     let s0 = m.slots[0];
     m.slots.push(s0);
     let bytes = valid(&m);
-    let (glb, _) = convert::msh_to_gltf(&bytes, &Default::default()).unwrap();
-    let (back, _) = convert::gltf_to_msh(&glb, &Default::default(), &|_| None).unwrap();
+    let (glb, _) = mshconv_convert::msh_to_gltf(&bytes, &Default::default()).unwrap();
+    let (back, _) = mshconv_convert::gltf_to_msh(&glb, &Default::default(), &|_| None).unwrap();
     assert_eq!(back, bytes, "the direct round trip is exact");
-    convert::msh_to_obj(&bytes, &Default::default()).unwrap();
+    mshconv_convert::msh_to_obj(&bytes, &Default::default()).unwrap();
 }
 
 /// A valid model with a batch in no slot over 65,535 indices of its own.
@@ -212,13 +212,17 @@ fn with_a_large_batch_gap() -> (Model, usize) {
 fn a_batch_in_no_slot_over_many_indices_round_trips_exactly() {
     let (m, _) = with_a_large_batch_gap();
     let bytes = valid(&m);
-    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
-        let options = convert::ExportOptions {
+    for format in [
+        mshconv_convert::GltfFormat::Glb,
+        mshconv_convert::GltfFormat::Gltf,
+    ] {
+        let options = mshconv_convert::ExportOptions {
             format,
             ..Default::default()
         };
-        let (out, _) = convert::msh_to_gltf(&bytes, &options).unwrap();
-        let (back, report) = convert::gltf_to_msh(&out, &Default::default(), &|_| None).unwrap();
+        let (out, _) = mshconv_convert::msh_to_gltf(&bytes, &options).unwrap();
+        let (back, report) =
+            mshconv_convert::gltf_to_msh(&out, &Default::default(), &|_| None).unwrap();
         assert!(!report.has("import.rebuilt"), "{:?}", report.notes);
         assert_eq!(back, bytes);
     }
@@ -232,11 +236,11 @@ fn a_batch_in_no_slot_over_many_indices_round_trips_exactly() {
 fn an_export_whose_slots_repeat_a_batch_is_rebuilt_from_its_content() {
     let (m, big_index) = with_a_large_batch_gap();
     let bytes = valid(&m);
-    let options = convert::ExportOptions {
-        format: convert::GltfFormat::Gltf,
+    let options = mshconv_convert::ExportOptions {
+        format: mshconv_convert::GltfFormat::Gltf,
         ..Default::default()
     };
-    let (gltf, _) = convert::msh_to_gltf(&bytes, &options).unwrap();
+    let (gltf, _) = mshconv_convert::msh_to_gltf(&bytes, &options).unwrap();
     let mut doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     let extras = &mut doc["scenes"][0]["extras"]["msh"];
     let slots = 2000;
@@ -251,7 +255,8 @@ fn an_export_whose_slots_repeat_a_batch_is_rebuilt_from_its_content() {
     let before = extras["counts"]["slots"].as_u64().unwrap();
     extras["counts"]["slots"] = (before + slots).into();
     let edited = serde_json::to_vec(&doc).unwrap();
-    let (_, report) = convert::gltf_to_msh(&edited, &Default::default(), &|_| None).unwrap();
+    let (_, report) =
+        mshconv_convert::gltf_to_msh(&edited, &Default::default(), &|_| None).unwrap();
     assert!(
         report
             .notes
@@ -280,11 +285,11 @@ fn material_repeats_are_numbered_alike_in_short_and_long_slots() {
                 .slots
                 .map(|s| if s.get() == 0 { s } else { U16::new(NONE) });
         }
-        let options = convert::ExportOptions {
-            format: convert::GltfFormat::Gltf,
+        let options = mshconv_convert::ExportOptions {
+            format: mshconv_convert::GltfFormat::Gltf,
             ..Default::default()
         };
-        let (gltf, _) = convert::msh_to_gltf(&valid(&m), &options).unwrap();
+        let (gltf, _) = mshconv_convert::msh_to_gltf(&valid(&m), &options).unwrap();
         let doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
         let names: Vec<&str> = doc["meshes"][0]["primitives"]
             .as_array()

@@ -3,7 +3,7 @@
 
 mod common;
 
-use convert::{msh_to_gltf, ExportOptions, GltfFormat};
+use mshconv_convert::{msh_to_gltf, ExportOptions, GltfFormat};
 
 #[test]
 fn every_fixture_exports_to_validator_clean_gltf_and_glb() {

@@ -50,9 +50,11 @@ fn import(case: &Case) -> Outcome {
                     .filter(|(n, _)| n == name)
                     .map(|(_, b)| b.clone())
             };
-            convert::gltf_to_msh(&case.bytes, &Default::default(), &resolver)
+            mshconv_convert::gltf_to_msh(&case.bytes, &Default::default(), &resolver)
         }
-        Kind::Obj { mtl } => convert::obj_to_msh(&case.bytes, mtl.as_deref(), &Default::default()),
+        Kind::Obj { mtl } => {
+            mshconv_convert::obj_to_msh(&case.bytes, mtl.as_deref(), &Default::default())
+        }
     });
     let outcome = match result {
         Ok(Ok((msh, _report))) => Outcome::Converted(msh),

@@ -31,12 +31,12 @@ fn within<T>(bytes: usize, f: impl FnOnce() -> T) -> T {
     out
 }
 
-fn gltf(bytes: &[u8]) -> convert::Result<(Vec<u8>, convert::Report)> {
-    convert::gltf_to_msh(bytes, &Default::default(), &|_| None)
+fn gltf(bytes: &[u8]) -> mshconv_convert::Result<(Vec<u8>, mshconv_convert::Report)> {
+    mshconv_convert::gltf_to_msh(bytes, &Default::default(), &|_| None)
 }
 
-fn obj(text: &str) -> convert::Result<(Vec<u8>, convert::Report)> {
-    convert::obj_to_msh(text.as_bytes(), None, &Default::default())
+fn obj(text: &str) -> mshconv_convert::Result<(Vec<u8>, mshconv_convert::Report)> {
+    mshconv_convert::obj_to_msh(text.as_bytes(), None, &Default::default())
 }
 
 /// A buffer without a URI is the GLB's binary chunk, and only buffer 0 may be
@@ -68,7 +68,7 @@ fn gltf_more_than_65536_materials_without_an_index_is_an_error() {
         .collect::<Vec<_>>());
     let e = gltf(&cases::glb(&json, Some(&bin))).unwrap_err();
     assert_eq!(e.code(), "gltf.too_many_materials", "{e}");
-    assert_eq!(e.kind(), convert::ErrorKind::Unsupported);
+    assert_eq!(e.kind(), mshconv_convert::ErrorKind::Unsupported);
     // 65536 still fit.
     json["materials"].as_array_mut().unwrap().pop();
     gltf(&cases::glb(&json, Some(&bin))).unwrap();
@@ -141,7 +141,7 @@ fn gltf_rebuild_does_not_size_vertices_by_claimed_counts() {
                 msh::open(&msh, msh::Mode::Strict).unwrap();
                 assert!(report.has("import.rebuilt"), "{}", case.label);
             }
-            Err(e) => assert_eq!(e.kind(), convert::ErrorKind::InvalidInput, "{e}"),
+            Err(e) => assert_eq!(e.kind(), mshconv_convert::ErrorKind::InvalidInput, "{e}"),
         }
     }
     assert_eq!(seen, 6);
@@ -155,10 +155,10 @@ fn gltf_rebuild_does_not_size_vertices_by_claimed_counts() {
 fn gltf_rebuild_sizes_slots_and_batches_only_by_what_the_file_describes() {
     let _one = serial();
     let barrel = barrel();
-    let (gltf_bytes, _) = convert::msh_to_gltf(
+    let (gltf_bytes, _) = mshconv_convert::msh_to_gltf(
         &barrel,
-        &convert::ExportOptions {
-            format: convert::GltfFormat::Gltf,
+        &mshconv_convert::ExportOptions {
+            format: mshconv_convert::GltfFormat::Gltf,
             ..Default::default()
         },
     )
@@ -348,10 +348,10 @@ fn obj_materials_are_looked_up_in_the_mtl_not_scanned_for() {
     for i in (0..n).step_by(2) {
         mtl.push_str(&format!("newmtl m_{i}\n"));
     }
-    let (_, report) = convert::obj_to_msh(
+    let (_, report) = mshconv_convert::obj_to_msh(
         text.as_bytes(),
         Some(mtl.as_bytes()),
-        &convert::ObjImportOptions::default(),
+        &mshconv_convert::ObjImportOptions::default(),
     )
     .unwrap();
     let undefined: Vec<&str> = report

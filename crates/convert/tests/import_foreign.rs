@@ -9,9 +9,9 @@
 
 mod common;
 
-use convert::frame::Frame;
-use convert::gltf::ImportOptions;
-use convert::{gltf_to_msh, Axis, Report, Rotation};
+use mshconv_convert::frame::Frame;
+use mshconv_convert::gltf::ImportOptions;
+use mshconv_convert::{gltf_to_msh, Axis, Report, Rotation};
 use serde::Deserialize;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -1017,7 +1017,7 @@ fn skins_and_morph_targets_are_refused_with_what_to_do() {
     ] {
         let e = gltf_to_msh(&read(glb), &ImportOptions::default(), &no_files).unwrap_err();
         assert_eq!(e.code(), code, "{glb}: {e}");
-        assert_eq!(e.kind(), convert::ErrorKind::Unsupported, "{glb}");
+        assert_eq!(e.kind(), mshconv_convert::ErrorKind::Unsupported, "{glb}");
         assert!(e.message().contains(hint), "{glb}: {e}");
     }
 }
@@ -1210,8 +1210,8 @@ fn animations_on_different_nodes_play_together_and_the_others_follow() {
     }
     // One animation chosen by index or name: only it, from frame 0.
     for choice in [
-        convert::gltf::AnimationChoice::Index(1),
-        convert::gltf::AnimationChoice::Name("b1".into()),
+        mshconv_convert::gltf::AnimationChoice::Index(1),
+        mshconv_convert::gltf::AnimationChoice::Name("b1".into()),
     ] {
         let options = ImportOptions {
             animation: choice.clone(),

@@ -5,9 +5,9 @@
 
 mod common;
 
-use convert::gltf::ImportOptions;
-use convert::{gltf_to_msh, msh_to_gltf, ExportOptions, GltfFormat};
 use msh::{Mode, ModelKind, ModelRef};
+use mshconv_convert::gltf::ImportOptions;
+use mshconv_convert::{gltf_to_msh, msh_to_gltf, ExportOptions, GltfFormat};
 
 fn strip_extras(v: &mut serde_json::Value) {
     match v {
@@ -137,7 +137,7 @@ fn extras_free_gltf_imports_with_names_hierarchy_geometry_and_animation() {
             new_of[old] = new;
         }
         let raw_names: Vec<Option<&[u8]>> = (0..a.nodes.len()).map(|i| a.node_name(i)).collect();
-        let shown = convert::gltf::names::node_names(&raw_names);
+        let shown = mshconv_convert::gltf::names::node_names(&raw_names);
         for (new, &old) in order.iter().enumerate() {
             let expect_name = a.node_name(old).unwrap_or(b"");
             let got_name = b.node_name(new).unwrap_or(b"");

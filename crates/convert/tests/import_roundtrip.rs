@@ -3,8 +3,8 @@
 
 mod common;
 
-use convert::gltf::ImportOptions;
-use convert::{gltf_to_msh, msh_to_gltf, ExportOptions, GltfFormat};
+use mshconv_convert::gltf::ImportOptions;
+use mshconv_convert::{gltf_to_msh, msh_to_gltf, ExportOptions, GltfFormat};
 
 fn no_files(_: &str) -> Option<Vec<u8>> {
     None

@@ -5,8 +5,8 @@
 mod common;
 
 use common::obj::{compare, posed_triangles, Names};
-use convert::obj::to_scene;
-use convert::{obj_to_msh, Axis, ObjImportOptions, Rotation};
+use mshconv_convert::obj::to_scene;
+use mshconv_convert::{obj_to_msh, Axis, ObjImportOptions, Rotation};
 use std::collections::BTreeMap;
 
 fn foreign(name: &str) -> Vec<u8> {
@@ -48,7 +48,7 @@ fn triangle_counts(msh: &[u8]) -> BTreeMap<(String, u16), usize> {
 fn expected_counts(text: &str, materials: &[(&str, u16)]) -> BTreeMap<(String, u16), usize> {
     let mut out = BTreeMap::new();
     for ((node, material), n) in polygon_counts(text) {
-        let name = convert::gltf::names::node_name_from_gltf(&node).to_string();
+        let name = mshconv_convert::gltf::names::node_name_from_gltf(&node).to_string();
         let index = materials
             .iter()
             .find(|(m, _)| *m == material)
@@ -168,7 +168,7 @@ fn our_obj_through_blender_comes_back_with_its_names_materials_and_triangles() {
     );
 }
 
-fn scene(text: &str) -> (convert::scene::SceneModel, convert::Report) {
+fn scene(text: &str) -> (mshconv_convert::scene::SceneModel, mshconv_convert::Report) {
     to_scene(text.as_bytes(), None, &ObjImportOptions::default()).unwrap()
 }
 

@@ -2,7 +2,7 @@
 //! the line number in the message, never a panic, and nothing is allocated by a
 //! number read from the file.
 
-use convert::{obj_to_msh, ErrorKind, ObjImportOptions};
+use mshconv_convert::{obj_to_msh, ErrorKind, ObjImportOptions};
 
 const CUBE_HEAD: &str = "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\n";
 
@@ -230,7 +230,8 @@ fn huge_polygons_are_cut_without_blowing_up() {
         }
         text.push('\n');
         let (scene, report) =
-            convert::obj::to_scene(text.as_bytes(), None, &ObjImportOptions::default()).unwrap();
+            mshconv_convert::obj::to_scene(text.as_bytes(), None, &ObjImportOptions::default())
+                .unwrap();
         assert_eq!(scene.nodes[0].slots[0].batches[0].triangles.len(), n - 2);
         assert_eq!(report.has("obj.fan_triangulation"), fan, "{n} corners");
     }
@@ -240,7 +241,8 @@ fn huge_polygons_are_cut_without_blowing_up() {
 fn lines_points_and_unknown_statements_are_reported_not_fatal() {
     let text = format!("{CUBE_HEAD}l 1 2\np 3\ncstype bezier\ns 1\nmtllib x.mtl\nf 1 2 3 4\n");
     let (scene, report) =
-        convert::obj::to_scene(text.as_bytes(), None, &ObjImportOptions::default()).unwrap();
+        mshconv_convert::obj::to_scene(text.as_bytes(), None, &ObjImportOptions::default())
+            .unwrap();
     assert!(report.has("obj.lines_ignored"));
     assert!(report.has("obj.statement_ignored"));
     assert_eq!(scene.nodes[0].slots[0].batches[0].triangles.len(), 2);

@@ -6,7 +6,7 @@
 mod common;
 
 use common::obj::{compare, posed_triangles, reversed, Names};
-use convert::{
+use mshconv_convert::{
     msh_to_obj, obj_to_msh, Axis, ErrorKind, ObjExportOptions, ObjImportOptions, Rotation,
 };
 
@@ -282,7 +282,7 @@ fn names_and_materials_follow_the_gltf_naming() {
     let raw: Vec<Option<&[u8]>> = (0..opened.view.nodes.len())
         .map(|i| opened.view.node_name(i))
         .collect();
-    let gltf_names = convert::gltf::names::node_names(&raw);
+    let gltf_names = mshconv_convert::gltf::names::node_names(&raw);
     let objects: Vec<&str> = text.lines().filter_map(|l| l.strip_prefix("o ")).collect();
     assert!(!objects.is_empty());
     for o in &objects {
@@ -292,7 +292,10 @@ fn names_and_materials_follow_the_gltf_naming() {
         );
     }
     for l in text.lines().filter_map(|l| l.strip_prefix("usemtl ")) {
-        assert!(convert::gltf::names::material_index(l).is_some(), "{l}");
+        assert!(
+            mshconv_convert::gltf::names::material_index(l).is_some(),
+            "{l}"
+        );
     }
     let mtl = String::from_utf8(files.mtl).unwrap();
     let used: std::collections::BTreeSet<&str> = text

@@ -5,16 +5,20 @@ use std::path::Path;
 /// A strictly valid model comes back byte for byte through .glb and .gltf.
 fn assert_round_trips(bytes: &[u8]) {
     msh::open(bytes, msh::Mode::Strict).expect("valid");
-    for format in [convert::GltfFormat::Glb, convert::GltfFormat::Gltf] {
-        let (gltf, _) = convert::msh_to_gltf(
+    for format in [
+        mshconv_convert::GltfFormat::Glb,
+        mshconv_convert::GltfFormat::Gltf,
+    ] {
+        let (gltf, _) = mshconv_convert::msh_to_gltf(
             bytes,
-            &convert::ExportOptions {
+            &mshconv_convert::ExportOptions {
                 format,
                 ..Default::default()
             },
         )
         .unwrap();
-        let (back, _) = convert::gltf_to_msh(&gltf, &Default::default(), &|_| None).unwrap();
+        let (back, _) =
+            mshconv_convert::gltf_to_msh(&gltf, &Default::default(), &|_| None).unwrap();
         assert!(back == bytes, "{format:?}: the round trip changed the file");
     }
 }
@@ -36,11 +40,11 @@ fn data(name: &str) -> Vec<u8> {
 #[test]
 fn fuzz_gltf_lossless_bad_indices_never_gives_an_invalid_model() {
     let bytes = data("fuzz_gltf_lossless_bad_indices.glb");
-    match convert::gltf_to_msh(&bytes, &Default::default(), &|_| None) {
+    match mshconv_convert::gltf_to_msh(&bytes, &Default::default(), &|_| None) {
         Ok((msh, _)) => {
             msh::open(&msh, msh::Mode::Strict).expect("whatever the importer returns is valid");
         }
-        Err(e) => assert_eq!(e.kind(), convert::ErrorKind::InvalidInput, "{e}"),
+        Err(e) => assert_eq!(e.kind(), mshconv_convert::ErrorKind::InvalidInput, "{e}"),
     }
 }
 
@@ -50,8 +54,8 @@ fn fuzz_gltf_lossless_bad_indices_never_gives_an_invalid_model() {
 #[test]
 fn fuzz_gltf_position_accessor_out_of_range_is_an_error() {
     let bytes = data("fuzz_gltf_position_accessor_out_of_range.glb");
-    let e = convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
-    assert_eq!(e.kind(), convert::ErrorKind::InvalidInput, "{e}");
+    let e = mshconv_convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
+    assert_eq!(e.kind(), mshconv_convert::ErrorKind::InvalidInput, "{e}");
 }
 
 /// Fuzzing (gltf_import, 2026-11-22): an animation lasting 42745 s made the
@@ -60,7 +64,7 @@ fn fuzz_gltf_position_accessor_out_of_range_is_an_error() {
 #[test]
 fn fuzz_gltf_huge_duration_is_refused_before_sampling() {
     let bytes = data("fuzz_gltf_huge_duration.glb");
-    let e = convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
+    let e = mshconv_convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
     assert_eq!(e.code(), "anim.too_long", "{e}");
 }
 
@@ -93,7 +97,8 @@ fn fuzz_roundtrip_negative_zero_key_time_comes_back() {
 #[test]
 fn fuzz_gltf_long_straight_track_is_reduced_to_its_corners() {
     let bytes = data("fuzz_gltf_long_straight_track.glb");
-    let (msh, report) = convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap();
+    let (msh, report) =
+        mshconv_convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap();
     assert!(
         report.notes.iter().any(|f| f.code == "import.keys_reduced"
             && f.message.contains("9746 samples was reduced to 5 keys")),
@@ -125,8 +130,8 @@ fn fuzz_roundtrip_empty_map_frame_count_comes_back() {
 #[test]
 fn fuzz_gltf_invalid_checked_value_is_an_error() {
     let bytes = data("fuzz_gltf_invalid_checked_value.glb");
-    let e = convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
-    assert_eq!(e.kind(), convert::ErrorKind::InvalidInput, "{e}");
+    let e = mshconv_convert::gltf_to_msh(&bytes, &Default::default(), &|_| None).unwrap_err();
+    assert_eq!(e.kind(), mshconv_convert::ErrorKind::InvalidInput, "{e}");
 }
 
 /// The same gap as `fuzz_gltf_invalid_checked_value_is_an_error`: gltf-json does
@@ -140,7 +145,7 @@ fn gltf_animation_channel_node_out_of_range_is_an_error() {
       "accessors":[{"bufferView":0,"count":2,"componentType":5126,"type":"SCALAR","min":[0],"max":[1]}],
       "animations":[{"samplers":[{"input":0,"output":0}],
         "channels":[{"sampler":0,"target":{"node":7,"path":"translation"}}]}]}"#;
-    let e = convert::gltf_to_msh(json, &Default::default(), &|_| None).unwrap_err();
+    let e = mshconv_convert::gltf_to_msh(json, &Default::default(), &|_| None).unwrap_err();
     assert_eq!(e.code(), "gltf.bad_index", "{e}");
     assert!(e.to_string().contains("animations[0].channels[0]"), "{e}");
 }

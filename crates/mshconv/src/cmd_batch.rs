@@ -102,7 +102,7 @@ pub struct Record {
     /// What went wrong, for a person.
     pub message: Option<String>,
     /// What the conversion approximated or decided.
-    pub notes: Vec<convert::Note>,
+    pub notes: Vec<mshconv_convert::Note>,
     /// Size of the input (of the entry's payload for an archive entry).
     pub bytes_in: u64,
     /// Size of what was written (with the `.mtl` for `.obj` output).

@@ -7,7 +7,7 @@ use crate::fail::Failure;
 use crate::input;
 use crate::out::{self, Out};
 use anyhow::Context;
-use convert::{ExportOptions, GltfFormat};
+use mshconv_convert::{ExportOptions, GltfFormat};
 use std::io::{Read, Write};
 use std::path::Path;
 use std::process::ExitCode;
@@ -101,22 +101,22 @@ pub struct Options {
     lod: u8,
     group: u8,
     fps: Option<f32>,
-    axis: Option<convert::Axis>,
-    rotation: Option<convert::Rotation>,
-    animation: convert::gltf::AnimationChoice,
+    axis: Option<mshconv_convert::Axis>,
+    rotation: Option<mshconv_convert::Rotation>,
+    animation: mshconv_convert::gltf::AnimationChoice,
 }
 
 impl Options {
     /// Parses `--axis`/`--rotation`/`--animation` and checks `--fps`; a bad value
     /// is a usage error (`option.invalid`).
     pub fn parse(args: &ConversionArgs) -> Result<Options, Failure> {
-        let bad = |e: convert::BadOption| Failure::usage("option.invalid", e.0);
+        let bad = |e: mshconv_convert::BadOption| Failure::usage("option.invalid", e.0);
         let axis = match &args.axis {
             Some(a) => Some(a.parse().map_err(bad)?),
             None => None,
         };
         let rotation = match &args.rotation {
-            Some(r) => Some(convert::parse_rotation(r).map_err(bad)?),
+            Some(r) => Some(mshconv_convert::parse_rotation(r).map_err(bad)?),
             None => None,
         };
         if let Some(fps) = args.fps {
@@ -163,13 +163,13 @@ pub struct Converted {
     /// For `.obj` output: the `.mtl` file's name and bytes, to write beside it.
     pub mtl: Option<(String, Vec<u8>)>,
     /// What the conversion approximated or decided.
-    pub report: convert::Report,
+    pub report: mshconv_convert::Report,
 }
 
 /// Converts one model in memory. Library errors keep their codes: invalid input
 /// and unsupported content exit 1, bad options exit 2.
 pub fn convert_bytes(bytes: &[u8], job: &Job<'_>, options: &Options) -> Result<Converted, Failure> {
-    let plain = |(bytes, report): (Vec<u8>, convert::Report)| Converted {
+    let plain = |(bytes, report): (Vec<u8>, mshconv_convert::Report)| Converted {
         bytes,
         mtl: None,
         report,
@@ -189,12 +189,12 @@ pub fn convert_bytes(bytes: &[u8], job: &Job<'_>, options: &Options) -> Result<C
                 },
                 name: job.name.clone(),
             };
-            convert::msh_to_gltf(bytes, &export)
+            mshconv_convert::msh_to_gltf(bytes, &export)
                 .map(plain)
                 .map_err(into_failure)
         }
         (Format::Glb | Format::Gltf, Format::Msh) => {
-            let import = convert::gltf::ImportOptions {
+            let import = mshconv_convert::gltf::ImportOptions {
                 fps: options.fps,
                 axis: options.axis,
                 rotation: options.rotation,
@@ -212,19 +212,19 @@ pub fn convert_bytes(bytes: &[u8], job: &Job<'_>, options: &Options) -> Result<C
                 };
                 std::fs::read(dir.join(name)).ok()
             };
-            convert::gltf_to_msh(bytes, &import, &resolver)
+            mshconv_convert::gltf_to_msh(bytes, &import, &resolver)
                 .map(plain)
                 .map_err(into_failure)
         }
         (Format::Msh, Format::Obj) => {
-            let export = convert::ObjExportOptions {
+            let export = mshconv_convert::ObjExportOptions {
                 lod: options.lod,
                 group: options.group,
                 axis: options.axis.unwrap_or_default(),
                 rotation: options.rotation.unwrap_or_default(),
                 mtl_name: format!("{}.mtl", job.out_stem),
             };
-            let (files, report) = convert::msh_to_obj(bytes, &export).map_err(into_failure)?;
+            let (files, report) = mshconv_convert::msh_to_obj(bytes, &export).map_err(into_failure)?;
             Ok(Converted {
                 bytes: files.obj,
                 mtl: Some((files.mtl_name, files.mtl)),
@@ -232,11 +232,11 @@ pub fn convert_bytes(bytes: &[u8], job: &Job<'_>, options: &Options) -> Result<C
             })
         }
         (Format::Obj, Format::Msh) => {
-            let import = convert::ObjImportOptions {
+            let import = mshconv_convert::ObjImportOptions {
                 axis: options.axis.unwrap_or_default(),
             };
             let mtl = job.folder.and_then(|dir| mtl_beside(dir, bytes));
-            convert::obj_to_msh(bytes, mtl.as_deref(), &import)
+            mshconv_convert::obj_to_msh(bytes, mtl.as_deref(), &import)
                 .map(plain)
                 .map_err(into_failure)
         }
@@ -267,8 +267,8 @@ fn mtl_beside(dir: &Path, obj: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// `all`, `none`, an index, or a name.
-fn animation_choice(s: &str) -> convert::gltf::AnimationChoice {
-    use convert::gltf::AnimationChoice;
+fn animation_choice(s: &str) -> mshconv_convert::gltf::AnimationChoice {
+    use mshconv_convert::gltf::AnimationChoice;
     match s {
         "all" => AnimationChoice::All,
         "none" => AnimationChoice::None,
@@ -281,9 +281,9 @@ fn animation_choice(s: &str) -> convert::gltf::AnimationChoice {
 
 /// The library error as a CLI failure with its code: invalid input and
 /// unsupported content exit 1, bad options exit 2.
-fn into_failure(e: convert::Error) -> Failure {
+fn into_failure(e: mshconv_convert::Error) -> Failure {
     match e.kind() {
-        convert::ErrorKind::BadOption => Failure::usage(e.code(), e.message()),
+        mshconv_convert::ErrorKind::BadOption => Failure::usage(e.code(), e.message()),
         _ => Failure::invalid(e.code(), e.message()),
     }
 }

@@ -58,11 +58,11 @@ fn files_by_input(report: &Value) -> BTreeMap<String, Value> {
 
 /// What `convert` writes for a model named `name`.
 fn glb_of(msh: &[u8], name: &str) -> Vec<u8> {
-    let options = convert::ExportOptions {
+    let options = mshconv_convert::ExportOptions {
         name: name.to_string(),
         ..Default::default()
     };
-    convert::msh_to_gltf(msh, &options).unwrap().0
+    mshconv_convert::msh_to_gltf(msh, &options).unwrap().0
 }
 
 /// A complete GLB: magic, version 2, the header's length equal to the file's,

@@ -19,18 +19,18 @@ fn msh_to_glb_and_gltf_match_the_library_and_are_written_atomically() {
     let input = fixture("models/m127_tank.msh");
     let bytes = std::fs::read(&input).unwrap();
     for (ext, format) in [
-        ("glb", convert::GltfFormat::Glb),
-        ("gltf", convert::GltfFormat::Gltf),
+        ("glb", mshconv_convert::GltfFormat::Glb),
+        ("gltf", mshconv_convert::GltfFormat::Gltf),
     ] {
         let out = dir.path().join(format!("tank.{ext}"));
         let status = bin().arg("convert").arg(&input).arg(&out).status().unwrap();
         assert!(status.success());
-        let options = convert::ExportOptions {
+        let options = mshconv_convert::ExportOptions {
             format,
             name: "m127_tank".into(),
             ..Default::default()
         };
-        let (expected, _) = convert::msh_to_gltf(&bytes, &options).unwrap();
+        let (expected, _) = mshconv_convert::msh_to_gltf(&bytes, &options).unwrap();
         assert_eq!(
             std::fs::read(&out).unwrap(),
             expected,

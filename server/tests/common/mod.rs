@@ -151,11 +151,11 @@ pub async fn problem(response: reqwest::Response, status: u16, code: &str) -> se
 
 /// The GLB the library makes of `bytes` with default options and this name.
 pub fn library_glb(bytes: &[u8], name: &str) -> Vec<u8> {
-    let options = convert::ExportOptions {
+    let options = mshconv_convert::ExportOptions {
         name: name.to_string(),
         ..Default::default()
     };
-    convert::msh_to_gltf(bytes, &options).unwrap().0
+    mshconv_convert::msh_to_gltf(bytes, &options).unwrap().0
 }
 
 /// Reads one raw HTTP/1.1 response from `stream`, until the server closes or

@@ -32,7 +32,7 @@ pub fn posed_triangles(
     let poses = msh::pose::rest_poses(&view).unwrap();
     let world = msh::pose::compose(&view, &poses, rotation);
     let raw: Vec<Option<&[u8]>> = (0..view.nodes.len()).map(|i| view.node_name(i)).collect();
-    let exported = convert::gltf::names::node_names(&raw);
+    let exported = mshconv_convert::gltf::names::node_names(&raw);
     let mut out = Geometry::new();
     for (i, node) in view.nodes.iter().enumerate() {
         let Some(slot) = node.slot(lod, group) else {
@@ -40,7 +40,7 @@ pub fn posed_triangles(
         };
         let s = view.slots[slot as usize];
         let name = match names {
-            Names::AsExported => convert::gltf::names::node_name_from_gltf(&exported[i].0)
+            Names::AsExported => mshconv_convert::gltf::names::node_name_from_gltf(&exported[i].0)
                 .as_bytes()
                 .to_vec(),
             Names::Raw => raw[i].unwrap_or(&[]).to_vec(),

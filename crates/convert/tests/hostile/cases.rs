@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 /// What an input is imported as.
 pub enum Kind {
-    /// `convert::gltf_to_msh`; a side-car file the resolver hands out by name.
+    /// `mshconv_convert::gltf_to_msh`; a side-car file the resolver hands out by name.
     Gltf {
         /// `(file name, bytes)` the resolver answers for, if any.
         side_car: Option<(String, Vec<u8>)>,
     },
-    /// `convert::obj_to_msh`, with an MTL if given.
+    /// `mshconv_convert::obj_to_msh`, with an MTL if given.
     Obj {
         /// The MTL.
         mtl: Option<Vec<u8>>,
@@ -119,18 +119,18 @@ pub fn fixture_models() -> Vec<(String, Vec<u8>)> {
 pub fn exports(label: &str, msh: &[u8]) -> Vec<Case> {
     let mut out = Vec::new();
     for (format, ext) in [
-        (convert::GltfFormat::Glb, "glb"),
-        (convert::GltfFormat::Gltf, "gltf"),
+        (mshconv_convert::GltfFormat::Glb, "glb"),
+        (mshconv_convert::GltfFormat::Gltf, "gltf"),
     ] {
-        let options = convert::ExportOptions {
+        let options = mshconv_convert::ExportOptions {
             format,
             ..Default::default()
         };
-        if let Ok((bytes, _)) = convert::msh_to_gltf(msh, &options) {
+        if let Ok((bytes, _)) = mshconv_convert::msh_to_gltf(msh, &options) {
             out.push(Case::gltf(format!("export of {label} as .{ext}"), bytes));
         }
     }
-    if let Ok((files, _)) = convert::msh_to_obj(msh, &Default::default()) {
+    if let Ok((files, _)) = mshconv_convert::msh_to_obj(msh, &Default::default()) {
         out.push(Case {
             label: format!("export of {label} as .obj"),
             bytes: files.obj,
@@ -800,11 +800,11 @@ fn reuse_claims(out: &mut Vec<Case>) {
 /// Exports of a small model whose `msh` extras claim huge tables: the exact
 /// rebuild sizes its tables from these counts.
 pub fn extras_claims(msh: &[u8]) -> Vec<Case> {
-    let options = convert::ExportOptions {
-        format: convert::GltfFormat::Gltf,
+    let options = mshconv_convert::ExportOptions {
+        format: mshconv_convert::GltfFormat::Gltf,
         ..Default::default()
     };
-    let (gltf, _) = convert::msh_to_gltf(msh, &options).unwrap();
+    let (gltf, _) = mshconv_convert::msh_to_gltf(msh, &options).unwrap();
     let doc: Value = serde_json::from_slice(&gltf).unwrap();
     let mut out = Vec::new();
     let mut push = |label: String, mutate: &dyn Fn(&mut Value)| {
