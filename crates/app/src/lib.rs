@@ -1,0 +1,21 @@
+//! # mshconv_app: the application layer under the CLI and the HTTP service
+//!
+//! The libraries below ([`nres`], [`msh`], [`mshconv_convert`]) know formats;
+//! the front ends above (the `mshconv` CLI and `mshconv-server`) know their
+//! syntax (flags, query strings, multipart bodies). Everything between them
+//! exists once, here:
+//!
+//! - [`Format`]: the formats, told from a file name or sniffed from the bytes;
+//! - [`Options`]: every conversion option, parsed (`FromStr`) and range-checked once;
+//! - [`convert()`]: the one conversion entry point, taking what lies outside the
+//!   input through [`Resources`];
+//! - [`archive`]: the archive policy (the game's lookup with its fallback, the
+//!   shared-bytes refusal, safe output names);
+//! - [`Error`]: one error with its stable code, CLI exit code, HTTP status and
+//!   metrics label;
+//! - [`report`]: the output shapes of `inspect`, `pose` and `validate`.
+//!
+//! `docs/ARCHITECTURE.md` shows how a request flows through the layers.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
