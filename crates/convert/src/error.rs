@@ -22,6 +22,19 @@ pub struct Error {
     kind: ErrorKind,
     code: String,
     message: String,
+    cause: Option<Cause>,
+}
+
+/// The library error a conversion failure came from, kept whole so a front
+/// end can say where the damage is (the container error's offset, the
+/// validator's findings) without opening the model again.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Cause {
+    /// The model library refused the model (strict opening, validation, sampling).
+    Model(msh::Error),
+    /// The NRes container is damaged.
+    Container(nres::Error),
 }
 
 impl Error {
@@ -31,7 +44,12 @@ impl Error {
             kind,
             code: code.into(),
             message: message.into(),
+            cause: None,
         }
+    }
+    /// The model or container error this failure came from, if it came from one.
+    pub fn cause(&self) -> Option<&Cause> {
+        self.cause.as_ref()
     }
     /// The kind.
     pub fn kind(&self) -> ErrorKind {
@@ -53,7 +71,15 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.cause {
+            Some(Cause::Model(e)) => Some(e),
+            Some(Cause::Container(e)) => Some(e),
+            None => None,
+        }
+    }
+}
 
 impl From<msh::Error> for Error {
     fn from(e: msh::Error) -> Self {
@@ -61,13 +87,21 @@ impl From<msh::Error> for Error {
             msh::Error::Unsupported(_) => ErrorKind::Unsupported,
             _ => ErrorKind::InvalidInput,
         };
-        Error::new(kind, e.code(), e.to_string())
+        let plain = Error::new(kind, e.code(), e.to_string());
+        Error {
+            cause: Some(Cause::Model(e)),
+            ..plain
+        }
     }
 }
 
 impl From<nres::Error> for Error {
     fn from(e: nres::Error) -> Self {
-        Error::new(ErrorKind::InvalidInput, e.code(), e.to_string())
+        let plain = Error::new(ErrorKind::InvalidInput, e.code(), e.to_string());
+        Error {
+            cause: Some(Cause::Container(e)),
+            ..plain
+        }
     }
 }
 

@@ -30,7 +30,7 @@ mod repeats;
 mod report;
 pub mod scene;
 
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Cause, Error, ErrorKind, Result};
 pub use obj::{ObjExportOptions, ObjFiles, ObjImportOptions};
 pub use options::{
     parse_rotation, rotation_name, Axis, BadOption, ExportOptions, GltfFormat, Rotation,

@@ -60,7 +60,8 @@ impl Name {
         self.0[len..].iter().all(|&b| b == 0)
     }
 
-    pub(crate) fn text_of(field: &[u8; NAME_SIZE]) -> &[u8] {
+    /// The text of a raw name field: its bytes up to the first NUL.
+    pub fn text_of(field: &[u8; NAME_SIZE]) -> &[u8] {
         let end = field.iter().position(|&b| b == 0).unwrap_or(NAME_SIZE);
         &field[..end]
     }

@@ -1,0 +1,115 @@
+//! The one conversion entry point: bytes in a format, options and resources
+//! in, the output files and the report out.
+
+use crate::error::Error;
+use crate::format::Format;
+use crate::options::Options;
+use crate::resources::{mtllib_name, Resources};
+use mshconv_convert::{GltfFormat, Report};
+
+/// How the outputs are named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// The model's name, written into glTF output as the scene name.
+    pub model: String,
+    /// The output files' stem: `{file}.{ext}`, and an `.obj`'s `{file}.mtl`.
+    pub file: String,
+}
+
+impl Names {
+    /// The same name for the model and the files.
+    pub fn same(name: &str) -> Names {
+        Names {
+            model: name.to_string(),
+            file: name.to_string(),
+        }
+    }
+}
+
+/// One output file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutputFile {
+    /// Its file name, `{file}.{ext}`.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// What a conversion made: the main file first (the `.obj` before its `.mtl`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Output {
+    /// The files.
+    pub files: Vec<OutputFile>,
+    /// What the conversion approximated or decided.
+    pub report: Report,
+}
+
+impl Output {
+    /// The main output file (the model itself).
+    pub fn main(&self) -> &OutputFile {
+        &self.files[0]
+    }
+    /// Total bytes of every file.
+    pub fn len(&self) -> u64 {
+        self.files.iter().map(|f| f.bytes.len() as u64).sum()
+    }
+    /// Whether every file is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Converts `input` (in format `from`) to `to`. The options were checked when
+/// they were parsed; `resources` gives what lies outside the input.
+pub fn convert(
+    input: &[u8],
+    (from, to): (Format, Format),
+    options: &Options,
+    names: &Names,
+    resources: &dyn Resources,
+) -> Result<Output, Error> {
+    from.check_direction(to)?;
+    let file = |ext: &str, bytes: Vec<u8>| OutputFile {
+        name: format!("{}.{ext}", names.file),
+        bytes,
+    };
+    let (files, report) = match (from, to) {
+        (Format::Msh, Format::Glb | Format::Gltf) => {
+            let format = if to == Format::Glb {
+                GltfFormat::Glb
+            } else {
+                GltfFormat::Gltf
+            };
+            let export = options.gltf_export(format, &names.model);
+            let (bytes, report) = mshconv_convert::msh_to_gltf(input, &export)?;
+            (vec![file(to.name(), bytes)], report)
+        }
+        (Format::Glb | Format::Gltf, Format::Msh) => {
+            let side = |name: &str| resources.side_file(name);
+            let (bytes, report) =
+                mshconv_convert::gltf_to_msh(input, &options.gltf_import(), &side)?;
+            (vec![file("msh", bytes)], report)
+        }
+        (Format::Msh, Format::Obj) => {
+            let export = options.obj_export(format!("{}.mtl", names.file));
+            let (out, report) = mshconv_convert::msh_to_obj(input, &export)?;
+            let mtl = OutputFile {
+                name: out.mtl_name,
+                bytes: out.mtl,
+            };
+            (vec![file("obj", out.obj), mtl], report)
+        }
+        (Format::Obj, Format::Msh) => {
+            let mtl = resources.mtl(mtllib_name(input).as_deref());
+            let (bytes, report) =
+                mshconv_convert::obj_to_msh(input, mtl.as_deref(), &options.obj_import())?;
+            (vec![file("msh", bytes)], report)
+        }
+        _ => {
+            return Err(Error::internal(
+                "a direction passed its check but has no conversion",
+            ))
+        }
+    };
+    Ok(Output { files, report })
+}

@@ -1,0 +1,278 @@
+//! One error for both front ends: a stable code, a message, where the damage
+//! is, and one mapping to the CLI's exit code, the service's HTTP status and
+//! the metrics label.
+
+use std::fmt;
+
+/// What kind of failure an [`Error`] is; it decides the exit code, the HTTP
+/// status and the metrics label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// The request itself is wrong: a direction that does not exist, an entry
+    /// an archive does not have, an archive without an entry named.
+    Usage,
+    /// An option value that does not parse or is out of range.
+    BadOption,
+    /// The input's format cannot be told, or the operation does not read it.
+    UnknownFormat,
+    /// The input is damaged or breaks the format's rules.
+    InvalidInput,
+    /// The input is valid but holds what the target cannot (the message says the way out).
+    Unsupported,
+    /// Writing the output failed (sizes past the format's limits).
+    Output,
+    /// A file could not be read or written.
+    Io,
+    /// A bug.
+    Internal,
+}
+
+/// Where in the input the damage is, as far as it is known.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Location {
+    /// Resource type the damage is in.
+    pub resource: Option<u32>,
+    /// Record index in that resource.
+    pub record: Option<u64>,
+    /// Byte offset in the model (for an archive entry: in its payload).
+    pub offset: Option<u64>,
+    /// A path such as `Res13[0].index_start`.
+    pub path: Option<String>,
+}
+
+/// A failure of the application layer or of a library below it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    kind: Kind,
+    code: String,
+    message: String,
+    location: Location,
+    findings: Vec<msh::Finding>,
+}
+
+/// Exit code for invalid input or a failed operation on valid input.
+pub const EXIT_INVALID: u8 = 1;
+/// Exit code for a usage or I/O error.
+pub const EXIT_USAGE: u8 = 2;
+
+impl Error {
+    /// A new error without a location.
+    pub fn new(kind: Kind, code: impl Into<String>, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            code: code.into(),
+            message: message.into(),
+            location: Location::default(),
+            findings: Vec::new(),
+        }
+    }
+    /// [`Kind::Usage`].
+    pub fn usage(code: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::new(Kind::Usage, code, message)
+    }
+    /// [`Kind::BadOption`] with the code `option.invalid`.
+    pub fn bad_option(message: impl Into<String>) -> Error {
+        Error::new(Kind::BadOption, "option.invalid", message)
+    }
+    /// [`Kind::UnknownFormat`] with the code `input.unknown_format`.
+    pub fn unknown_format(message: impl Into<String>) -> Error {
+        Error::new(Kind::UnknownFormat, "input.unknown_format", message)
+    }
+    /// [`Kind::InvalidInput`].
+    pub fn invalid(code: impl Into<String>, message: impl Into<String>) -> Error {
+        Error::new(Kind::InvalidInput, code, message)
+    }
+    /// [`Kind::Internal`] (`internal`).
+    pub fn internal(message: impl Into<String>) -> Error {
+        Error::new(Kind::Internal, "internal", message)
+    }
+    /// An I/O error about `what` (a path), with the `io.*` code of its kind.
+    pub fn io(what: impl fmt::Display, e: &std::io::Error) -> Error {
+        Error::new(Kind::Io, io_code(e), format!("{what}: {e}"))
+    }
+
+    /// The kind.
+    pub fn kind(&self) -> Kind {
+        self.kind
+    }
+    /// The stable machine-readable code (`batch.index_range`, `option.invalid`, ...).
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+    /// What went wrong and what to do, for a person.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+    /// Where the damage is.
+    pub fn location(&self) -> &Location {
+        &self.location
+    }
+    /// The validator's error findings, when strict validation refused the model.
+    pub fn findings(&self) -> &[msh::Finding] {
+        &self.findings
+    }
+    /// The same error with another message (the location stays).
+    pub fn with_message(mut self, message: impl Into<String>) -> Error {
+        self.message = message.into();
+        self
+    }
+    /// The same error with the message prefixed by `context: `.
+    pub fn context(self, context: impl fmt::Display) -> Error {
+        let message = format!("{context}: {}", self.message);
+        self.with_message(message)
+    }
+
+    /// The CLI's exit code: 1 for invalid input and failed operations on valid
+    /// input, 2 for usage and I/O errors (and bugs).
+    pub fn exit_code(&self) -> u8 {
+        match self.kind {
+            Kind::InvalidInput | Kind::Unsupported | Kind::Output => EXIT_INVALID,
+            Kind::Usage | Kind::BadOption | Kind::UnknownFormat | Kind::Io | Kind::Internal => {
+                EXIT_USAGE
+            }
+        }
+    }
+
+    /// The service's HTTP status: 400 for a malformed request, 415 for an
+    /// unknown format, 422 for an input that cannot be converted, 500 otherwise.
+    pub fn http_status(&self) -> u16 {
+        match self.kind {
+            Kind::Usage | Kind::BadOption => 400,
+            Kind::UnknownFormat => 415,
+            Kind::InvalidInput | Kind::Unsupported | Kind::Output => 422,
+            Kind::Io | Kind::Internal => 500,
+        }
+    }
+
+    /// The `outcome` label of a failed conversion in the service's metrics;
+    /// `None` for a request refused before any conversion started.
+    pub fn outcome(&self) -> Option<&'static str> {
+        match self.kind {
+            Kind::InvalidInput => Some("invalid_input"),
+            Kind::Unsupported => Some("unsupported"),
+            Kind::BadOption => Some("bad_option"),
+            Kind::Output => Some("output"),
+            Kind::Internal => Some("internal"),
+            Kind::Usage | Kind::UnknownFormat | Kind::Io => None,
+        }
+    }
+}
+
+/// The stable code of an I/O error.
+pub fn io_code(e: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind as K;
+    match e.kind() {
+        K::NotFound => "io.not_found",
+        K::PermissionDenied => "io.permission_denied",
+        K::IsADirectory => "io.is_a_directory",
+        K::NotADirectory => "io.not_a_directory",
+        K::AlreadyExists => "io.already_exists",
+        _ => "io.error",
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<msh::Error> for Error {
+    fn from(e: msh::Error) -> Error {
+        let kind = match e {
+            msh::Error::Unsupported(_) => Kind::Unsupported,
+            _ => Kind::InvalidInput,
+        };
+        let mut error = Error::new(kind, e.code(), e.to_string());
+        match &e {
+            msh::Error::Invalid(report) => {
+                error.findings = report.errors().cloned().collect();
+                if let Some(first) = error.findings.first() {
+                    error.location = Location {
+                        resource: first.resource,
+                        record: first.record,
+                        offset: first.offset,
+                        path: Some(first.path.clone()),
+                    };
+                }
+            }
+            msh::Error::Container(c) => {
+                error.message = c.message().to_string();
+                error.location.offset = c.offset();
+            }
+            _ => {}
+        }
+        error
+    }
+}
+
+impl From<nres::Error> for Error {
+    fn from(e: nres::Error) -> Error {
+        let mut error = Error::invalid(e.code(), e.message());
+        error.location.offset = e.offset();
+        error
+    }
+}
+
+impl From<mshconv_convert::Error> for Error {
+    /// The conversion's kind and code; where the failure came from a model or
+    /// container error, its location and findings too (the conversion's own
+    /// message is kept: it says which step failed).
+    fn from(e: mshconv_convert::Error) -> Error {
+        use mshconv_convert::{Cause, ErrorKind};
+        let kind = match e.kind() {
+            ErrorKind::InvalidInput => Kind::InvalidInput,
+            ErrorKind::Unsupported => Kind::Unsupported,
+            ErrorKind::BadOption => Kind::BadOption,
+            ErrorKind::Output => Kind::Output,
+        };
+        let located = match e.cause() {
+            Some(Cause::Model(m)) => Some(Error::from(m.clone())),
+            Some(Cause::Container(c)) => Some(Error::from(c.clone())),
+            _ => None,
+        };
+        let mut error = Error::new(kind, e.code(), e.message());
+        if let Some(located) = located {
+            error.location = located.location;
+            error.findings = located.findings;
+        }
+        error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_mapping() {
+        let cases = [
+            (Kind::Usage, 2, 400, None),
+            (Kind::BadOption, 2, 400, Some("bad_option")),
+            (Kind::UnknownFormat, 2, 415, None),
+            (Kind::InvalidInput, 1, 422, Some("invalid_input")),
+            (Kind::Unsupported, 1, 422, Some("unsupported")),
+            (Kind::Output, 1, 422, Some("output")),
+            (Kind::Io, 2, 500, None),
+            (Kind::Internal, 2, 500, Some("internal")),
+        ];
+        for (kind, exit, status, outcome) in cases {
+            let e = Error::new(kind, "x.y", "z");
+            assert_eq!(
+                (e.exit_code(), e.http_status(), e.outcome()),
+                (exit, status, outcome),
+                "{kind:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn container_errors_keep_their_offset() {
+        let e = Error::from(nres::Archive::parse(b"XXXXXXXXXXXXXXXX").unwrap_err());
+        assert_eq!(e.kind(), Kind::InvalidInput);
+        assert!(e.code().starts_with("nres."));
+        assert!(e.location().offset.is_some());
+    }
+}

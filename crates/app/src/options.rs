@@ -1,0 +1,307 @@
+//! The conversion options: each a type with `FromStr` and the one range check,
+//! and [`Options`], which holds them and makes the libraries' option structs.
+//!
+//! Both front ends parse option values through these types (the CLI through
+//! clap's `value_parser!`, the service from its query), so a value means the
+//! same everywhere and is refused with the same `option.invalid` message.
+
+use crate::error::Error;
+use mshconv_convert::gltf::{AnimationChoice, ImportOptions};
+use mshconv_convert::{
+    Axis, ExportOptions, GltfFormat, ObjExportOptions, ObjImportOptions, Rotation,
+};
+use std::fmt;
+use std::str::FromStr;
+
+/// The LOD shown by viewers (glTF) or written (OBJ): 0, 1 or 2.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Lod(u8);
+
+/// The group shown (glTF) or written (OBJ): 0 to 4.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct Group(u8);
+
+/// Game frames per second on the glTF timeline: above 0 and at most 1000.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fps(f32);
+
+impl Lod {
+    /// The LOD, range-checked.
+    pub fn new(lod: u8) -> Result<Lod, Error> {
+        if lod > 2 {
+            return Err(Error::bad_option(format!(
+                "lod must be 0, 1 or 2, not {lod}"
+            )));
+        }
+        Ok(Lod(lod))
+    }
+    /// The value.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl Group {
+    /// The group, range-checked.
+    pub fn new(group: u8) -> Result<Group, Error> {
+        if group > 4 {
+            return Err(Error::bad_option(format!(
+                "group must be 0 to 4, not {group}"
+            )));
+        }
+        Ok(Group(group))
+    }
+    /// The value.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl Fps {
+    /// The export's default: 24 (Blender's default scene rate, so Blender's
+    /// per-frame resampling lands on every game frame).
+    pub const DEFAULT: Fps = Fps(24.0);
+
+    /// The rate, range-checked.
+    pub fn new(fps: f32) -> Result<Fps, Error> {
+        if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+            return Err(Error::bad_option(format!(
+                "fps must be a number above 0 and at most 1000, not {fps}"
+            )));
+        }
+        Ok(Fps(fps))
+    }
+    /// The value.
+    pub fn get(self) -> f32 {
+        self.0
+    }
+}
+
+fn parse_number<T: FromStr>(what: &str, s: &str) -> Result<T, Error> {
+    s.trim()
+        .parse()
+        .map_err(|_| Error::bad_option(format!("{what} must be a number, not {s:?}")))
+}
+
+impl FromStr for Lod {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Lod, Error> {
+        Lod::new(parse_number("lod", s)?)
+    }
+}
+
+impl FromStr for Group {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Group, Error> {
+        Group::new(parse_number("group", s)?)
+    }
+}
+
+impl FromStr for Fps {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Fps, Error> {
+        Fps::new(parse_number("fps", s)?)
+    }
+}
+
+/// The up axis of the glTF side, parsed: `y-up` or `z-up`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AxisOption(pub Axis);
+
+impl FromStr for AxisOption {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<AxisOption, Error> {
+        s.parse::<Axis>()
+            .map(AxisOption)
+            .map_err(|e| Error::bad_option(e.0))
+    }
+}
+
+/// How a stored rotation turns a node, parsed: `conjugate` or `stored`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RotationOption(pub Rotation);
+
+impl FromStr for RotationOption {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<RotationOption, Error> {
+        mshconv_convert::parse_rotation(s)
+            .map(RotationOption)
+            .map_err(|e| Error::bad_option(e.0))
+    }
+}
+
+/// Which glTF animation(s) become the MSH timeline: `all`, `none`, an index or a name.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct AnimationOption(pub AnimationChoice);
+
+impl FromStr for AnimationOption {
+    type Err = Error;
+    /// Never fails: what is not `all`, `none` or a number is a name.
+    fn from_str(s: &str) -> Result<AnimationOption, Error> {
+        Ok(AnimationOption(match s {
+            "all" => AnimationChoice::All,
+            "none" => AnimationChoice::None,
+            _ => s.parse::<usize>().map_or_else(
+                |_| AnimationChoice::Name(s.to_string()),
+                AnimationChoice::Index,
+            ),
+        }))
+    }
+}
+
+impl fmt::Display for Lod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl fmt::Display for Group {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// Every conversion option, parsed and range-checked. A field left at its
+/// default is what no option given means: for an export the documented
+/// default, for an import what the file records (else that default).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Options {
+    /// LOD shown (glTF) or written (OBJ).
+    pub lod: Lod,
+    /// Group shown (glTF) or written (OBJ).
+    pub group: Group,
+    /// Frames per second of the glTF timeline.
+    pub fps: Option<Fps>,
+    /// Up axis of the glTF/OBJ side.
+    pub axis: Option<Axis>,
+    /// Rotation reading.
+    pub rotation: Option<Rotation>,
+    /// glTF -> MSH: which animation(s) to take.
+    pub animation: AnimationChoice,
+}
+
+/// One option by its name, as both front ends spell it (`--lod`, `lod=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OptionName {
+    /// `lod`
+    Lod,
+    /// `group`
+    Group,
+    /// `fps`
+    Fps,
+    /// `axis`
+    Axis,
+    /// `rotation`
+    Rotation,
+    /// `animation`
+    Animation,
+}
+
+impl Options {
+    /// Sets one option from its text, with the option's own parsing and range check.
+    pub fn set(&mut self, name: OptionName, value: &str) -> Result<(), Error> {
+        match name {
+            OptionName::Lod => self.lod = value.parse()?,
+            OptionName::Group => self.group = value.parse()?,
+            OptionName::Fps => self.fps = Some(value.parse()?),
+            OptionName::Axis => self.axis = Some(value.parse::<AxisOption>()?.0),
+            OptionName::Rotation => self.rotation = Some(value.parse::<RotationOption>()?.0),
+            OptionName::Animation => self.animation = value.parse::<AnimationOption>()?.0,
+        }
+        Ok(())
+    }
+
+    /// The MSH -> glTF export's options for a model called `name`.
+    pub fn gltf_export(&self, format: GltfFormat, name: &str) -> ExportOptions {
+        ExportOptions {
+            lod: self.lod.get(),
+            group: self.group.get(),
+            fps: self.fps.unwrap_or(Fps::DEFAULT).get(),
+            axis: self.axis.unwrap_or_default(),
+            rotation: self.rotation.unwrap_or_default(),
+            format,
+            name: name.to_string(),
+        }
+    }
+
+    /// The glTF -> MSH import's options.
+    pub fn gltf_import(&self) -> ImportOptions {
+        ImportOptions {
+            fps: self.fps.map(Fps::get),
+            axis: self.axis,
+            rotation: self.rotation,
+            animation: self.animation.clone(),
+            ..Default::default()
+        }
+    }
+
+    /// The MSH -> OBJ export's options; the `.mtl` is called `mtl_name`.
+    pub fn obj_export(&self, mtl_name: String) -> ObjExportOptions {
+        ObjExportOptions {
+            lod: self.lod.get(),
+            group: self.group.get(),
+            axis: self.axis.unwrap_or_default(),
+            rotation: self.rotation.unwrap_or_default(),
+            mtl_name,
+        }
+    }
+
+    /// The OBJ -> MSH import's options.
+    pub fn obj_import(&self) -> ObjImportOptions {
+        ObjImportOptions {
+            axis: self.axis.unwrap_or_default(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_are_checked_once() {
+        assert_eq!("2".parse::<Lod>().unwrap().get(), 2);
+        for bad in ["3", "-1", "abc", ""] {
+            let e = bad.parse::<Lod>().unwrap_err();
+            assert_eq!(e.code(), "option.invalid", "{bad}");
+        }
+        assert_eq!("4".parse::<Group>().unwrap().get(), 4);
+        assert!("5".parse::<Group>().is_err());
+        assert_eq!("12.5".parse::<Fps>().unwrap().get(), 12.5);
+        for bad in ["0", "-3", "NaN", "inf", "1000.5", "x"] {
+            assert!(bad.parse::<Fps>().is_err(), "{bad}");
+        }
+        assert!("1000".parse::<Fps>().is_ok());
+    }
+
+    #[test]
+    fn set_by_name() {
+        let mut o = Options::default();
+        o.set(OptionName::Lod, "1").unwrap();
+        o.set(OptionName::Fps, "30").unwrap();
+        o.set(OptionName::Axis, "z-up").unwrap();
+        o.set(OptionName::Rotation, "stored").unwrap();
+        o.set(OptionName::Animation, "2").unwrap();
+        assert_eq!(o.lod.get(), 1);
+        assert_eq!(o.fps, Some(Fps(30.0)));
+        assert_eq!(o.axis, Some(Axis::ZUp));
+        assert_eq!(o.rotation, Some(Rotation::Stored));
+        assert_eq!(o.animation, AnimationChoice::Index(2));
+        o.set(OptionName::Animation, "walk").unwrap();
+        assert_eq!(o.animation, AnimationChoice::Name("walk".into()));
+        assert_eq!(
+            o.set(OptionName::Axis, "x-up").unwrap_err().code(),
+            "option.invalid"
+        );
+        let export = o.gltf_export(GltfFormat::Glb, "tank");
+        assert_eq!(
+            (export.lod, export.fps, export.name.as_str()),
+            (1, 30.0, "tank")
+        );
+        export.check().unwrap();
+        assert_eq!(
+            Options::default().gltf_export(GltfFormat::Glb, "model"),
+            ExportOptions::default()
+        );
+    }
+}

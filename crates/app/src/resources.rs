@@ -1,0 +1,104 @@
+//! What a conversion may read besides its input: the seam through which the
+//! front ends bring files that lie outside the input (a `.gltf`'s side-car
+//! buffers, an `.obj`'s `.mtl`) and, later, a model's sibling entries in its
+//! archive and the game's material and texture libraries.
+
+use std::path::{Path, PathBuf};
+
+/// What lies outside the input. Every method has a default that provides
+/// nothing, so a front end implements only what it has.
+pub trait Resources {
+    /// A file the input names by a plain file name (a `.gltf`'s buffer, an
+    /// `.obj`'s `mtllib`), or `None` when it is not available.
+    fn side_file(&self, _name: &str) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// The `.mtl` for an `.obj` whose `mtllib` line names `named` (`None` when
+    /// it names none): by default the side file of that name.
+    fn mtl(&self, named: Option<&str>) -> Option<Vec<u8>> {
+        named.and_then(|n| self.side_file(n))
+    }
+}
+
+/// Nothing beside the input (stdin, an archive entry).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoResources;
+
+impl Resources for NoResources {}
+
+/// The files in the input's own folder, by plain file name only: a name with
+/// a path separator, a `:` or a leading `.` is never read.
+#[derive(Debug, Clone)]
+pub struct Folder(PathBuf);
+
+impl Folder {
+    /// The folder `dir` (an empty path is the current folder).
+    pub fn new(dir: &Path) -> Folder {
+        Folder(if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir.to_path_buf()
+        })
+    }
+}
+
+/// Whether `name` is a plain file name: no path separator, no `:`, not hidden
+/// and not empty.
+pub fn is_plain_file_name(name: &str) -> bool {
+    !name.is_empty() && !name.contains(['/', '\\', ':']) && !name.starts_with('.')
+}
+
+impl Resources for Folder {
+    fn side_file(&self, name: &str) -> Option<Vec<u8>> {
+        if !is_plain_file_name(name) {
+            return None;
+        }
+        std::fs::read(self.0.join(name)).ok()
+    }
+}
+
+/// An upload's `.mtl`, given with the `.obj` whatever its `mtllib` line says;
+/// nothing else.
+#[derive(Debug, Clone, Default)]
+pub struct GivenMtl(pub Option<Vec<u8>>);
+
+impl Resources for GivenMtl {
+    fn mtl(&self, _named: Option<&str>) -> Option<Vec<u8>> {
+        self.0.clone()
+    }
+}
+
+/// The file name an `.obj`'s first `mtllib` line names, trimmed.
+pub fn mtllib_name(obj: &[u8]) -> Option<String> {
+    let text = String::from_utf8_lossy(obj);
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix("mtllib ").map(str::trim))
+        .map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_names_are_read() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.mtl"), b"newmtl x\n").unwrap();
+        let folder = Folder::new(dir.path());
+        assert_eq!(
+            folder.side_file("a.mtl").as_deref(),
+            Some(&b"newmtl x\n"[..])
+        );
+        for bad in ["../a.mtl", "sub/a.mtl", "c:a.mtl", ".a.mtl", ""] {
+            assert_eq!(folder.side_file(bad), None, "{bad}");
+        }
+        assert_eq!(
+            mtllib_name(b"# x\n  mtllib  a.mtl \nv 0 0 0\n").as_deref(),
+            Some("a.mtl")
+        );
+        assert_eq!(folder.mtl(Some("a.mtl")).map(|b| b.len()), Some(9));
+        assert_eq!(NoResources.mtl(Some("a.mtl")), None);
+        assert_eq!(GivenMtl(Some(b"m".to_vec())).mtl(None), Some(b"m".to_vec()));
+    }
+}
