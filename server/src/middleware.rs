@@ -1,0 +1,120 @@
+//! The middleware around every request ([`observe`]): the request id
+//! ([`REQUEST_ID`]), the tracing span, the request's deadline (handed to the
+//! handler as a [`RequestContext`]), problem documents naming the request, the
+//! log line and the metrics.
+
+use crate::error::ApiError;
+use crate::metrics::RequestSample;
+use crate::state::AppState;
+use axum::body::HttpBody as _;
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::{HeaderName, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::time::Instant;
+use tracing::Instrument as _;
+
+/// The request id header: taken from the request when it is a sane id,
+/// generated otherwise, and always echoed in the response.
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// What the middleware tells a handler about its request.
+#[derive(Debug, Clone)]
+pub struct RequestContext {
+    /// The request id (also in the response's `x-request-id`).
+    pub id: Arc<str>,
+    /// When the request's time limit runs out.
+    pub deadline: Instant,
+    /// The time limit (for messages).
+    pub timeout: Duration,
+    /// Request body bytes read so far.
+    pub bytes_in: Arc<AtomicU64>,
+}
+
+/// A request id from the client is kept when it is 1 to 128 characters of
+/// ASCII letters, digits and `-_.:`; otherwise a UUID is made.
+fn request_id(req: &Request) -> Arc<str> {
+    req.headers()
+        .get(REQUEST_ID)
+        .and_then(|v| v.to_str().ok())
+        .filter(|id| {
+            (1..=128).contains(&id.len())
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':'))
+        })
+        .map(Arc::from)
+        .unwrap_or_else(|| Arc::from(uuid::Uuid::new_v4().to_string()))
+}
+
+/// The middleware around every request: request id, tracing span, the
+/// request's deadline, problem documents naming the request, the log line and
+/// the metrics.
+pub(crate) async fn observe(
+    State(state): State<AppState>,
+    mut req: Request,
+    next: Next,
+) -> Response {
+    let started = Instant::now();
+    let id = request_id(&req);
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched".to_string(), |p| p.as_str().to_string());
+    let method = req.method().clone();
+    let ctx = RequestContext {
+        id: Arc::clone(&id),
+        deadline: started + state.config().timeout,
+        timeout: state.config().timeout,
+        bytes_in: Arc::default(),
+    };
+    req.extensions_mut().insert(ctx.clone());
+    let span = tracing::info_span!("request", id = %id, method = %method, route = %route);
+    let mut response = next.run(req).instrument(span.clone()).await;
+    let _entered = span.enter();
+    if let Some(error) = response.extensions_mut().remove::<ApiError>() {
+        if error.status.is_server_error() {
+            tracing::error!(
+                code = %error.code,
+                cause = error.internal.as_deref().unwrap_or(""),
+                "{}",
+                error.detail
+            );
+        } else {
+            tracing::info!(code = %error.code, "{}", error.detail);
+        }
+        let mut rendered = error.response(Some(&id));
+        *response.body_mut() = std::mem::take(rendered.body_mut());
+        response
+            .headers_mut()
+            .remove(axum::http::header::CONTENT_LENGTH);
+    }
+    if let Ok(value) = HeaderValue::from_str(&id) {
+        response
+            .headers_mut()
+            .insert(HeaderName::from_static(REQUEST_ID), value);
+    }
+    let status = response.status().as_u16();
+    let bytes_out = response.body().size_hint().exact().unwrap_or(0);
+    let bytes_in = ctx.bytes_in.load(Ordering::Relaxed);
+    let elapsed = started.elapsed();
+    state.metrics().request(&RequestSample {
+        route: &route,
+        method: method.as_str(),
+        status,
+        elapsed,
+        bytes_in,
+        bytes_out,
+    });
+    tracing::info!(
+        status,
+        ms = %format_args!("{:.1}", elapsed.as_secs_f64() * 1000.0),
+        bytes_in,
+        bytes_out,
+        "answered"
+    );
+    response
+}
