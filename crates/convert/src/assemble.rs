@@ -11,7 +11,7 @@
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::Report;
 use crate::scene::{KeySample, SceneBatch, SceneModel, SceneNode};
-use msh::build::{self, Key, Track};
+use msh::derive::{self, Key, Track};
 use msh::raw::{Batch20, Node38, PackedNormal, PackedUv, Slot68, NONE};
 use msh::Model;
 use zerocopy::little_endian::{F32, U16, U32};
@@ -62,7 +62,7 @@ pub fn assemble(scene: &SceneModel, options: &AssembleOptions) -> Result<(Model,
         .iter()
         .map(|&old| track(&scene.nodes[old], options, &mut report))
         .collect();
-    build::write_animation(&mut model, &tracks).map_err(|e| {
+    derive::write_animation(&mut model, &tracks).map_err(|e| {
         Error::new(
             ErrorKind::Unsupported,
             e.code(),
@@ -234,7 +234,7 @@ impl<'s, 'r> Builder<'s, 'r> {
             ));
         }
         m.tri_descs
-            .extend(build::tri_descs(&m.positions, &slot_tris, tri_start));
+            .extend(derive::tri_descs(&m.positions, &slot_tris, tri_start));
         let mut rec = Slot68::new_zeroed();
         rec.tri_start = U16::new(tri_start as u16);
         rec.tri_count = U16::new(slot_tris.len() as u16);
@@ -244,7 +244,7 @@ impl<'s, 'r> Builder<'s, 'r> {
             .iter()
             .flatten()
             .map(|&v| m.positions[v as usize].map(|c| c.get()));
-        build::set_slot_bounds(&mut rec, &build::bounds(points));
+        derive::set_slot_bounds(&mut rec, &derive::bounds(points));
         rec.opaque = opaque.map(U32::new);
         m.slots.push(rec);
         Ok(Some((m.slots.len() - 1) as u16))
@@ -456,7 +456,7 @@ pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f3
 /// The keys of one node: a static key from the rest pose, or its samples
 /// reduced to what linear interpolation needs.
 fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Track {
-    let rest = Track::fixed(node.translation, build::quantize_quat(node.rotation));
+    let rest = Track::fixed(node.translation, derive::quantize_quat(node.rotation));
     let Some(samples) = node.track.as_ref().filter(|s| !s.is_empty()) else {
         return rest;
     };
@@ -493,7 +493,7 @@ fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Tr
     }
     if kept.len() < 2 {
         let s = samples[0];
-        return Track::fixed(s.translation, build::quantize_quat(s.rotation));
+        return Track::fixed(s.translation, derive::quantize_quat(s.rotation));
     }
     Track {
         keys: kept
@@ -501,7 +501,7 @@ fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Tr
             .map(|&i| Key {
                 time: samples[i].frame as f32,
                 pos: samples[i].translation,
-                quat: build::quantize_quat(samples[i].rotation),
+                quat: derive::quantize_quat(samples[i].rotation),
             })
             .collect(),
     }
@@ -642,7 +642,7 @@ fn header(model: &Model) -> msh::raw::ModelHeader {
             }
         }
     }
-    build::model_header(points)
+    derive::model_header(points)
 }
 
 #[cfg(test)]

@@ -20,8 +20,8 @@
 #![warn(missing_docs)]
 
 pub mod assemble;
+pub mod axes;
 mod error;
-pub mod frame;
 pub mod gltf;
 pub mod obj;
 mod options;

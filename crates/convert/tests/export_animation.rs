@@ -7,7 +7,7 @@
 mod common;
 
 use gltf::animation::util::ReadOutputs;
-use mshconv_convert::frame::Frame;
+use mshconv_convert::axes::Axes;
 use mshconv_convert::{msh_to_gltf, Axis, ExportOptions, Rotation};
 
 type Quat = [f64; 4]; // x, y, z, w
@@ -167,7 +167,7 @@ fn compare(name: &str, msh_bytes: &[u8], options: &ExportOptions) -> (Vec<String
         }
     }
     let nodes: Vec<gltf::Node> = doc.nodes().take(n).collect();
-    let frame = Frame {
+    let axes = Axes {
         axis: options.axis,
         rotation: options.rotation,
     };
@@ -208,7 +208,7 @@ fn compare(name: &str, msh_bytes: &[u8], options: &ExportOptions) -> (Vec<String
             }
             compared += 1;
             let m = engine[i].0;
-            let et = frame.vec(m.map(|r| r[3]));
+            let et = axes.vec(m.map(|r| r[3]));
             let gm = world[i];
             let gt = [gm[0][3], gm[1][3], gm[2][3]];
             let gq = quat_of(std::array::from_fn(|r| [gm[r][0], gm[r][1], gm[r][2]]));
@@ -222,7 +222,7 @@ fn compare(name: &str, msh_bytes: &[u8], options: &ExportOptions) -> (Vec<String
             // The engine's rotation block in the output frame: M' = C M C^T, whose
             // column j is C (M (C^T e_j)), with C = frame.vec and C^T = frame.vec_back.
             let cols: [[f64; 3]; 3] = std::array::from_fn(|j| {
-                let e = frame.vec_back(std::array::from_fn::<f64, 3, _>(|k| {
+                let e = axes.vec_back(std::array::from_fn::<f64, 3, _>(|k| {
                     if k == j {
                         1.0
                     } else {
@@ -230,7 +230,7 @@ fn compare(name: &str, msh_bytes: &[u8], options: &ExportOptions) -> (Vec<String
                     }
                 }));
                 let v: [f64; 3] = std::array::from_fn(|r| (0..3).map(|c| m[r][c] * e[c]).sum());
-                frame.vec(v)
+                axes.vec(v)
             });
             let mat: [[f64; 3]; 3] = std::array::from_fn(|r| std::array::from_fn(|j| cols[j][r]));
             let eq = quat_of(mat);

@@ -9,7 +9,7 @@
 
 mod common;
 
-use mshconv_convert::frame::Frame;
+use mshconv_convert::axes::Axes;
 use mshconv_convert::gltf::ImportOptions;
 use mshconv_convert::{gltf_to_msh, Axis, Report, Rotation};
 use serde::Deserialize;
@@ -46,7 +46,7 @@ fn import(bytes: &[u8]) -> (Vec<u8>, Report) {
     gltf_to_msh(bytes, &ImportOptions::default(), &no_files).unwrap_or_else(|e| panic!("{e}"))
 }
 
-const FRAME: Frame = Frame {
+const AXES: Axes = Axes {
     axis: Axis::YUp,
     rotation: Rotation::Conjugate,
 };
@@ -101,12 +101,12 @@ struct Imported {
 }
 
 fn to_gltf(m: &msh::pose::Affine) -> M34 {
-    // M' = C M C^T with C = FRAME.vec: column j is C (M (C^T e_j)).
+    // M' = C M C^T with C = AXES.vec: column j is C (M (C^T e_j)).
     let cols: [V3; 3] = std::array::from_fn(|j| {
-        let e = FRAME.vec_back(std::array::from_fn::<f64, 3, _>(|k| f64::from(k == j)));
-        FRAME.vec(m.vector(e))
+        let e = AXES.vec_back(std::array::from_fn::<f64, 3, _>(|k| f64::from(k == j)));
+        AXES.vec(m.vector(e))
     });
-    let t = FRAME.vec(m.translation());
+    let t = AXES.vec(m.translation());
     std::array::from_fn(|r| [cols[0][r], cols[1][r], cols[2][r], t[r]])
 }
 
@@ -154,7 +154,7 @@ fn open(bytes: &[u8]) -> Imported {
                     for t in idx.chunks_exact(3) {
                         let corner = |k: usize| {
                             let v = (b.base_vertex.get() + u32::from(t[k].get())) as usize;
-                            FRAME.vec(at0[i].point(view.positions[v].map(|c| f64::from(c.get()))))
+                            AXES.vec(at0[i].point(view.positions[v].map(|c| f64::from(c.get()))))
                         };
                         triangles[i]
                             .push((b.material_index.get(), [corner(0), corner(1), corner(2)]));

@@ -61,7 +61,7 @@ fn every_fixture_round_trips_byte_for_byte_through_glb_and_gltf() {
 
 /// Exports before Res7 always travelled raw left it out when the per-slot
 /// derivation reproduces it: such files still round trip exactly. The
-/// generated models build Res7 with `msh::build::tri_descs`, so removing the
+/// generated models build Res7 with `msh::derive::tri_descs`, so removing the
 /// raw table from their exports is exactly that older shape.
 #[test]
 fn exports_without_raw_res7_get_it_derived_back_exactly() {

@@ -11,7 +11,7 @@
 //! - [`validate()`]/[`open`]: every rule, strict or tolerant, with codes and byte offsets;
 //! - [`Model`]: the owned, editable model and its byte-exact writer;
 //! - [`anim`]: the engine's animation sampler; [`pose`]: poses through the hierarchy;
-//! - [`build`]: derived tables (triangle descriptors, bounds, canonical animation);
+//! - [`derive`]: derived tables (triangle descriptors, bounds, canonical animation);
 //! - [`inspect`]: what a model holds, as data (the content of `mshconv inspect` and `pose`).
 //!
 //! ```
@@ -27,7 +27,7 @@
 #![warn(missing_docs)]
 
 pub mod anim;
-pub mod build;
+pub mod derive;
 mod error;
 pub mod inspect;
 mod model;

@@ -1,8 +1,8 @@
-//! `msh::build::bounds_of_batches` (distinct vertices only) against `bounds`
+//! `msh::derive::bounds_of_batches` (distinct vertices only) against `bounds`
 //! over every reference, on random tables with repeated, out-of-range,
 //! non-finite and widely spread vertices (both the dense and the sparse path).
 
-use msh::build::{bounds, bounds_of_batches};
+use msh::derive::{bounds, bounds_of_batches};
 use msh::raw::Position;
 use proptest::prelude::*;
 use zerocopy::little_endian::F32;

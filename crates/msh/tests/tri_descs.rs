@@ -1,8 +1,8 @@
-//! `msh::build::tri_descs` against a direct reading of its documentation: for
+//! `msh::derive::tri_descs` against a direct reading of its documentation: for
 //! every edge, scan all other triangles (quadratic, obviously right), on random
 //! meshes with shared, duplicated and out-of-range vertices.
 
-use msh::build::{face_normal, tri_descs, SEL_NONE};
+use msh::derive::{face_normal, tri_descs, SEL_NONE};
 use msh::raw::{Position, NONE};
 use proptest::prelude::*;
 use zerocopy::little_endian::F32;

@@ -4,8 +4,8 @@
 //! writer can be measured on its own (`obj::bench`).
 
 use super::{material_colour, ObjExportOptions, ObjFiles};
+use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frame::Frame;
 use crate::gltf::names;
 use crate::options::rotation_name;
 use crate::report::Report;
@@ -83,7 +83,7 @@ pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
     }
     let (lod, group) = (options.lod as usize, options.group as usize);
     crate::repeats::check(&view, Some((lod, group)))?;
-    let frame = Frame {
+    let axes = Axes {
         axis: options.axis,
         rotation: options.rotation,
     };
@@ -154,7 +154,7 @@ pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
                     ),
                 ));
             }
-            positions.push(frame.vec(q));
+            positions.push(axes.vec(q));
         }
         let normals = view.normals.map(|ns| {
             used.iter()
@@ -165,7 +165,7 @@ pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
                         zero_normals = true;
                         unit(w.vector([0.0, 0.0, 1.0])).unwrap_or([0.0, 0.0, 1.0])
                     });
-                    frame.vec(unit.map(|c| c as f32))
+                    axes.vec(unit.map(|c| c as f32))
                 })
                 .collect()
         });

@@ -7,8 +7,8 @@
 use super::triangulate::triangulate;
 use super::ObjImportOptions;
 use crate::assemble::{assemble, AssembleOptions, MAX_TRIANGLES};
+use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frame::Frame;
 use crate::gltf::names;
 use crate::report::Report;
 use crate::scene::{SceneBatch, SceneModel, SceneNode, SceneSlot};
@@ -441,7 +441,7 @@ fn build(
         ));
     }
     let materials = map_materials(&p, defined, report)?;
-    let frame = Frame {
+    let axes = Axes {
         axis: options.axis,
         rotation: Default::default(),
     };
@@ -520,7 +520,7 @@ fn build(
         let msh_name = names::node_name_from_gltf(name);
         let scene_batches = list
             .map(|(_, material, b)| {
-                let (batch, uv, normals) = b.finish(&p, material, frame);
+                let (batch, uv, normals) = b.finish(&p, material, axes);
                 partial_uv |= uv;
                 partial_normals |= normals;
                 batch
@@ -681,7 +681,7 @@ impl BatchBuilder {
     }
 
     /// The scene batch, and whether UVs or normals were only partly present.
-    fn finish(self, p: &Parsed, material: u16, frame: Frame) -> (SceneBatch, bool, bool) {
+    fn finish(self, p: &Parsed, material: u16, axes: Axes) -> (SceneBatch, bool, bool) {
         let c = &self.corners;
         let any_uv = c.iter().any(|c| c.vt.is_some());
         let uv0 = any_uv.then(|| {
@@ -695,7 +695,7 @@ impl BatchBuilder {
             .map(|c| {
                 let n = p.normals[c.vn? as usize].map(f64::from);
                 let len = (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]).sqrt();
-                (len > 1e-12).then(|| frame.vec_back(n.map(|x| (x / len) as f32)))
+                (len > 1e-12).then(|| axes.vec_back(n.map(|x| (x / len) as f32)))
             })
             .collect();
         let partial_normals = normals.is_none() && c.iter().any(|c| c.vn.is_some());
@@ -713,7 +713,7 @@ impl BatchBuilder {
             material,
             positions: c
                 .iter()
-                .map(|c| frame.vec_back(p.positions[c.v as usize]))
+                .map(|c| axes.vec_back(p.positions[c.v as usize]))
                 .collect(),
             normals,
             uv0,

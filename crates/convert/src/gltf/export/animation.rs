@@ -90,12 +90,10 @@ impl Exporter<'_> {
                     let track = &keys[start..=end];
                     let times: Vec<[f32; 1]> = track.iter().map(|k| [k.time() / fps]).collect();
                     let translations: Vec<[f32; 3]> =
-                        track.iter().map(|k| self.frame.vec(k.position())).collect();
+                        track.iter().map(|k| self.axes.vec(k.position())).collect();
                     let rot = if track.iter().all(|k| quat_exact(k.quat_raw())) {
-                        let raw: Vec<[i16; 4]> = track
-                            .iter()
-                            .map(|k| self.frame.quat(k.quat_raw()))
-                            .collect();
+                        let raw: Vec<[i16; 4]> =
+                            track.iter().map(|k| self.axes.quat(k.quat_raw())).collect();
                         Rotations::Short(raw)
                     } else {
                         exact = false;
@@ -106,7 +104,7 @@ impl Exporter<'_> {
                         Rotations::Float(
                             track
                                 .iter()
-                                .map(|k| self.frame.quat(unit_xyzw(k.quat_wxyz())))
+                                .map(|k| self.axes.quat(unit_xyzw(k.quat_wxyz())))
                                 .collect(),
                         )
                     };
@@ -256,18 +254,14 @@ impl Exporter<'_> {
         for (k, key) in track.iter().enumerate() {
             push(
                 key.time() as u32,
-                self.frame.quat(shown_quat(key.quat_wxyz())),
+                self.axes.quat(shown_quat(key.quat_wxyz())),
                 &mut rotations,
             );
             if k + 1 < track.len() && dense[k] {
                 for f in (key.time() as u32).saturating_add(1)..track[k + 1].time() as u32 {
                     let pose =
                         msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
-                    push(
-                        f,
-                        self.frame.quat(shown_quat(pose.rotation)),
-                        &mut rotations,
-                    );
+                    push(f, self.axes.quat(shown_quat(pose.rotation)), &mut rotations);
                 }
             }
         }
@@ -318,14 +312,14 @@ impl Exporter<'_> {
             let pose = msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
             // The engine's value as sampled (its tiny departures from unit length
             // scale children exactly as in the game); only a degenerate one is normalised.
-            let mut q = self.frame.quat(shown_quat(pose.rotation));
+            let mut q = self.axes.quat(shown_quat(pose.rotation));
             if let Some(prev) = rotations.last() {
                 if prev.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0 {
                     q = q.map(|c| -c);
                 }
             }
             times.push([f as f32 / self.options.fps]);
-            translations.push(self.frame.vec(pose.translation));
+            translations.push(self.axes.vec(pose.translation));
             rotations.push(q);
         }
         Ok(Samples {

@@ -209,7 +209,7 @@ impl Exporter<'_> {
     ) -> json::mesh::Primitive {
         use json::mesh::Semantic;
         let view = &self.view;
-        let f = self.frame;
+        let f = self.axes;
         let mut attributes = BTreeMap::new();
         let a = self.buf.push_floats_iter(
             view.positions[range.clone()]

@@ -8,17 +8,17 @@
 //! - what glTF cannot hold is in `extras.msh` and raw accessors (extras.rs).
 
 mod animation;
-mod container;
 mod geometry;
 mod glb;
+mod lossless;
 mod nodes;
 
 pub(crate) use geometry::shown_normal;
 
 use super::buffer::BufferBuilder;
 use super::extras as ex;
+use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frame::Frame;
 use crate::options::{rotation_name, ExportOptions, GltfFormat};
 use crate::report::Report;
 use base64::Engine as _;
@@ -70,7 +70,7 @@ struct Exporter<'m> {
     container: &'m Container,
     view: ModelRef<'m>,
     options: &'m ExportOptions,
-    frame: Frame,
+    axes: Axes,
     report: Report,
     buf: BufferBuilder,
     nodes: Vec<json::Node>,
@@ -108,7 +108,7 @@ impl<'m> Exporter<'m> {
     fn new(container: &'m Container, view: ModelRef<'m>, options: &'m ExportOptions) -> Self {
         Exporter {
             container,
-            frame: Frame {
+            axes: Axes {
                 axis: options.axis,
                 rotation: options.rotation,
             },
@@ -187,7 +187,7 @@ impl<'m> Exporter<'m> {
         }
         self.raw_tables();
         self.gaps();
-        self.container();
+        self.container_extras();
         Ok(())
     }
 

@@ -67,7 +67,7 @@ impl Exporter<'_> {
             }
             self.nodes.push(json::Node {
                 name: Some(names[i].0.clone()),
-                translation: Some(self.frame.vec(key.position())),
+                translation: Some(self.axes.vec(key.position())),
                 rotation: Some(json::scene::UnitQuaternion(rotation)),
                 ..empty_node()
             });
@@ -116,7 +116,7 @@ impl Exporter<'_> {
     ) -> ([f32; 4], Option<[i16; 4]>) {
         let raw = key.quat_raw();
         if quat_exact(raw) {
-            return (self.frame.quat(raw).map(decode_component), None);
+            return (self.axes.quat(raw).map(decode_component), None);
         }
         let q = raw.map(|c| c as f32);
         let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
@@ -133,7 +133,7 @@ impl Exporter<'_> {
                 if len == 0.0 { "as identity" } else { "normalised" }
             ),
         );
-        (self.frame.quat(unit), Some(raw))
+        (self.axes.quat(unit), Some(raw))
     }
 }
 

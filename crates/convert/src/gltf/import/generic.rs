@@ -4,8 +4,8 @@
 
 use super::read::Source;
 use super::{AnimationChoice, Resolved};
+use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frame::Frame;
 use crate::gltf::extras::{self as ex, ModelExtras};
 use crate::gltf::names;
 use crate::report::Report;
@@ -60,7 +60,7 @@ pub fn scene(
             "cameras are not part of a model and were left out",
         );
     }
-    let frame = Frame {
+    let axes = Axes {
         axis: opts.axis,
         rotation: opts.rotation,
     };
@@ -183,7 +183,7 @@ pub fn scene(
                 src,
                 &mesh,
                 &affine_of(&it.k, [0.0; 3]),
-                &frame,
+                &axes,
                 &materials,
                 winding_cw,
                 report,
@@ -193,8 +193,8 @@ pub fn scene(
         nodes.push(SceneNode {
             name: name.filter(|n| !n.is_empty()),
             parent: it.parent,
-            translation: frame.vec_back(apply(&it.k_parent, t.map(f64::from)).map(|c| c as f32)),
-            rotation: frame.quat_back(normalize(r.map(f64::from)).map(|c| c as f32)),
+            translation: axes.vec_back(apply(&it.k_parent, t.map(f64::from)).map(|c| c as f32)),
+            rotation: axes.quat_back(normalize(r.map(f64::from)).map(|c| c as f32)),
             hdr0: e.as_ref().map_or(0, |e| e.hdr0),
             slots: Vec::new(),
             track: None,
@@ -223,7 +223,7 @@ pub fn scene(
         };
         let k = &items[owner].k;
         let m = compose(&affine_of(k, [0.0; 3]), &local);
-        let batches = mesh_batches(src, &mesh, &m, &frame, &materials, winding_cw, report)?;
+        let batches = mesh_batches(src, &mesh, &m, &axes, &materials, winding_cw, report)?;
         match nodes[owner]
             .slots
             .iter_mut()
@@ -238,7 +238,7 @@ pub fn scene(
             }),
         }
     }
-    animation(src, &items, &mut nodes, &frame, opts.fps, choice, report)?;
+    animation(src, &items, &mut nodes, &axes, opts.fps, choice, report)?;
     // Reorder by the recorded original index when there is one.
     let mut perm: Vec<usize> = (0..nodes.len()).collect();
     perm.sort_by_key(|&i| (order_key[i], i));
@@ -316,7 +316,7 @@ fn mesh_batches(
     src: &Source<'_>,
     mesh: &gltf::Mesh<'_>,
     m: &Affine,
-    frame: &Frame,
+    axes: &Axes,
     materials: &[u16],
     winding_cw: bool,
     report: &mut Report,
@@ -361,7 +361,7 @@ fn mesh_batches(
         let positions: Vec<[f32; 3]> = src
             .floats::<3>(&pa)?
             .into_iter()
-            .map(|p| frame.vec_back(apply_affine(m, p.map(f64::from)).map(|c| c as f32)))
+            .map(|p| axes.vec_back(apply_affine(m, p.map(f64::from)).map(|c| c as f32)))
             .collect();
         let n = positions.len();
         let normals = match prim.get(&gltf::Semantic::Normals) {
@@ -369,7 +369,7 @@ fn mesh_batches(
                 src.floats::<3>(&a)?
                     .into_iter()
                     .map(|v| {
-                        frame.vec_back(
+                        axes.vec_back(
                             normalize3(apply(&normal_m, v.map(f64::from))).map(|c| c as f32),
                         )
                     })
@@ -472,7 +472,7 @@ fn animation(
     src: &Source<'_>,
     items: &[Item<'_>],
     nodes: &mut [SceneNode],
-    frame: &Frame,
+    axes: &Axes,
     fps: f32,
     choice: &AnimationChoice,
     report: &mut Report,
@@ -629,8 +629,8 @@ fn animation(
                     });
                 samples[i].push(KeySample {
                     frame: offset + f,
-                    translation: frame.vec_back(apply(&it.k_parent, tr).map(|c| c as f32)),
-                    rotation: frame.quat_back(rot.map(|c| c as f32)),
+                    translation: axes.vec_back(apply(&it.k_parent, tr).map(|c| c as f32)),
+                    rotation: axes.quat_back(rot.map(|c| c as f32)),
                 });
             }
         }

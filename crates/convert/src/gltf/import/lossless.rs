@@ -6,13 +6,13 @@
 
 use super::read::Source;
 use super::Resolved;
+use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frame::Frame;
 use crate::gltf::export::shown_normal;
 use crate::gltf::extras::{self as ex, ModelExtras};
 use crate::gltf::names;
 use base64::Engine as _;
-use msh::build::{self, Key, Track};
+use msh::derive::{self, Key, Track};
 use msh::raw::{
     AnimKey24, Batch20, ModelHeader, Node38, PackedNormal, PackedUv, Slot68, TriDesc16, NONE,
 };
@@ -35,7 +35,7 @@ fn b64(s: &str) -> Result<Vec<u8>> {
 
 /// Rebuilds the model, or says why it cannot be rebuilt exactly.
 pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Result<Outcome> {
-    let frame = Frame {
+    let axes = Axes {
         axis: opts.axis,
         rotation: opts.rotation,
     };
@@ -217,15 +217,15 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
                 )));
             }
             for (v, p) in src.floats::<3>(&pa)?.into_iter().enumerate() {
-                positions[first + v] = frame.vec_back(p).map(F32::new);
+                positions[first + v] = axes.vec_back(p).map(F32::new);
             }
             if let Some(na) = prim.get(&gltf::Semantic::Normals) {
                 for (v, nrm) in src.floats::<3>(&na)?.into_iter().take(n).enumerate() {
                     let raw = raw_normals.as_ref().map(|r| r[first + v]);
-                    let shown = raw.map(|r| frame.vec(shown_normal(&r).0));
+                    let shown = raw.map(|r| axes.vec(shown_normal(&r).0));
                     normals[first + v] = match raw {
                         Some(r) if shown == Some(nrm) => r,
-                        _ => PackedNormal::encode(frame.vec_back(nrm), raw.map_or(0, |r| r.0[3])),
+                        _ => PackedNormal::encode(axes.vec_back(nrm), raw.map_or(0, |r| r.0[3])),
                     };
                 }
             }
@@ -319,7 +319,7 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
             .to_vec();
     }
     if extras.kind == "standard" {
-        if let Err(why) = nodes(src, extras, &frame, opts, &mut m)? {
+        if let Err(why) = nodes(src, extras, &axes, opts, &mut m)? {
             return Ok(Err(why));
         }
     }
@@ -333,8 +333,8 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
     for (slot, _) in &slot_meshes {
         if slot.record.is_none() {
             let k = slot.slot as usize;
-            let b = build::bounds_of_batches(&m.positions, slot_indices(&m, k));
-            build::set_slot_bounds(&mut m.slots[k], &b);
+            let b = derive::bounds_of_batches(&m.positions, slot_indices(&m, k));
+            derive::set_slot_bounds(&mut m.slots[k], &b);
         }
     }
     m.tri_descs = match extras.raw.tri_descs {
@@ -499,7 +499,7 @@ type NodeChannels = (Option<Vec<(f32, [f32; 3])>>, Option<Vec<[i16; 4]>>);
 fn nodes(
     src: &Source<'_>,
     extras: &ModelExtras,
-    frame: &Frame,
+    axes: &Axes,
     opts: &Resolved,
     m: &mut Model,
 ) -> Result<std::result::Result<(), String>> {
@@ -630,8 +630,8 @@ fn nodes(
                         .zip(r)
                         .map(|((&time, (_, p)), q)| Key {
                             time: (time * opts.fps).round(),
-                            pos: frame.vec_back(*p),
-                            quat: frame.quat_back(*q),
+                            pos: axes.vec_back(*p),
+                            quat: axes.quat_back(*q),
                         })
                         .collect(),
                 }
@@ -640,9 +640,9 @@ fn nodes(
                 let (t, r, _) = node.transform().decomposed();
                 let quat = match e.rest_quat {
                     Some(q) => q,
-                    None => frame.quat_back(build::quantize_quat(r)),
+                    None => axes.quat_back(derive::quantize_quat(r)),
                 };
-                Track::fixed(frame.vec_back(t), quat)
+                Track::fixed(axes.vec_back(t), quat)
             }
             _ => return Ok(Err(format!("node {i}'s channels do not match each other"))),
         };
@@ -650,7 +650,7 @@ fn nodes(
     }
     let had_map = m.entries.iter().any(|e| e.type_id == res::ANIM_MAP);
     let frame_count = m.frame_count;
-    build::write_animation(m, &tracks).map_err(|err| bad(format!("animation: {err}")))?;
+    derive::write_animation(m, &tracks).map_err(|err| bad(format!("animation: {err}")))?;
     if !had_map || extras.keep_frame_count {
         m.frame_count = frame_count;
     }
@@ -699,7 +699,7 @@ fn derive_tri_descs(m: &Model, count: usize) -> Vec<TriDesc16> {
                 tris.push([0, 1, 2].map(|k| b.base_vertex.get() + t[k].get() as u32));
             }
         }
-        let descs = build::tri_descs(&m.positions, &tris, ts);
+        let descs = derive::tri_descs(&m.positions, &tris, ts);
         for (k, d) in descs.into_iter().take(tc).enumerate() {
             if let Some(slot) = out.get_mut(ts + k) {
                 *slot = d;

@@ -1,19 +1,22 @@
-//! The change of frame between the game and glTF: the up axis and the rotation
-//! reading. Both are signed permutations of components, so nothing is rounded
+//! The coordinate axes of the output: which way is up, and which way a stored
+//! rotation turns (the options `axis` and `rotation`). This is the change of
+//! coordinate frame between the game and glTF/OBJ, not an animation frame.
+//! Both parts are signed permutations of components, so nothing is rounded
 //! and the way back is exact (FORMAT.md, "Which way the stored rotation turns").
 
 use crate::options::{Axis, Rotation};
 
-/// Maps vectors and quaternions between the game frame and the output frame.
+/// The output's coordinate axes and rotation reading: maps vectors and
+/// quaternions between the game's coordinates and the output's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Frame {
+pub struct Axes {
     /// Up axis of the output.
     pub axis: Axis,
     /// Rotation reading.
     pub rotation: Rotation,
 }
 
-impl Frame {
+impl Axes {
     /// Game vector to output vector: Y up is `(x, z, -y)`.
     pub fn vec<T: Copy + std::ops::Neg<Output = T>>(&self, v: [T; 3]) -> [T; 3] {
         match self.axis {
@@ -59,17 +62,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn frames_are_exact_both_ways() {
+    fn axes_are_exact_both_ways() {
         for axis in [Axis::YUp, Axis::ZUp] {
             for rotation in [Rotation::Conjugate, Rotation::Stored] {
-                let f = Frame { axis, rotation };
+                let f = Axes { axis, rotation };
                 let v = [1.5f32, -2.25, 3.0];
                 assert_eq!(f.vec_back(f.vec(v)), v);
                 let q = [1i16, -2, 32767, -32767];
                 assert_eq!(f.quat_back(f.quat(q)), q);
             }
         }
-        let y = Frame {
+        let y = Axes {
             axis: Axis::YUp,
             rotation: Rotation::Stored,
         };

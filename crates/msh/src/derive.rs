@@ -6,7 +6,7 @@
 //! (no hash-map iteration order leaks into the output).
 //!
 //! ```
-//! use msh::build::{bounds, tri_descs};
+//! use msh::derive::{bounds, tri_descs};
 //! use zerocopy::little_endian::F32;
 //!
 //! let p = |x: f32, y: f32, z: f32| [F32::new(x), F32::new(y), F32::new(z)];

@@ -1,5 +1,6 @@
-//! What glTF cannot hold, for the way back: raw tables, ranges no batch
-//! covers, and the container's layout (entries, names, attributes, order).
+//! What glTF cannot hold, written for the exact way back (read by
+//! `gltf/import/lossless.rs`): raw tables, ranges no batch covers, and the
+//! container's layout (entries, names, attributes, order).
 
 use super::{b64, Exporter};
 use crate::gltf::extras as ex;
@@ -108,8 +109,9 @@ impl Exporter<'_> {
         }
     }
 
-    /// Entry order, names, attributes, layout and raw payloads.
-    pub(super) fn container(&mut self) {
+    /// The container's facts in the model extras: header, counts, winding,
+    /// entry order, names, attributes, layout and raw payloads.
+    pub(super) fn container_extras(&mut self) {
         let container = self.container;
         let view = self.view.clone();
         let view = &view;
