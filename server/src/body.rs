@@ -1,5 +1,5 @@
 //! Reading an upload: the body size limit, the time limit, raw bodies and
-//! `multipart/form-data`, and the name a model is given.
+//! `multipart/form-data`, the upload's file name (which names the model: `mshconv_app::names`).
 //!
 //! The limit is enforced without reading the whole body: a `Content-Length`
 //! over it is answered 413 before the body is read (a client that sent
@@ -195,62 +195,4 @@ async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError>
         filename,
         mtl,
     })
-}
-
-/// A model name as the CLI makes one from a path: the last path component
-/// (after `/`, `\` or `:`) without its extension; `None` when that is empty.
-pub fn stem(name: &str) -> Option<String> {
-    let last = name.rsplit([':', '/', '\\']).next().unwrap_or("");
-    let stem = last.rsplit_once('.').map_or(last, |(s, _)| s);
-    (!stem.is_empty() && stem != "-").then(|| stem.to_string())
-}
-
-/// A name made safe for `Content-Disposition` and zip entries: ASCII letters,
-/// digits, `.`, `-` and `_` only (others become `_`), no leading dot, at most
-/// 100 characters; `model` when nothing is left.
-pub fn sanitize(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(100)
-        .collect();
-    let trimmed = cleaned.trim_start_matches('.');
-    if trimmed.is_empty() {
-        "model".to_string()
-    } else {
-        trimmed.to_string()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn stems_as_the_cli_makes_them() {
-        assert_eq!(stem("m095_walker.msh").as_deref(), Some("m095_walker"));
-        assert_eq!(stem("dir/a.b.glb").as_deref(), Some("a.b"));
-        assert_eq!(stem("C:\\x\\tank.MSH").as_deref(), Some("tank"));
-        assert_eq!(stem("units.rlb:TANK.MSH").as_deref(), Some("TANK"));
-        assert_eq!(stem("noext").as_deref(), Some("noext"));
-        assert_eq!(stem(".hidden"), None);
-        assert_eq!(stem(""), None);
-        assert_eq!(stem("-"), None);
-    }
-
-    #[test]
-    fn sanitising() {
-        assert_eq!(sanitize("m095_walker"), "m095_walker");
-        assert_eq!(sanitize("a b\"c;d"), "a_b_c_d");
-        assert_eq!(sanitize("..\\..\\etc"), "_.._etc");
-        assert_eq!(sanitize("..."), "model");
-        assert_eq!(sanitize("t\u{e4}nk"), "t_nk");
-        assert_eq!(sanitize(&"x".repeat(300)).len(), 100);
-    }
 }

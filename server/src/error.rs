@@ -245,14 +245,12 @@ impl std::ops::DerefMut for ApiError {
     }
 }
 
-impl From<mshconv_convert::Error> for ApiError {
-    /// Bad options are the request's fault (400); everything else the library
-    /// refuses is about the input (422).
-    fn from(e: mshconv_convert::Error) -> Self {
-        let status = match e.kind() {
-            mshconv_convert::ErrorKind::BadOption => StatusCode::BAD_REQUEST,
-            _ => StatusCode::UNPROCESSABLE_ENTITY,
-        };
+impl From<mshconv_app::Error> for ApiError {
+    /// The application layer's one mapping: its HTTP status, code, message,
+    /// location and findings, and the metrics outcome of a failed conversion.
+    fn from(e: mshconv_app::Error) -> Self {
+        let status =
+            StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
         let detail = match e.code() {
             // The library's advice (put the file beside the .gltf) does not apply to an upload.
             "gltf.missing_buffer" => format!(
@@ -264,32 +262,38 @@ impl From<mshconv_convert::Error> for ApiError {
             ),
             _ => e.message().to_string(),
         };
-        ApiError::new(status, e.code(), detail)
+        let mut err = if status == StatusCode::INTERNAL_SERVER_ERROR {
+            ApiError::internal(detail)
+        } else {
+            ApiError::new(status, e.code(), detail)
+        };
+        let location = e.location();
+        err.resource = location.resource;
+        err.record = location.record;
+        err.offset = location.offset;
+        err.path = location.path.clone();
+        err.findings_total = e.findings().len();
+        err.findings = e.findings().iter().take(MAX_FINDINGS).cloned().collect();
+        err.outcome = e.outcome();
+        err
+    }
+}
+
+impl From<mshconv_convert::Error> for ApiError {
+    fn from(e: mshconv_convert::Error) -> Self {
+        ApiError::from(mshconv_app::Error::from(e))
     }
 }
 
 impl From<msh::Error> for ApiError {
     fn from(e: msh::Error) -> Self {
-        let code = e.code();
-        match &e {
-            msh::Error::Invalid(report) => {
-                ApiError::unprocessable(code, e.to_string()).with_findings(report)
-            }
-            msh::Error::Container(c) => {
-                let mut err = ApiError::unprocessable(code, c.message());
-                err.offset = c.offset();
-                err
-            }
-            _ => ApiError::unprocessable(code, e.to_string()),
-        }
+        ApiError::from(mshconv_app::Error::from(e))
     }
 }
 
 impl From<nres::Error> for ApiError {
     fn from(e: nres::Error) -> Self {
-        let mut err = ApiError::unprocessable(e.code(), e.message());
-        err.offset = e.offset();
-        err
+        ApiError::from(mshconv_app::Error::from(e))
     }
 }
 

@@ -1,15 +1,16 @@
 //! # mshconv-server: the HTTP front end of mshconv
 //!
-//! An axum service over the same libraries as the CLI: [`mshconv_convert`] for
-//! MSH <-> glTF/GLB/OBJ, [`msh`] for validation, inspection and poses,
-//! [`nres`] for archives. README.md (`HTTP service`) shows every endpoint with
+//! An axum service over the same application layer as the CLI
+//! ([`mshconv_app`]: formats, options, the conversion entry point, the archive
+//! policy, the error mapping), which sits on the libraries [`mshconv_convert`],
+//! [`msh`] and [`nres`]. README.md (`HTTP service`) shows every endpoint with
 //! curl; `openapi.json` (served at `GET /openapi.json`) describes them.
 //!
 //! Layout: `routes.rs` lists the [`routes()`], and [`app`] builds the router
 //! from them and one middleware (`middleware.rs`: request id, tracing span,
-//! metrics, problem documents). [`handlers`] answers the endpoints, with
-//! [`body`] reading uploads, [`format`](mod@format) telling input formats
-//! and [`error`] making problem documents. [`serve()`] (`serve.rs`, the
+//! metrics, problem documents). [`handlers`] answers the endpoints, given
+//! their query and upload by the extractors of [`extract`] ([`body`] reads an
+//! upload within its limits); [`error`] makes problem documents. [`serve()`] (`serve.rs`, the
 //! connection loop) runs the app on a listener until a shutdown future
 //! ([`shutdown_signal`]) resolves, finishing the requests in flight.
 //! [`config`] reads the settings from flags and environment variables.
@@ -35,7 +36,7 @@
 pub mod body;
 pub mod config;
 pub mod error;
-pub mod format;
+pub mod extract;
 pub mod handlers;
 pub mod healthcheck;
 pub mod metrics;

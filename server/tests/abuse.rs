@@ -137,22 +137,30 @@ fn valid_requests() -> Vec<Valid> {
         raw(
             "/v1/validate",
             &robot,
-            json_bytes(&msh::inspect::check("upload", &robot, msh::Mode::Strict)),
+            json_bytes(&mshconv_app::report::check(
+                "upload",
+                &robot,
+                msh::Mode::Strict,
+            )),
         ),
         raw(
             "/v1/inspect",
             &wreck,
-            json_bytes(&msh::inspect::inspect("upload", &opened)),
+            json_bytes(&mshconv_app::report::inspect("upload", &opened)),
         ),
         raw(
             "/v1/pose?time=1.5",
             &wreck,
-            json_bytes(&msh::inspect::PoseDoc::new(&opened.view, 1.5, &poses)),
+            json_bytes(&mshconv_app::report::PoseDoc::new(
+                &opened.view,
+                1.5,
+                &poses,
+            )),
         ),
         raw(
             "/v1/archive/list",
             &archive,
-            json_bytes(&msh::inspect::entry_rows(
+            json_bytes(&mshconv_app::report::entry_rows(
                 &nres::Archive::parse(&archive).unwrap(),
             )),
         ),
@@ -716,7 +724,11 @@ async fn request_heads_over_64_kib_get_431() {
 async fn a_client_that_ends_its_sending_side_still_gets_the_answer() {
     let server = TestServer::start(config()).await;
     let robot = fixture("fixtures/small/models/m143_robot.msh");
-    let expected = json_bytes(&msh::inspect::check("upload", &robot, msh::Mode::Strict));
+    let expected = json_bytes(&mshconv_app::report::check(
+        "upload",
+        &robot,
+        msh::Mode::Strict,
+    ));
     let mut post = format!(
         "POST /v1/validate HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n",
         robot.len()

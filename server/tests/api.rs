@@ -333,7 +333,8 @@ async fn validate_reports_codes_paths_and_offsets() {
         } else {
             msh::Mode::Strict
         };
-        let expected = serde_json::to_value(msh::inspect::check(file, &bytes, mode)).unwrap();
+        let expected =
+            serde_json::to_value(mshconv_app::report::check(file, &bytes, mode)).unwrap();
         if got != expected {
             failures.push(format!("{path}: got {got}\nexpected {expected}"));
         }
@@ -386,7 +387,7 @@ async fn inspect_is_the_librarys_inspection() {
     assert_eq!(header(&r, "content-type"), "application/json");
     let got: serde_json::Value = r.json().await.unwrap();
     let opened = msh::open(&walker, msh::Mode::Strict).unwrap();
-    let expected = msh::inspect::inspect("m095_walker.msh", &opened);
+    let expected = mshconv_app::report::inspect("m095_walker.msh", &opened);
     assert_eq!(got, serde_json::to_value(&expected).unwrap());
     assert!(!got["nodes"].as_array().unwrap().is_empty());
 
@@ -439,7 +440,7 @@ async fn pose_is_the_engines_sample() {
         let got = r.text().await.unwrap();
         let time: f32 = t.parse().unwrap();
         let poses = msh::pose::local_poses(&opened.view, time).unwrap();
-        let expected = msh::inspect::PoseDoc::new(&opened.view, time, &poses);
+        let expected = mshconv_app::report::PoseDoc::new(&opened.view, time, &poses);
         // The same document, every f32 written the same way.
         assert_eq!(
             got,

@@ -126,12 +126,13 @@ pub fn entry_required(archive: &nres::Archive<'_>, what: &str, how: &str) -> Err
     )
 }
 
-/// The refusal of a name an archive does not have (`input.no_such_entry`);
-/// `how` says how to list the entries.
-pub fn no_such_entry(name: &str, entries: usize, how: &str) -> Error {
+/// The refusal of a name an archive does not have (`input.no_such_entry`):
+/// `what` (`the archive`, `archive units.rlb`) has no such entry; `how` says
+/// how to list the entries.
+pub fn no_such_entry(what: &str, name: &str, entries: usize, how: &str) -> Error {
     Error::usage(
         "input.no_such_entry",
-        format!("the archive has no entry named {name:?} ({entries} entries; {how})"),
+        format!("{what} has no entry named {name:?} ({entries} entries; {how})"),
     )
 }
 
@@ -150,7 +151,7 @@ pub fn entry_in<'a>(
     };
     let entry = find(&archive, name)
         .and_then(|i| archive.entry(i))
-        .ok_or_else(|| no_such_entry(name, archive.len(), how_to_list))?;
+        .ok_or_else(|| no_such_entry("the archive", name, archive.len(), how_to_list))?;
     Ok((entry.name(), entry.data()))
 }
 

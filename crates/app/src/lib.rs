@@ -19,3 +19,22 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+pub mod report;
+pub use report::{EntryRow, FileResult, Inspection, PoseDoc, F32};
+
+pub mod archive;
+mod convert;
+mod error;
+mod format;
+pub mod names;
+mod options;
+pub mod resources;
+
+pub use convert::{convert, Names, Output, OutputFile};
+pub use error::{io_code, Error, Kind, Location, EXIT_INVALID, EXIT_USAGE};
+pub use format::{input_format, is_archive_path, Format, UnknownFormatName, JSON, TEXT_PLAIN, ZIP};
+pub use options::{
+    AnimationOption, AxisOption, Fps, Group, Lod, OptionName, Options, RotationOption,
+};
+pub use resources::{Folder, GivenMtl, NoResources, Resources};

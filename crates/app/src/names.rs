@@ -67,6 +67,8 @@ mod tests {
         assert_eq!(model_name(""), "model");
         assert_eq!(model_name("noext"), "noext");
         assert_eq!(stem(".msh"), None);
+        assert_eq!(stem(".hidden"), None);
+        assert_eq!(model_name("C:\\x\\tank.MSH"), "tank");
     }
 
     #[test]

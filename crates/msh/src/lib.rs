@@ -12,7 +12,11 @@
 //! - [`Model`]: the owned, editable model and its byte-exact writer;
 //! - [`anim`]: the engine's animation sampler; [`pose`]: poses through the hierarchy;
 //! - [`derive`]: derived tables (triangle descriptors, bounds, canonical animation);
-//! - [`inspect`]: what a model holds, as data (the content of `mshconv inspect` and `pose`).
+//! - with the `serde` feature (default), serialisation of what the front ends
+//!   print: [`Finding`] (with [`Code`], [`Severity`]), [`Report`], [`ModelKind`], [`pose::Rotation`].
+//!
+//! The shapes the front ends print (`mshconv inspect`, `pose`, `validate --json`)
+//! are the application layer's (`mshconv_app::report`), not this crate's.
 //!
 //! ```
 //! # fn demo(bytes: &[u8]) -> msh::Result<()> {
@@ -29,7 +33,6 @@
 pub mod anim;
 pub mod derive;
 mod error;
-pub mod inspect;
 mod model;
 pub mod pose;
 pub mod raw;

@@ -1,6 +1,7 @@
 //! The command line: subcommands, options and help texts.
 
 use clap::{Args, Parser, Subcommand};
+use mshconv_app::Format;
 use std::path::PathBuf;
 
 /// The exit-code section every help text ends with.
@@ -215,28 +216,12 @@ Exit codes:
 Errors print on stderr as `error[CODE]: INPUT: message`, CODE being a stable
 identifier such as nres.bad_magic, batch.index_range or io.not_found.";
 
-/// A model file format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// Parkan model.
-    Msh,
-    /// Binary glTF.
-    Glb,
-    /// glTF JSON with embedded buffers.
-    Gltf,
-    /// Wavefront OBJ.
-    Obj,
-}
-
-impl std::fmt::Display for Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Format::Msh => "msh",
-            Format::Glb => "glb",
-            Format::Gltf => "gltf",
-            Format::Obj => "obj",
-        })
-    }
+/// `--from`/`--to`: one of the application layer's formats, with the
+/// possible values in the help.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser as _;
+    clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
+        .try_map(|s| s.parse::<Format>())
 }
 
 /// Options of `convert`.
@@ -248,11 +233,11 @@ pub struct ConvertArgs {
     /// Output file, or - for stdout.
     #[arg(value_name = "OUT")]
     pub output: PathBuf,
-    /// Input format (default: from IN's extension).
-    #[arg(long, value_enum)]
+    /// Input format (default: told from IN's bytes, else its extension).
+    #[arg(long, value_parser = format_parser())]
     pub from: Option<Format>,
     /// Output format (default: from OUT's extension).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub to: Option<Format>,
     /// What the conversion shows, its timeline and frame.
     #[command(flatten)]
@@ -272,7 +257,7 @@ pub struct BatchArgs {
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
     /// Output format.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser())]
     pub to: Format,
     /// The folder to write into (created if missing; files in it are overwritten).
     #[arg(long, value_name = "DIR")]
@@ -298,19 +283,21 @@ pub struct BatchArgs {
     pub conversion: ConversionArgs,
 }
 
-/// The conversion options `convert` and `batch` share.
+/// The conversion options `convert` and `batch` share. Clap reads their
+/// syntax only; the values are parsed and range-checked by the application
+/// layer ([`mshconv_app::Options`]), as the service's are.
 #[derive(Debug, Clone, Args)]
 pub struct ConversionArgs {
-    /// LOD shown by viewers (0-2); every LOD/group is in the output.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=2))]
-    pub lod: u8,
-    /// Group shown by viewers (0-4).
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=4))]
-    pub group: u8,
+    /// LOD shown by viewers (0-2); every LOD/group is in the output [default: 0].
+    #[arg(long)]
+    pub lod: Option<String>,
+    /// Group shown by viewers (0-4) [default: 0].
+    #[arg(long)]
+    pub group: Option<String>,
     /// Game frames per second on the glTF timeline [export default: 24; import
     /// default: what the file records, else 24].
     #[arg(long)]
-    pub fps: Option<f32>,
+    pub fps: Option<String>,
     /// Up axis of the glTF side: y-up or z-up (the game's frame) [export default:
     /// y-up; import default: what the file records, else y-up].
     #[arg(long)]
@@ -320,9 +307,31 @@ pub struct ConversionArgs {
     #[arg(long)]
     pub rotation: Option<String>,
     /// glTF -> MSH: which animation becomes the timeline: all (one after
-    /// another), none, an index, or a name.
-    #[arg(long, default_value = "all")]
-    pub animation: String,
+    /// another), none, an index, or a name [default: all].
+    #[arg(long)]
+    pub animation: Option<String>,
+}
+
+impl ConversionArgs {
+    /// The options, parsed and range-checked by the application layer.
+    pub fn options(&self) -> Result<mshconv_app::Options, mshconv_app::Error> {
+        use mshconv_app::OptionName as N;
+        let mut options = mshconv_app::Options::default();
+        let given = [
+            (N::Lod, &self.lod),
+            (N::Group, &self.group),
+            (N::Fps, &self.fps),
+            (N::Axis, &self.axis),
+            (N::Rotation, &self.rotation),
+            (N::Animation, &self.animation),
+        ];
+        for (name, value) in given {
+            if let Some(value) = value {
+                options.set(name, value)?;
+            }
+        }
+        Ok(options)
+    }
 }
 
 /// Options of `validate`.

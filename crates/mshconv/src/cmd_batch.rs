@@ -15,16 +15,16 @@
 //! the run sums up what was done and exits 130. A file is either written whole
 //! under its name or not at all.
 
-use crate::cli::{BatchArgs, Format};
-use crate::cmd_convert::{
-    convert_bytes, converts, format_of, model_name, write_atomically, Job, Options,
-};
-use crate::fail::{self, Failure};
+use crate::cli::BatchArgs;
+use crate::fail;
+use crate::fs::write_atomically;
 use crate::glob::Filter;
 use crate::input::{read_directory, read_file, read_range};
 use crate::out;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use mshconv_app::names::{entry_file_stem, model_name};
+use mshconv_app::{archive, is_archive_path, Error, Folder, Format, Names, NoResources, Options};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::IsTerminal;
@@ -180,9 +180,8 @@ struct Plan {
 /// Runs `batch`.
 pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let options = Options::parse(&args.conversion)?;
-    let filter = Filter::new(&args.include, &args.exclude)
-        .map_err(|e| Failure::usage("option.invalid", e.0))?;
+    let options = args.conversion.options()?;
+    let filter = Filter::new(&args.include, &args.exclude).map_err(|e| Error::bad_option(e.0))?;
     for input in &args.inputs {
         std::fs::metadata(input).with_context(|| format!("cannot read {}", input.display()))?;
     }
@@ -286,7 +285,8 @@ fn check_report_path(path: &Path) -> anyhow::Result<()> {
     let meta = std::fs::metadata(parent)
         .with_context(|| format!("cannot write the report {}", path.display()))?;
     if !meta.is_dir() || path.is_dir() {
-        return Err(Failure::usage(
+        return Err(Error::new(
+            mshconv_app::Kind::Io,
             "io.not_a_directory",
             format!(
                 "cannot write the report {}: not a file in a folder",
@@ -296,12 +296,6 @@ fn check_report_path(path: &Path) -> anyhow::Result<()> {
         .into());
     }
     Ok(())
-}
-
-fn is_archive(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("rlb"))
 }
 
 /// Adds what one command-line input gives to the plan.
@@ -320,14 +314,14 @@ fn plan_input(
         found.sort();
         for rel in found {
             let path = input.join(&rel);
-            let wanted = if is_archive(&path) {
+            let wanted = if is_archive_path(&path) {
                 to != Format::Msh
             } else {
-                format_of(&path).is_some_and(|from| converts(from, to))
+                Format::from_path(&path).is_some_and(|from| from.converts_to(to))
             };
             if wanted && filter.accepts(&rel) {
                 let target = out.join(&rel);
-                if is_archive(&path) {
+                if is_archive_path(&path) {
                     plan_archive(&path, to, &target, plan);
                 } else {
                     plan_file(&path, to, target.with_extension(to.to_string()), plan);
@@ -337,7 +331,7 @@ fn plan_input(
         return;
     }
     let file_name = input.file_name().map(PathBuf::from).unwrap_or_default();
-    if is_archive(input) {
+    if is_archive_path(input) {
         if to == Format::Msh {
             plan.decided.push(Record::skipped(
                 &label,
@@ -349,8 +343,8 @@ fn plan_input(
         }
         return;
     }
-    match format_of(input) {
-        Some(from) if converts(from, to) => {
+    match Format::from_path(input) {
+        Some(from) if from.converts_to(to) => {
             plan_file(
                 input,
                 to,
@@ -409,7 +403,9 @@ fn walk(dir: &Path, rel: String, out_dir: &Path, found: &mut Vec<String>, plan: 
 }
 
 fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Plan) {
-    let Some(from) = format_of(path) else { return };
+    let Some(from) = Format::from_path(path) else {
+        return;
+    };
     plan.tasks.push(Task {
         input: path.display().to_string(),
         source: Source::File(path.to_path_buf()),
@@ -445,69 +441,30 @@ fn plan_archive(path: &Path, to: Format, target: &Path, plan: &mut Plan) {
             return;
         }
     };
-    let archive = Arc::new(path.to_path_buf());
-    let mut tasks = Vec::new();
-    for index in 0..directory.len() {
-        let (Some(name), Some(range)) = (directory.name_bytes(index), directory.payload(index))
-        else {
-            continue;
-        };
-        if !nres::is_model_name(name) {
-            continue;
-        }
-        tasks.push(Task {
-            input: format!("{label}:{}", String::from_utf8_lossy(name)),
-            source: Source::Entry {
-                archive: Arc::clone(&archive),
-                range,
-            },
-            from: Format::Msh,
-            to,
-            output: target.join(format!("{}.{to}", safe_stem(&name[..name.len() - 4]))),
-            folder: None,
-        });
-    }
+    let models = archive::models(&directory);
     // Model entries may share their bytes (valid NRes): each would be converted
     // and written once per entry. Past the archive's own size it is refused.
-    let shared: u64 = tasks
-        .iter()
-        .map(|t| match &t.source {
-            Source::Entry { range, .. } => range.end - range.start,
-            _ => 0,
-        })
-        .sum();
     let file_len = std::fs::metadata(path).map_or(u64::MAX, |m| m.len());
-    if shared > file_len {
-        plan.decided.push(Record::failed(
-            &label,
-            "archive.entries_overlap",
-            format!(
-                "the archive's model entries share their bytes: together they are {shared} bytes of a {file_len}-byte file, so each shared model would be converted once per entry; repack it with one entry per model"
-            ),
-        ));
+    if let Err(e) = archive::check_models_fit(&models, file_len) {
+        plan.decided
+            .push(Record::failed(&label, e.code(), e.message()));
         return;
     }
-    plan.tasks.extend(tasks);
-}
-
-/// An entry name's stem as a file name that is safe on every file system:
-/// anything but `[A-Za-z0-9._-]` becomes `_` (no `/`, `\`, `:`), never empty.
-fn safe_stem(stem: &[u8]) -> String {
-    let safe: String = stem
-        .iter()
-        .map(|&b| {
-            if b.is_ascii_alphanumeric() || b == b'.' || b == b'_' || b == b'-' {
-                b as char
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if safe.is_empty() || safe.chars().all(|c| c == '.') {
-        format!("_{safe}")
-    } else {
-        safe
-    }
+    let archive = Arc::new(path.to_path_buf());
+    plan.tasks.extend(models.into_iter().map(|model| Task {
+        input: format!("{label}:{}", model.name),
+        output: target.join(format!(
+            "{}.{to}",
+            entry_file_stem(directory.name_bytes(model.index).unwrap_or_default())
+        )),
+        source: Source::Entry {
+            archive: Arc::clone(&archive),
+            range: model.range,
+        },
+        from: Format::Msh,
+        to,
+        folder: None,
+    }));
 }
 
 /// Sorts the tasks by input, drops exact duplicates (one file named twice), and
@@ -649,29 +606,34 @@ fn convert_task(task: &Task, options: &Options, record: &mut Record) -> anyhow::
         }
     };
     record.bytes_in = bytes.len() as u64;
-    let job = Job {
-        from: task.from,
-        to: task.to,
-        name: model_name(Path::new(&task.input)),
-        out_stem: model_name(&task.output),
-        folder: task.folder.as_deref(),
+    // A file is told by its bytes, as `convert` tells it (a folder's files
+    // were chosen by their names); an entry is a model.
+    let from = match &task.source {
+        Source::File(path) => mshconv_app::input_format(None, Some(path), bytes)?.0,
+        Source::Entry { .. } => task.from,
     };
-    let converted = convert_bytes(bytes, &job, options)?;
+    let folder = task.folder.as_deref().map(Folder::new);
+    let resources: &dyn mshconv_app::Resources = match &folder {
+        Some(folder) => folder,
+        None => &NoResources,
+    };
+    let names = Names {
+        model: model_name(&task.input),
+        file: model_name(&task.output.to_string_lossy()),
+    };
+    let output = mshconv_app::convert(bytes, (from, task.to), options, &names, resources)?;
     if let Some(parent) = task.output.parent() {
         std::fs::create_dir_all(parent)
             .with_context(|| format!("cannot create {}", parent.display()))?;
     }
-    let mut written = 0u64;
     // The .mtl first: a model is complete once its .obj is there.
-    if let Some((name, mtl)) = &converted.mtl {
-        write_atomically(&task.output.with_file_name(name), mtl)?;
-        written += mtl.len() as u64;
+    for side in &output.files[1..] {
+        write_atomically(&task.output.with_file_name(&side.name), &side.bytes)?;
     }
-    write_atomically(&task.output, &converted.bytes)?;
-    written += converted.bytes.len() as u64;
+    write_atomically(&task.output, &output.main().bytes)?;
     record.output = Some(task.output.display().to_string());
-    record.bytes_out = written;
-    record.notes = converted.report.notes;
+    record.bytes_out = output.len();
+    record.notes = output.report.notes;
     Ok(())
 }
 
@@ -727,16 +689,6 @@ fn size(bytes: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn entry_stems_are_safe_file_names() {
-        assert_eq!(safe_stem(b"TANK"), "TANK");
-        assert_eq!(safe_stem(b"../../etc/x"), ".._.._etc_x");
-        assert_eq!(safe_stem(b"a:b\\c d"), "a_b_c_d");
-        assert_eq!(safe_stem(b""), "_");
-        assert_eq!(safe_stem(b".."), "_..");
-        assert_eq!(safe_stem("t\u{e4}nk".as_bytes()), "t__nk");
-    }
 
     #[test]
     fn sizes_for_people() {

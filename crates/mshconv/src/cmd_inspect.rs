@@ -1,16 +1,16 @@
 //! `mshconv inspect`: what a model holds, as stable text or JSON.
 //!
-//! One [`Inspection`] is built from the model by the library
-//! ([`msh::inspect`], shared with the HTTP service) and then printed either
-//! way, so the text and the JSON always agree.
+//! One [`Inspection`] is built from the model by the application layer
+//! ([`mshconv_app::report`], shared with the HTTP service) and then printed
+//! either way, so the text and the JSON always agree.
 
 use crate::cli::InspectArgs;
 use crate::input;
 use crate::out::Out;
 use crate::table::Table;
 use anyhow::Context;
-use msh::inspect::{inspect, Inspection};
 use msh::{Mode, ModelKind, Opened};
+use mshconv_app::report::{inspect, Inspection};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 

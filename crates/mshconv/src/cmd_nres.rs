@@ -7,12 +7,12 @@
 //! original bytes with `--lossless`, and to the canonical layout by default.
 
 use crate::cli::NresCommand;
-use crate::fail::Failure;
 use crate::input::read_file;
 use crate::jsonf::{hex, unhex};
 use crate::out::Out;
 use crate::table::Table;
 use anyhow::Context;
+use mshconv_app::Error;
 use nres::{Archive, Filler, Name, OwnedArchive, OwnedEntry, WriteMode};
 use serde::{Deserialize, Serialize};
 use std::path::{Component, Path};
@@ -102,7 +102,7 @@ fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 fn list(path: &Path, json: bool, out: &mut Out) -> anyhow::Result<ExitCode> {
     let bytes = read_file(path)?;
     let archive = parse(path, &bytes)?;
-    let rows = msh::inspect::entry_rows(&archive);
+    let rows = mshconv_app::report::entry_rows(&archive);
     let text = if json {
         let mut text = serde_json::to_string_pretty(&rows)?;
         text.push('\n');
@@ -217,7 +217,7 @@ fn extract(path: &Path, dir: &Path, out: &mut Out) -> anyhow::Result<ExitCode> {
 }
 
 fn bad_manifest(path: &Path, message: impl std::fmt::Display) -> anyhow::Error {
-    Failure::invalid("manifest.invalid", format!("{}: {message}", path.display())).into()
+    Error::invalid("manifest.invalid", format!("{}: {message}", path.display())).into()
 }
 
 /// Reads and checks a manifest: format, version, orders `0..n`, plain file names.
@@ -345,7 +345,7 @@ fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode>
     // bytes would multiply them (a 416 KB file asked for 1.1 GB).
     let payloads = archive.payload_total();
     if payloads > bytes.len() as u64 {
-        return Err(Failure::invalid(
+        return Err(Error::invalid(
             "nres.entries_overlap",
             format!(
                 "{}: the entries share their bytes ({} bytes of payloads in a {}-byte file); a canonical repack would copy each shared byte once per entry, so it is not repacked",

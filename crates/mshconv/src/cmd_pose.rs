@@ -3,11 +3,10 @@
 use crate::cli::PoseArgs;
 use crate::cmd_inspect::open;
 use crate::input;
-use crate::jsonf::F32;
 use crate::out::Out;
 use crate::table::Table;
 use anyhow::Context;
-use msh::inspect::{not_poseable, PoseDoc};
+use mshconv_app::report::{not_poseable, PoseDoc, F32};
 use std::process::ExitCode;
 
 fn numbers<const N: usize>(values: [F32; N]) -> String {
@@ -98,7 +97,7 @@ pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use msh::inspect::NodePose;
+    use mshconv_app::report::NodePose;
 
     #[test]
     fn json_is_one_node_per_line_and_parses() {

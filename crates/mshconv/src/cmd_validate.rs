@@ -4,8 +4,8 @@ use crate::cli::ValidateArgs;
 use crate::fail::{self, EXIT_INVALID};
 use crate::input;
 use crate::out::{self, Out};
-use msh::inspect::{check, FileResult};
 use msh::{Mode, ModelKind, Severity};
+use mshconv_app::report::{check, FileResult};
 use std::process::ExitCode;
 
 /// The one-line verdict for a file.

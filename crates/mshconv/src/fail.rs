@@ -6,49 +6,16 @@
 use std::fmt;
 use std::io;
 
-/// Exit code for invalid input or a failed operation on valid input.
-pub const EXIT_INVALID: u8 = 1;
-/// Exit code for a usage or I/O error.
-pub const EXIT_USAGE: u8 = 2;
+pub use mshconv_app::{io_code, EXIT_INVALID, EXIT_USAGE};
 
-/// An error raised by the CLI itself, with its code and exit code.
+/// An error's code and exit code, as [`classify`] finds them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     /// Stable machine-readable code, e.g. `input.no_such_entry`.
     pub code: String,
     /// Process exit code.
     pub exit: u8,
-    /// What went wrong.
-    pub message: String,
 }
-
-impl Failure {
-    /// The input is invalid (exit 1).
-    pub fn invalid(code: &str, message: impl Into<String>) -> Self {
-        Failure {
-            code: code.to_string(),
-            exit: EXIT_INVALID,
-            message: message.into(),
-        }
-    }
-
-    /// A usage error (exit 2).
-    pub fn usage(code: &str, message: impl Into<String>) -> Self {
-        Failure {
-            code: code.to_string(),
-            exit: EXIT_USAGE,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for Failure {}
 
 /// Stdout was closed by the reader (a broken pipe): stop quietly, exit 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,18 +29,6 @@ impl fmt::Display for StdoutClosed {
 
 impl std::error::Error for StdoutClosed {}
 
-/// The stable code of an I/O error.
-pub fn io_code(e: &io::Error) -> &'static str {
-    match e.kind() {
-        io::ErrorKind::NotFound => "io.not_found",
-        io::ErrorKind::PermissionDenied => "io.permission_denied",
-        io::ErrorKind::IsADirectory => "io.is_a_directory",
-        io::ErrorKind::NotADirectory => "io.not_a_directory",
-        io::ErrorKind::AlreadyExists => "io.already_exists",
-        _ => "io.error",
-    }
-}
-
 /// Exit code and code of an error: the first typed cause in its chain decides.
 ///
 /// An error with no typed cause is unexpected; it is reported as `internal`
@@ -82,8 +37,8 @@ pub fn classify(e: &anyhow::Error) -> Failure {
     for cause in e.chain() {
         let found = if cause.downcast_ref::<StdoutClosed>().is_some() {
             Some(("stdout.closed".to_string(), 0))
-        } else if let Some(f) = cause.downcast_ref::<Failure>() {
-            Some((f.code.clone(), f.exit))
+        } else if let Some(f) = cause.downcast_ref::<mshconv_app::Error>() {
+            Some((f.code().to_string(), f.exit_code()))
         } else if let Some(m) = cause.downcast_ref::<msh::Error>() {
             Some((m.code().to_string(), EXIT_INVALID))
         } else if let Some(n) = cause.downcast_ref::<nres::Error>() {
@@ -96,17 +51,12 @@ pub fn classify(e: &anyhow::Error) -> Failure {
                 .map(|io| (io_code(io).to_string(), EXIT_USAGE))
         };
         if let Some((code, exit)) = found {
-            return Failure {
-                code,
-                exit,
-                message: String::new(),
-            };
+            return Failure { code, exit };
         }
     }
     Failure {
         code: "internal".to_string(),
         exit: EXIT_USAGE,
-        message: String::new(),
     }
 }
 

@@ -1,8 +1,8 @@
 //! Where a model comes from: a file, or an entry of an archive (`ARCHIVE:ENTRY`
 //! or `FILE --entry ENTRY`).
 
-use crate::fail::Failure;
 use anyhow::Context;
+use mshconv_app::archive;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -16,6 +16,8 @@ pub struct Input {
     /// The model's container bytes (for an entry, its payload; offsets in
     /// findings are relative to these bytes).
     pub bytes: Vec<u8>,
+    /// The entry's name, for a model inside an archive.
+    pub entry: Option<String>,
 }
 
 /// Reads a file with the path in the error.
@@ -79,6 +81,7 @@ pub fn load(spec: &Path, entry: Option<&str>, tolerant: bool) -> anyhow::Result<
         return Ok(Input {
             label: spec.display().to_string(),
             bytes: read_file(spec)?,
+            entry: None,
         });
     }
     if let Some((archive, name)) = spec.to_str().and_then(|s| s.rsplit_once(':')) {
@@ -90,6 +93,7 @@ pub fn load(spec: &Path, entry: Option<&str>, tolerant: bool) -> anyhow::Result<
     Ok(Input {
         label: spec.display().to_string(),
         bytes: read_file(spec)?,
+        entry: None,
     })
 }
 
@@ -102,7 +106,7 @@ fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result
             Err(e) if e.is::<nres::Error>() => return Err(e.context(context())),
             Err(e) => return Err(e),
         };
-        let found = entry_index(directory.find_by_name(name), directory.raw_entries(), name);
+        let found = archive::find(&directory, name);
         let (Some(index), Some(range)) = (found, found.and_then(|i| directory.payload(i))) else {
             return Err(no_such_entry(archive_path, name, directory.len()));
         };
@@ -110,45 +114,45 @@ fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result
         return Ok(Input {
             label: format!("{}:{entry_name}", archive_path.display()),
             bytes: read_range(archive_path, range)?,
+            entry: Some(entry_name.into_owned()),
         });
     }
     let bytes = read_file(archive_path)?;
     let archive = nres::Archive::parse_tolerant(&bytes)
         .map(|(a, _)| a)
         .with_context(context)?;
-    let found = entry_index(
-        archive.find_by_name(name).map(|e| e.index()),
-        archive.raw_entries(),
-        name,
-    );
-    let Some(found) = found.and_then(|i| archive.entry(i)) else {
+    let Some(found) = archive::find(&archive, name).and_then(|i| archive.entry(i)) else {
         return Err(no_such_entry(archive_path, name, archive.len()));
     };
     Ok(Input {
         label: format!("{}:{}", archive_path.display(), found.name()),
         bytes: found.data().to_vec(),
-    })
-}
-
-/// The game's lookup (`found`, a binary search over sort_index) first; a linear
-/// scan finds the entry too when the archive's sort_index table is not sorted.
-fn entry_index(found: Option<usize>, entries: &[nres::raw::RawEntry], name: &str) -> Option<usize> {
-    found.or_else(|| {
-        entries.iter().position(|e| {
-            let field = nres::Name::from_field(e.name);
-            nres::cmp_names(field.as_bytes(), name.as_bytes()).is_eq()
-        })
+        entry: Some(found.name()),
     })
 }
 
 fn no_such_entry(archive_path: &Path, name: &str, entries: usize) -> anyhow::Error {
-    Failure::usage(
-        "input.no_such_entry",
-        format!(
-            "archive {} has no entry named {name:?} ({entries} entries; `mshconv nres list {}` lists them)",
-            archive_path.display(),
-            archive_path.display()
-        ),
+    archive::no_such_entry(
+        &format!("archive {}", archive_path.display()),
+        name,
+        entries,
+        &format!("`mshconv nres list {}` lists them", archive_path.display()),
     )
     .into()
+}
+
+/// Refuses an archive of models given where one model was expected
+/// (`request.entry_required`, exit 2), naming its models and how to pick one.
+pub fn refuse_model_archive(bytes: &[u8], label: &str) -> anyhow::Result<()> {
+    if let Ok(parsed) = nres::Archive::parse(bytes) {
+        if archive::is_model_archive(&parsed) {
+            return Err(archive::entry_required(
+                &parsed,
+                label,
+                &format!("name one as {label}:ENTRY (or with --entry ENTRY); `mshconv nres list {label}` lists them, `mshconv batch {label}` converts them all"),
+            )
+            .into());
+        }
+    }
+    Ok(())
 }

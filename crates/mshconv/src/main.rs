@@ -3,8 +3,9 @@
 //! Converts `.msh` models (NRes containers of typed tables) to and from
 //! glTF/GLB/OBJ, one at a time or in parallel batches; validates, inspects and
 //! samples them; and unpacks, packs and repacks NRes archives. The format work lives
-//! in the libraries [`nres`] (container) and [`msh`] (model); this binary only
-//! parses arguments, reads and writes files, and prints.
+//! in the libraries [`nres`] (container) and [`msh`] (model), what is printed
+//! about them in [`mshconv_app::report`]; this binary only parses arguments,
+//! reads and writes files, and prints.
 //!
 //! Exit codes: 0 success (also when stdout is closed early), 1 the input is
 //! invalid or an operation on valid input failed, 2 usage or I/O error.
@@ -20,6 +21,7 @@ mod cmd_nres;
 mod cmd_pose;
 mod cmd_validate;
 mod fail;
+mod fs;
 mod glob;
 mod input;
 mod jsonf;

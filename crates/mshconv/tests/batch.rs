@@ -305,10 +305,11 @@ fn a_damaged_archive_is_one_failure_and_a_damaged_entry_fails_alone() {
         ],
     )
     .expect(1);
-    // The entry name cannot leave OUT/units.rlb/; README.TXT is not a model.
+    // The entry name cannot leave OUT/units.rlb/ (nor make a hidden file);
+    // README.TXT is not a model.
     assert_eq!(
         names(&tree(&dir.path().join("out"))),
-        ["units.rlb/.._.._escape.gltf", "units.rlb/TANK.gltf"]
+        ["units.rlb/TANK.gltf", "units.rlb/_._.._escape.gltf"]
     );
     let gltf: Value =
         serde_json::from_slice(&std::fs::read(dir.path().join("out/units.rlb/TANK.gltf")).unwrap())

@@ -259,3 +259,67 @@ fn msh_to_obj_writes_an_mtl_beside_it_and_converts_back() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn formats_are_told_from_the_bytes_when_the_name_says_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let glb = dir.path().join("tank.glb");
+    assert!(bin()
+        .arg("convert")
+        .arg(fixture("models/m127_tank.msh"))
+        .arg(&glb)
+        .status()
+        .unwrap()
+        .success());
+    // A .glb renamed .msh converts back, with a note; so does one named .bin.
+    for name in ["renamed.msh", "renamed.bin"] {
+        let renamed = dir.path().join(name);
+        std::fs::copy(&glb, &renamed).unwrap();
+        let back = dir.path().join(format!("{name}.back.msh"));
+        let out = bin()
+            .arg("convert")
+            .arg(&renamed)
+            .arg(&back)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{name}: {stderr}");
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(fixture("models/m127_tank.msh")).unwrap()
+        );
+        assert_eq!(
+            stderr.contains("note[input.format_sniffed]"),
+            name.ends_with(".msh"),
+            "{name}: {stderr}"
+        );
+    }
+    // Bytes that are no format, under a name that is none either.
+    let junk = dir.path().join("junk.bin");
+    std::fs::write(&junk, b"\x00\x01\x02").unwrap();
+    let out = bin()
+        .arg("convert")
+        .arg(&junk)
+        .arg(dir.path().join("x.glb"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("error[input.unknown_format]"));
+}
+
+#[test]
+fn an_archive_without_an_entry_names_its_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .arg("convert")
+        .arg(fixture("archives/small.rlb"))
+        .arg(dir.path().join("x.glb"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("error[request.entry_required]"), "{stderr}");
+    assert!(stderr.contains("is an archive of"), "{stderr}");
+    assert!(stderr.contains(":ENTRY"), "{stderr}");
+    assert!(!dir.path().join("x.glb").exists());
+}

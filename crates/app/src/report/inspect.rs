@@ -1,32 +1,10 @@
-//! What a model holds, as data: the content of `mshconv inspect`, `pose` and
-//! `validate --json`, shared by the command-line tool and the HTTP service.
-//!
-//! [`check`] validates a file into a [`FileResult`] (never failing: damage
-//! becomes findings). [`inspect`] builds one [`Inspection`] of an opened model (the CLI prints it
-//! as stable text or as JSON; the service as JSON). [`PoseDoc`] is every
-//! node's local pose at one time, in the shape of `mshconv pose --json`. With
-//! the `serde` feature every type here serialises; [`F32`] writes the f32
-//! values that JSON cannot hold (NaN, infinities) as strings, so nothing is
-//! lost.
-//!
-//! Every table access is bounds-checked: in tolerant mode a damaged model is
-//! shown as far as it can be read.
-//!
-//! ```
-//! # fn demo(bytes: &[u8]) -> msh::Result<()> {
-//! let opened = msh::open(bytes, msh::Mode::Strict)?;
-//! let inspection = msh::inspect::inspect("tank.msh", &opened);
-//! println!("{} nodes, {} slots", inspection.nodes.len(), inspection.slots.len());
-//! let poses = msh::pose::local_poses(&opened.view, 2.5)?;
-//! let doc = msh::inspect::PoseDoc::new(&opened.view, 2.5, &poses);
-//! assert_eq!(doc.nodes.len(), opened.view.nodes.len());
-//! # Ok(()) }
-//! ```
+//! Everything `mshconv inspect` prints: one [`Inspection`], built by [`inspect()`].
 
-use crate::anim::Pose;
-use crate::raw::{GROUPS, LODS};
-use crate::resource::{self as res, describe};
-use crate::{Finding, Mode, ModelKind, ModelRef, Opened, Severity};
+use super::lossy;
+use msh::raw::{GROUPS, LODS};
+use msh::resource::{self as res, describe};
+use msh::{ModelKind, ModelRef, Opened, Severity};
+use serde::Serialize;
 
 /// Resources every model needs.
 const REQUIRED: [u32; 5] = [
@@ -62,8 +40,7 @@ const ANIM_CANON: [&str; 6] = [
 ];
 
 /// Everything `inspect` prints.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Inspection {
     /// The file as named on the command line.
     pub file: String,
@@ -82,7 +59,7 @@ pub struct Inspection {
     /// Slots in order.
     pub slots: Vec<SlotInfo>,
     /// Why each slot's `batches` is empty and `vertices` 0: the slots' ranges
-    /// overlap past the bound of [`crate::repeats`] (listing them would repeat
+    /// overlap past the bound of [`msh::repeats`] (listing them would repeat
     /// the same batches and indices without bound); `None` as a rule.
     pub slot_batches_left_out: Option<String>,
     /// Animation summary.
@@ -96,8 +73,7 @@ pub struct Inspection {
 }
 
 /// One directory entry.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct EntryInfo {
     /// Directory index.
     pub index: usize,
@@ -122,8 +98,7 @@ pub struct EntryInfo {
 }
 
 /// Which resources exist.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Resources {
     /// Required resources present (of 1, 2, 3, 6, 13).
     pub required_present: Vec<u32>,
@@ -138,8 +113,7 @@ pub struct Resources {
 }
 
 /// Model totals.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Totals {
     /// Nodes (Res1); null when the node table is not decoded (legacy layout).
     pub nodes: Option<usize>,
@@ -160,8 +134,7 @@ pub struct Totals {
 }
 
 /// A node's reference to a slot.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SlotRef {
     /// LOD, 0..3.
     pub lod: usize,
@@ -172,8 +145,7 @@ pub struct SlotRef {
 }
 
 /// One node.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct NodeInfo {
     /// Node index.
     pub index: usize,
@@ -192,8 +164,7 @@ pub struct NodeInfo {
 }
 
 /// One batch of a slot.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BatchInfo {
     /// Batch index in Res13.
     pub index: usize,
@@ -208,8 +179,7 @@ pub struct BatchInfo {
 }
 
 /// One slot.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SlotInfo {
     /// Slot index.
     pub index: usize,
@@ -232,8 +202,7 @@ pub struct SlotInfo {
 }
 
 /// Animation summary.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnimationInfo {
     /// Nodes with a map block (null when nodes are not decoded).
     pub animated_nodes: Option<usize>,
@@ -250,8 +219,7 @@ pub struct AnimationInfo {
 }
 
 /// A legacy node table (Res1 with 24-byte records).
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LegacyInfo {
     /// `Res1.attr1`.
     pub node_count: u32,
@@ -262,8 +230,7 @@ pub struct LegacyInfo {
 }
 
 /// A terrain model.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TerrainInfo {
     /// Res3 records.
     pub vertices: usize,
@@ -274,8 +241,7 @@ pub struct TerrainInfo {
 }
 
 /// Finding counts.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FindingCounts {
     /// Errors (only in tolerant mode: strict mode rejects the file).
     pub errors: usize,
@@ -339,7 +305,7 @@ pub fn inspect(label: &str, opened: &Opened<'_>) -> Inspection {
     });
     let totals = (kind != Some(ModelKind::Terrain)).then(|| totals(view));
     let nodes = nodes(view);
-    let overlap = crate::repeats::excess(view, None);
+    let overlap = msh::repeats::excess(view, None);
     let slots = slots(view, overlap.is_none());
     let count = |s: Severity| {
         opened
@@ -527,150 +493,11 @@ fn slots(view: &ModelRef<'_>, listed: bool) -> Vec<SlotInfo> {
         .collect()
 }
 
-fn lossy(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// An `f32` that serialises finite values as numbers (the shortest decimal
-/// that parses back to the same `f32`) and the others as the strings `"NaN"`,
-/// `"Infinity"` and `"-Infinity"` (JSON has no such numbers; `null` would lose
-/// the fact). A NaN's payload bits are not kept.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct F32(pub f32);
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for F32 {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let v = self.0;
-        if v.is_nan() {
-            s.serialize_str("NaN")
-        } else if v == f32::INFINITY {
-            s.serialize_str("Infinity")
-        } else if v == f32::NEG_INFINITY {
-            s.serialize_str("-Infinity")
-        } else {
-            s.serialize_f32(v)
-        }
-    }
-}
-
-/// Every node's local pose at one time: `{"time": T, "nodes": [...]}`.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct PoseDoc {
-    /// The time sampled.
-    pub time: F32,
-    /// Every node, in node order.
-    pub nodes: Vec<NodePose>,
-}
-
-/// One node's local pose.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct NodePose {
-    /// Node index.
-    pub index: usize,
-    /// Res10 name, null for unnamed.
-    pub name: Option<String>,
-    /// Translation relative to the parent.
-    pub translation: [F32; 3],
-    /// Rotation `[w, x, y, z]` as the engine holds it (not normalised).
-    pub rotation: [F32; 4],
-    /// True when the node's fallback key was used (no map lookup, no interpolation).
-    pub fallback: bool,
-}
-
-impl PoseDoc {
-    /// The document of `poses`, the result of [`crate::pose::local_poses`] on
-    /// `view` at time `t` (names come from `view`).
-    pub fn new(view: &ModelRef<'_>, t: f32, poses: &[Pose]) -> PoseDoc {
-        PoseDoc {
-            time: F32(t),
-            nodes: poses
-                .iter()
-                .enumerate()
-                .map(|(index, pose)| NodePose {
-                    index,
-                    name: view.node_name(index).map(lossy),
-                    translation: pose.translation.map(F32),
-                    rotation: pose.rotation.map(F32),
-                    fallback: pose.fallback,
-                })
-                .collect(),
-        }
-    }
-}
-
-/// Why a model of this kind cannot be posed, in words (`"a terrain model"`),
-/// or `None` for a standard model, whose nodes are decoded.
-pub fn not_poseable(kind: Option<ModelKind>) -> Option<&'static str> {
-    match kind {
-        Some(ModelKind::Standard) => None,
-        Some(ModelKind::Terrain) => Some("a terrain model"),
-        _ => Some("a model with a legacy node table"),
-    }
-}
-
-/// The result of validating one file: the content of `mshconv validate --json`.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct FileResult {
-    /// The file as named on the command line (`ARCHIVE:ENTRY` for an entry).
-    pub file: String,
-    /// `strict` or `tolerant`.
-    pub mode: &'static str,
-    /// Whether the file is accepted in this mode.
-    pub valid: bool,
-    /// `standard`, `legacy_nodes`, `terrain`, or null when the container could not be opened.
-    pub kind: Option<ModelKind>,
-    /// Every finding, in the order validation found them.
-    pub findings: Vec<Finding>,
-}
-
-/// Validates one model's bytes in a mode; never fails (damage becomes findings).
-pub fn check(label: &str, bytes: &[u8], mode: Mode) -> FileResult {
-    let mode_name = match mode {
-        Mode::Strict => "strict",
-        Mode::Tolerant => "tolerant",
-    };
-    let result = |valid, kind, findings| FileResult {
-        file: label.to_string(),
-        mode: mode_name,
-        valid,
-        kind,
-        findings,
-    };
-    match crate::open(bytes, mode) {
-        Ok(opened) => result(true, opened.view.kind, opened.report.findings),
-        Err(crate::Error::Invalid(report)) => {
-            // The kind is still known: the container opens, the model breaks rules.
-            let kind = crate::open(bytes, Mode::Tolerant)
-                .ok()
-                .and_then(|o| o.view.kind);
-            result(false, kind, report.findings)
-        }
-        Err(crate::Error::Container(e)) => result(false, None, vec![Finding::container(&e)]),
-        Err(other) => result(
-            false,
-            None,
-            vec![Finding::new(
-                crate::Code::Unreadable,
-                None,
-                "model",
-                other.to_string(),
-            )],
-        ),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn fixture(path: &str) -> Vec<u8> {
-        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/small/");
-        std::fs::read(format!("{root}{path}")).unwrap()
-    }
+    use crate::report::fixture;
+    use msh::Mode;
 
     /// Slots over one batch of 65,535 indices: listing each slot's batches
     /// and vertices repeated the same rows (S x B; 178 KB made 618 MB of
@@ -679,7 +506,7 @@ mod tests {
     #[test]
     fn slots_sharing_their_batches_are_summed_up_not_listed() {
         use zerocopy::little_endian::{U16, U32};
-        let mut m = crate::Model::from_bytes(&fixture("edge/required_only.msh")).unwrap();
+        let mut m = msh::Model::from_bytes(&fixture("edge/required_only.msh")).unwrap();
         m.indices = vec![U16::new(0); 65535];
         m.batches.truncate(1);
         m.batches[0].index_start = U32::new(0);
@@ -690,11 +517,11 @@ mod tests {
         let s0 = m.slots[0];
         m.slots = vec![s0; 12];
         for (i, n) in m.nodes.iter_mut().enumerate() {
-            n.slots = [U16::new(crate::raw::NONE); 15];
+            n.slots = [U16::new(msh::raw::NONE); 15];
             n.slots[0] = U16::new(i as u16);
         }
         let bytes = m.to_bytes().unwrap();
-        let opened = crate::open(&bytes, Mode::Strict).unwrap();
+        let opened = msh::open(&bytes, Mode::Strict).unwrap();
         let i = inspect("shared.msh", &opened);
         let why = i.slot_batches_left_out.as_deref().expect("left out");
         assert!(why.contains("the slots' indices"), "{why}");
@@ -706,117 +533,32 @@ mod tests {
         }
         // The fixture as it is lists every slot's batches.
         let plain = fixture("edge/required_only.msh");
-        let opened = crate::open(&plain, Mode::Strict).unwrap();
+        let opened = msh::open(&plain, Mode::Strict).unwrap();
         let i = inspect("plain.msh", &opened);
         assert!(i.slot_batches_left_out.is_none());
         assert!(i.slots.iter().any(|s| !s.batches.is_empty()));
     }
 
     #[test]
-    fn check_reports_valid_invalid_and_unreadable_files() {
-        let good = check("w.msh", &fixture("models/m095_walker.msh"), Mode::Strict);
-        assert!(good.valid);
-        assert_eq!((good.file.as_str(), good.mode), ("w.msh", "strict"));
-        assert_eq!(good.kind, Some(ModelKind::Standard));
-
-        let bad = fixture("damaged/anim4__batch0_index_count_4.msh");
-        let strict = check("bad", &bad, Mode::Strict);
-        assert!(!strict.valid);
-        assert_eq!(
-            strict.kind,
-            Some(ModelKind::Standard),
-            "the kind is still known"
-        );
-        assert_eq!(strict.findings[0].code.as_str(), "batch.index_count");
-        let tolerant = check("bad", &bad, Mode::Tolerant);
-        assert!(tolerant.valid);
-        assert_eq!(tolerant.mode, "tolerant");
-
-        let garbage = check("x", b"not a container", Mode::Strict);
-        assert!(!garbage.valid);
-        assert_eq!(garbage.kind, None);
-        assert_eq!(garbage.findings[0].code.as_str(), "nres.truncated");
-    }
-
-    #[test]
-    fn inspection_and_poses_of_a_model() {
+    fn inspection_of_a_model() {
         let bytes = fixture("models/m095_walker.msh");
-        let opened = crate::open(&bytes, Mode::Strict).unwrap();
+        let opened = msh::open(&bytes, Mode::Strict).unwrap();
         let i = inspect("w.msh", &opened);
         assert_eq!(i.bytes, bytes.len());
         assert_eq!(i.nodes.len(), opened.view.nodes.len());
         assert_eq!(i.entries.len(), opened.archive.len());
         assert!(i.resources.required_missing.is_empty());
         assert_eq!(i.animation.canonical, Some(true));
-
-        assert_eq!(not_poseable(opened.view.kind), None);
-        let poses = crate::pose::local_poses(&opened.view, 2.5).unwrap();
-        let doc = PoseDoc::new(&opened.view, 2.5, &poses);
-        assert_eq!(doc.time, F32(2.5));
-        for (node, pose) in doc.nodes.iter().zip(&poses) {
-            assert_eq!(node.translation, pose.translation.map(F32));
-            assert_eq!(node.rotation, pose.rotation.map(F32));
-            assert_eq!(node.fallback, pose.fallback);
-        }
-        assert_eq!(doc.nodes[0].name.as_deref(), Some("base"));
     }
 
     #[test]
-    fn legacy_and_terrain_models_cannot_be_posed() {
+    fn legacy_and_terrain_models_are_listed_as_far_as_they_are_known() {
         let legacy = fixture("models/m211_mtcheck.msh");
-        let opened = crate::open(&legacy, Mode::Strict).unwrap();
-        assert_eq!(
-            not_poseable(opened.view.kind),
-            Some("a model with a legacy node table")
-        );
+        let opened = msh::open(&legacy, Mode::Strict).unwrap();
         assert!(inspect("m", &opened).legacy.is_some());
         let terrain = fixture("edge/terrain_land.msh");
-        let opened = crate::open(&terrain, Mode::Strict).unwrap();
-        assert_eq!(not_poseable(opened.view.kind), Some("a terrain model"));
+        let opened = msh::open(&terrain, Mode::Strict).unwrap();
         let i = inspect("t", &opened);
         assert!(i.terrain.is_some() && i.totals.is_none());
     }
-}
-
-/// One directory entry of an NRes file, as `mshconv nres list --json` and the
-/// service's `/v1/archive/list` show it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct EntryRow {
-    /// Position in the directory.
-    pub index: usize,
-    /// Resource type.
-    pub type_id: u32,
-    /// Name (text up to the NUL).
-    pub name: String,
-    /// Payload size in bytes.
-    pub size: u32,
-    /// First attribute.
-    pub attr1: u32,
-    /// Second attribute.
-    pub attr2: u32,
-    /// Third attribute.
-    pub attr3: u32,
-    /// Absolute payload offset.
-    pub offset: u32,
-    /// `sort_index` as stored.
-    pub sort_index: u32,
-}
-
-/// Every directory entry of an archive, in directory order.
-pub fn entry_rows(archive: &nres::Archive<'_>) -> Vec<EntryRow> {
-    archive
-        .entries()
-        .map(|e| EntryRow {
-            index: e.index(),
-            type_id: e.type_id(),
-            name: e.name(),
-            size: e.size(),
-            attr1: e.attr1(),
-            attr2: e.attr2(),
-            attr3: e.attr3(),
-            offset: e.data_offset(),
-            sort_index: e.sort_index(),
-        })
-        .collect()
 }

@@ -1,0 +1,390 @@
+//! `POST /v1/convert` (one model) and `POST /v1/archive/convert` (every model
+//! of an archive, as a zip).
+
+use super::model::{model_name, require_msh, select};
+use super::respond;
+use crate::body::Upload;
+use crate::error::ApiError;
+use crate::extract::{format_param, FromQuery, OptionsQuery, Params};
+use crate::zip::Zip;
+use crate::{AppState, RequestContext};
+use axum::extract::State;
+use axum::response::Response;
+use axum::Extension;
+use mshconv_app::names::{safe_stem, stem};
+use mshconv_app::{archive, Format, GivenMtl, Names, NoResources, Options};
+use serde::{Deserialize, Serialize};
+
+/// The query of `/v1/convert`, named as the CLI's flags.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvertQuery {
+    /// Output format: `glb`, `gltf`, `obj` or `msh`.
+    pub to: String,
+    /// Input format; sniffed from the bytes when absent.
+    pub from: Option<String>,
+    /// LOD shown (glTF) or written (OBJ).
+    pub lod: Option<u8>,
+    /// Group shown (glTF) or written (OBJ).
+    pub group: Option<u8>,
+    /// Frames per second of the glTF timeline.
+    pub fps: Option<f32>,
+    /// `y-up` or `z-up`.
+    pub axis: Option<String>,
+    /// `conjugate` or `stored`.
+    pub rotation: Option<String>,
+    /// glTF -> MSH: `all`, `none`, an index or a name.
+    pub animation: Option<String>,
+    /// The model inside an uploaded archive.
+    pub entry: Option<String>,
+    /// The model's name (scene name, file names); default: the upload's file stem.
+    pub name: Option<String>,
+    /// For `to=obj`: `obj` or `mtl` for that file alone instead of a zip of both.
+    pub part: Option<String>,
+}
+
+/// `/v1/convert`'s query, checked.
+#[derive(Debug, Clone)]
+pub struct ConvertRequest {
+    to: Format,
+    from: Option<Format>,
+    options: Options,
+    entry: Option<String>,
+    name: Option<String>,
+    /// For `to=obj`: the one file asked for (`obj` is the first, `mtl` the second).
+    part: Option<usize>,
+}
+
+impl FromQuery for ConvertRequest {
+    type Raw = ConvertQuery;
+    fn parse(q: ConvertQuery) -> Result<Self, ApiError> {
+        let to = format_param("to", &q.to)?;
+        let from = q
+            .from
+            .as_deref()
+            .map(|f| format_param("from", f))
+            .transpose()?;
+        let part = match q.part.as_deref() {
+            None => None,
+            Some("obj") if to == Format::Obj => Some(0),
+            Some("mtl") if to == Format::Obj => Some(1),
+            Some(p) => {
+                return Err(ApiError::bad_request(
+                    "request.query",
+                    format!("part={p:?}: part is obj or mtl, and only with to=obj"),
+                ))
+            }
+        };
+        let options = OptionsQuery {
+            lod: q.lod,
+            group: q.group,
+            fps: q.fps,
+            axis: q.axis,
+            rotation: q.rotation,
+        }
+        .options(q.animation.as_deref())?;
+        if let Some(from) = from {
+            from.check_direction(to)?;
+            if q.entry.is_some() && from != Format::Msh {
+                return Err(ApiError::bad_request(
+                    "request.query",
+                    "entry= names a model inside an .rlb archive; the input is not one",
+                ));
+            }
+        }
+        Ok(ConvertRequest {
+            to,
+            from,
+            options,
+            entry: q.entry,
+            name: q.name,
+            part,
+        })
+    }
+}
+
+/// `POST /v1/convert`.
+pub async fn convert(
+    State(state): State<AppState>,
+    Extension(ctx): Extension<RequestContext>,
+    Params(q): Params<ConvertRequest>,
+    upload: Upload,
+) -> Result<Response, ApiError> {
+    let to = q.to;
+    let (from, _) = mshconv_app::input_format(q.from, None, &upload.bytes)?;
+    from.check_direction(to)?;
+    if q.entry.is_some() && from != Format::Msh {
+        return Err(ApiError::bad_request(
+            "request.query",
+            format!(
+                "entry= names a model inside an .rlb archive; the input is {}",
+                from.name()
+            ),
+        ));
+    }
+    let result = state
+        .run_job(&ctx, move || {
+            let (bytes, entry) = select(&upload.bytes, q.entry.as_deref(), false)?;
+            let name = model_name(q.name.as_deref(), entry.as_deref(), &upload);
+            let names = Names {
+                file: safe_stem(&name),
+                model: name,
+            };
+            let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
+            let mut output = mshconv_app::convert(bytes, (from, to), &q.options, &names, &mtl)?;
+            let (file_name, body, content_type) = match (to, q.part) {
+                (Format::Obj, None) => {
+                    let mut zip = Zip::new();
+                    for file in &output.files {
+                        zip.add(&file.name, &file.bytes);
+                    }
+                    let zip = zip.finish().map_err(|_| too_big())?;
+                    (format!("{}.zip", names.file), zip, mshconv_app::ZIP)
+                }
+                (_, part) => {
+                    let index = part.unwrap_or(0);
+                    if index >= output.files.len() {
+                        return Err(ApiError::internal(
+                            "a conversion gave fewer files than expected",
+                        ));
+                    }
+                    let file = output.files.swap_remove(index);
+                    (file.name, file.bytes, to.media_type())
+                }
+            };
+            Ok((file_name, body, content_type, output.report))
+        })
+        .await
+        .and_then(|r| r);
+    let metrics = state.metrics();
+    match result {
+        Ok((file_name, body, content_type, report)) => {
+            metrics.conversion(from.name(), to.name(), "ok");
+            // At debug: the request's own "answered" line (info) is enough per request.
+            tracing::debug!(
+                from = from.name(),
+                to = to.name(),
+                notes = report.notes.len(),
+                "converted"
+            );
+            Ok(respond::file(
+                body,
+                content_type,
+                &file_name,
+                Some(&report),
+                Some(from),
+            ))
+        }
+        Err(e) => {
+            if let Some(outcome) = e.outcome.or(match e.code.as_str() {
+                "server.timeout" => Some("timeout"),
+                "internal" => Some("internal"),
+                _ => None,
+            }) {
+                metrics.conversion(from.name(), to.name(), outcome);
+            }
+            Err(e)
+        }
+    }
+}
+
+fn too_big() -> ApiError {
+    ApiError::unprocessable(
+        "output.too_large",
+        "the output would be over the 4 GiB a zip without zip64 holds",
+    )
+}
+
+/// The query of `/v1/archive/convert`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveConvertQuery {
+    /// `glb`, `gltf` or `obj`.
+    pub to: String,
+    /// LOD shown (glTF) or written (OBJ).
+    pub lod: Option<u8>,
+    /// Group shown (glTF) or written (OBJ).
+    pub group: Option<u8>,
+    /// Frames per second of the glTF timeline.
+    pub fps: Option<f32>,
+    /// `y-up` or `z-up`.
+    pub axis: Option<String>,
+    /// `conjugate` or `stored`.
+    pub rotation: Option<String>,
+    /// The zip's name; default: the upload's file stem.
+    pub name: Option<String>,
+}
+
+/// `/v1/archive/convert`'s query, checked.
+#[derive(Debug, Clone)]
+pub struct ArchiveConvertRequest {
+    to: Format,
+    options: Options,
+    name: Option<String>,
+}
+
+impl FromQuery for ArchiveConvertRequest {
+    type Raw = ArchiveConvertQuery;
+    fn parse(q: ArchiveConvertQuery) -> Result<Self, ApiError> {
+        let to = format_param("to", &q.to)?;
+        Format::Msh.check_direction(to)?;
+        let options = OptionsQuery {
+            lod: q.lod,
+            group: q.group,
+            fps: q.fps,
+            axis: q.axis,
+            rotation: q.rotation,
+        }
+        .options(None)?;
+        Ok(ArchiveConvertRequest {
+            to,
+            options,
+            name: q.name,
+        })
+    }
+}
+
+/// One entry of `report.json` in the zip of `/v1/archive/convert`.
+#[derive(Debug, Serialize)]
+struct EntryReport {
+    entry: String,
+    files: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<EntryError>,
+    notes: Vec<mshconv_convert::Note>,
+}
+
+#[derive(Debug, Serialize)]
+struct EntryError {
+    code: String,
+    message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    offset: Option<u64>,
+}
+
+/// `report.json`.
+#[derive(Debug, Serialize)]
+struct ArchiveReport {
+    to: &'static str,
+    models: usize,
+    converted: usize,
+    failed: usize,
+    entries: Vec<EntryReport>,
+}
+
+/// `POST /v1/archive/convert`.
+pub async fn archive_convert(
+    State(state): State<AppState>,
+    Extension(ctx): Extension<RequestContext>,
+    Params(q): Params<ArchiveConvertRequest>,
+    upload: Upload,
+) -> Result<Response, ApiError> {
+    require_msh(&upload.bytes, "/v1/archive/convert")?;
+    let to = q.to;
+    let zip_name = safe_stem(&model_name(q.name.as_deref(), None, &upload));
+    let metrics = state.metrics();
+    let (zip, summary) = state
+        .run_job(&ctx, move || -> Result<(Vec<u8>, ArchiveReport), ApiError> {
+            let parsed = nres::Archive::parse(&upload.bytes)?;
+            let models = archive::models(&parsed);
+            archive::check_models_fit(&models, upload.bytes.len() as u64)?;
+            let mut zip = Zip::new();
+            // Lowercased file names in use (the zip's names compare case-insensitively).
+            let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
+            let mut report = ArchiveReport {
+                to: to.name(),
+                models: models.len(),
+                converted: 0,
+                failed: 0,
+                entries: Vec::new(),
+            };
+            for model in &models {
+                let Some(entry) = parsed.entry(model.index) else {
+                    continue;
+                };
+                let name = stem(&model.name).unwrap_or_else(|| "model".to_string());
+                // Distinct file names: a repeated (case-insensitive) stem gets the entry index.
+                let mut unique = safe_stem(&name);
+                if used.contains(&unique.to_ascii_lowercase()) {
+                    unique = format!("{unique}-{}", model.index);
+                }
+                used.insert(unique.to_ascii_lowercase());
+                // The scene keeps the entry's stem; the files get the unique name.
+                let names = Names {
+                    model: name,
+                    file: unique,
+                };
+                let result = mshconv_app::convert(
+                    entry.data(),
+                    (Format::Msh, to),
+                    &q.options,
+                    &names,
+                    &NoResources,
+                );
+                match result {
+                    Ok(out) => {
+                        metrics.conversion("msh", to.name(), "ok");
+                        let mut files = Vec::new();
+                        for file in &out.files {
+                            zip.add(&file.name, &file.bytes);
+                            files.push(file.name.clone());
+                        }
+                        report.converted += 1;
+                        report.entries.push(EntryReport {
+                            entry: model.name.clone(),
+                            files,
+                            error: None,
+                            notes: out.report.notes,
+                        });
+                    }
+                    Err(e) => {
+                        let e = ApiError::from(e).into_problem();
+                        metrics.conversion("msh", to.name(), e.outcome.unwrap_or("invalid_input"));
+                        report.failed += 1;
+                        report.entries.push(EntryReport {
+                            entry: model.name.clone(),
+                            files: Vec::new(),
+                            error: Some(EntryError {
+                                code: e.code,
+                                message: e.detail,
+                                path: e.path,
+                                offset: e.offset,
+                            }),
+                            notes: Vec::new(),
+                        });
+                    }
+                }
+            }
+            if report.models == 0 {
+                return Err(ApiError::unprocessable(
+                    "archive.no_models",
+                    format!(
+                        "the archive has no model entries (names ending in .msh) among its {} entries",
+                        parsed.len()
+                    ),
+                ));
+            }
+            let mut json = serde_json::to_vec_pretty(&report)
+                .map_err(|e| ApiError::internal(format!("report.json: {e}")))?;
+            json.push(b'\n');
+            zip.add("report.json", &json);
+            Ok((zip.finish().map_err(|_| too_big())?, report))
+        })
+        .await??;
+    tracing::info!(
+        to = to.name(),
+        models = summary.models,
+        converted = summary.converted,
+        failed = summary.failed,
+        "archive converted"
+    );
+    Ok(respond::file(
+        zip,
+        mshconv_app::ZIP,
+        &format!("{zip_name}.zip"),
+        None,
+        Some(Format::Msh),
+    ))
+}

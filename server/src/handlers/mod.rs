@@ -1,0 +1,23 @@
+//! The endpoints. A handler gets its query parsed ([`Params`]) and its upload
+//! read ([`Upload`]) by the extractors, does the model work as a job (a slot
+//! of the semaphore, on the blocking pool) through the application layer, and
+//! answers with the right media type, or with an [`ApiError`].
+//!
+//! - [`convert`](mod@convert): `/v1/convert` and `/v1/archive/convert`;
+//! - [`model`]: `/v1/validate`, `/v1/inspect`, `/v1/pose`, `/v1/archive/list`;
+//! - [`service`]: health, readiness, metrics, the OpenAPI document, 404/405;
+//! - [`respond`]: the response shapes (files with their notes, JSON).
+//!
+//! [`Params`]: crate::extract::Params
+//! [`Upload`]: crate::body::Upload
+//! [`ApiError`]: crate::ApiError
+
+pub mod convert;
+pub mod model;
+pub mod respond;
+pub mod service;
+
+pub use convert::{archive_convert, convert};
+pub use model::{archive_list, inspect, pose, validate};
+pub use respond::{notes_header, FROM_HEADER, MAX_NOTES_HEADER, NOTES_COUNT_HEADER, NOTES_HEADER};
+pub use service::{healthz, method_not_allowed, metrics, not_found, openapi, readyz};

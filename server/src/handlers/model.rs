@@ -1,0 +1,291 @@
+//! The endpoints that read one model and answer JSON: `/v1/validate`,
+//! `/v1/inspect`, `/v1/pose`, and `/v1/archive/list` for an archive. They
+//! share one skeleton ([`model_job`]): pick the model (an archive's entry or
+//! the upload), run the work as a job, answer its document.
+
+use super::respond;
+use crate::body::Upload;
+use crate::error::ApiError;
+use crate::extract::{FromQuery, Params};
+use crate::{AppState, RequestContext};
+use axum::extract::State;
+use axum::response::Response;
+use axum::Extension;
+use mshconv_app::names::stem;
+use mshconv_app::{archive, report, Format};
+use serde::{Deserialize, Serialize};
+
+/// Options of `/v1/validate` and `/v1/inspect`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelQuery {
+    /// Tolerant mode: report damage instead of refusing the model.
+    #[serde(default)]
+    pub tolerant: bool,
+    /// The model inside an uploaded archive.
+    pub entry: Option<String>,
+    /// The label the report shows; default: the upload's file name.
+    pub name: Option<String>,
+}
+
+impl FromQuery for ModelQuery {
+    type Raw = ModelQuery;
+    fn parse(raw: ModelQuery) -> Result<Self, ApiError> {
+        Ok(raw)
+    }
+}
+
+/// Options of `/v1/pose`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PoseQuery {
+    /// Time in frames (negative, NaN and infinities are allowed).
+    pub time: f32,
+    /// Tolerant mode.
+    #[serde(default)]
+    pub tolerant: bool,
+    /// The model inside an uploaded archive.
+    pub entry: Option<String>,
+    /// The label errors show; default: the upload's file name.
+    pub name: Option<String>,
+}
+
+impl FromQuery for PoseQuery {
+    type Raw = PoseQuery;
+    fn parse(raw: PoseQuery) -> Result<Self, ApiError> {
+        Ok(raw)
+    }
+}
+
+/// Options of `/v1/archive/list`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveQuery {
+    /// Parse the archive tolerantly (list what can be read of a damaged one).
+    #[serde(default)]
+    pub tolerant: bool,
+}
+
+impl FromQuery for ArchiveQuery {
+    type Raw = ArchiveQuery;
+    fn parse(raw: ArchiveQuery) -> Result<Self, ApiError> {
+        Ok(raw)
+    }
+}
+
+/// An archive's model entry, or the bytes as they are; an archive of models
+/// without `entry=` is refused with the list of its models.
+pub(super) fn select<'a>(
+    bytes: &'a [u8],
+    entry: Option<&str>,
+    tolerant: bool,
+) -> Result<(&'a [u8], Option<String>), ApiError> {
+    let Some(name) = entry else {
+        if let Ok(parsed) = nres::Archive::parse(bytes) {
+            if archive::is_model_archive(&parsed) {
+                return Err(archive::entry_required(
+                    &parsed,
+                    "the upload",
+                    "name one with entry=NAME, or use /v1/archive/convert for all of them",
+                )
+                .into());
+            }
+        }
+        return Ok((bytes, None));
+    };
+    let (name, data) = archive::entry_in(
+        bytes,
+        name,
+        tolerant,
+        "POST it to /v1/archive/list to see them",
+    )?;
+    Ok((data, Some(name)))
+}
+
+/// What the model is called: `name=`, else the entry's stem, else the upload's
+/// file stem, else `model` (the CLI's rule: the input's file stem).
+pub(super) fn model_name(name: Option<&str>, entry: Option<&str>, upload: &Upload) -> String {
+    name.map(str::to_string)
+        .or_else(|| entry.and_then(stem))
+        .or_else(|| upload.filename.as_deref().and_then(stem))
+        .unwrap_or_else(|| "model".to_string())
+}
+
+/// The label reports show: `name=`, else the upload's file name, else `upload`;
+/// `LABEL:ENTRY` for an archive entry.
+fn label(name: Option<&str>, entry: Option<&str>, upload: &Upload) -> String {
+    let base = name
+        .or(upload.filename.as_deref())
+        .unwrap_or("upload")
+        .to_string();
+    match entry {
+        Some(e) => format!("{base}:{e}"),
+        None => base,
+    }
+}
+
+/// Refuses an upload that is clearly another model format on an endpoint
+/// that reads MSH only (415); anything else goes to the MSH reader, whose
+/// errors say what is wrong.
+pub(super) fn require_msh(bytes: &[u8], what: &str) -> Result<(), ApiError> {
+    match Format::sniff(bytes) {
+        Some(f @ (Format::Glb | Format::Gltf | Format::Obj)) => Err(ApiError::unknown_format(
+            format!(
+                "{what} reads .msh models and .rlb archives; this upload looks like {}: convert it with /v1/convert?to=msh first",
+                f.name()
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Which model of the upload a model endpoint reads, and how.
+struct Pick {
+    entry: Option<String>,
+    tolerant: bool,
+    name: Option<String>,
+    /// The endpoint, when it reads MSH only (a GLB, glTF or OBJ upload is 415).
+    msh_only: Option<&'static str>,
+}
+
+/// The skeleton of the model endpoints: the model picked from the upload, then
+/// `work(label, mode, bytes)` as a job, its document as JSON.
+async fn model_job<T, F>(
+    state: &AppState,
+    ctx: &RequestContext,
+    upload: Upload,
+    pick: Pick,
+    work: F,
+) -> Result<Response, ApiError>
+where
+    T: Serialize + Send + 'static,
+    F: FnOnce(&str, msh::Mode, &[u8]) -> Result<T, ApiError> + Send + 'static,
+{
+    if let Some(endpoint) = pick.msh_only {
+        require_msh(&upload.bytes, endpoint)?;
+    }
+    let doc = state
+        .run_job(ctx, move || {
+            let (bytes, entry) = select(&upload.bytes, pick.entry.as_deref(), pick.tolerant)?;
+            let label = label(pick.name.as_deref(), entry.as_deref(), &upload);
+            work(&label, msh::Mode::from_tolerant(pick.tolerant), bytes)
+        })
+        .await??;
+    respond::json(&doc)
+}
+
+/// `POST /v1/validate`: the report, 200 whether or not the model is valid.
+pub async fn validate(
+    State(state): State<AppState>,
+    Extension(ctx): Extension<RequestContext>,
+    Params(q): Params<ModelQuery>,
+    upload: Upload,
+) -> Result<Response, ApiError> {
+    let pick = Pick {
+        entry: q.entry,
+        tolerant: q.tolerant,
+        name: q.name,
+        msh_only: None,
+    };
+    model_job(&state, &ctx, upload, pick, |label, mode, bytes| {
+        Ok(report::check(label, bytes, mode))
+    })
+    .await
+}
+
+/// `POST /v1/inspect`.
+pub async fn inspect(
+    State(state): State<AppState>,
+    Extension(ctx): Extension<RequestContext>,
+    Params(q): Params<ModelQuery>,
+    upload: Upload,
+) -> Result<Response, ApiError> {
+    let pick = Pick {
+        entry: q.entry,
+        tolerant: q.tolerant,
+        name: q.name,
+        msh_only: Some("/v1/inspect"),
+    };
+    model_job(&state, &ctx, upload, pick, |label, mode, bytes| {
+        let opened = msh::open(bytes, mode)?;
+        Ok(report::inspect(label, &opened))
+    })
+    .await
+}
+
+/// `POST /v1/pose`.
+pub async fn pose(
+    State(state): State<AppState>,
+    Extension(ctx): Extension<RequestContext>,
+    Params(q): Params<PoseQuery>,
+    upload: Upload,
+) -> Result<Response, ApiError> {
+    let time = q.time;
+    let pick = Pick {
+        entry: q.entry,
+        tolerant: q.tolerant,
+        name: q.name,
+        msh_only: Some("/v1/pose"),
+    };
+    model_job(&state, &ctx, upload, pick, move |label, mode, bytes| {
+        let opened = msh::open(bytes, mode)?;
+        let view = &opened.view;
+        if let Some(what) = report::not_poseable(view.kind) {
+            return Err(ApiError::unprocessable(
+                "msh.unsupported",
+                format!("{label} is {what}: its nodes are not decoded, so they cannot be posed"),
+            ));
+        }
+        let poses = msh::pose::local_poses(view, time).map_err(msh::Error::from)?;
+        Ok(report::PoseDoc::new(view, time, &poses))
+    })
+    .await
+}
+
+/// `POST /v1/archive/list`.
+pub async fn archive_list(
+    State(state): State<AppState>,
+    Extension(ctx): Extension<RequestContext>,
+    Params(q): Params<ArchiveQuery>,
+    upload: Upload,
+) -> Result<Response, ApiError> {
+    require_msh(&upload.bytes, "/v1/archive/list")?;
+    let rows = state
+        .run_job(&ctx, move || {
+            let parsed = if q.tolerant {
+                nres::Archive::parse_tolerant(&upload.bytes)?.0
+            } else {
+                nres::Archive::parse(&upload.bytes)?
+            };
+            Ok::<_, ApiError>(report::entry_rows(&parsed))
+        })
+        .await??;
+    respond::json(&rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        let upload = Upload {
+            bytes: Default::default(),
+            filename: Some("dir/tank.msh".into()),
+            mtl: None,
+        };
+        assert_eq!(model_name(None, None, &upload), "tank");
+        assert_eq!(model_name(Some("x y"), None, &upload), "x y");
+        assert_eq!(model_name(None, Some("GATE.MSH"), &upload), "GATE");
+        assert_eq!(
+            label(None, Some("GATE.MSH"), &upload),
+            "dir/tank.msh:GATE.MSH"
+        );
+        let raw = Upload {
+            filename: None,
+            ..upload
+        };
+        assert_eq!(model_name(None, None, &raw), "model");
+        assert_eq!(label(None, None, &raw), "upload");
+    }
+}
