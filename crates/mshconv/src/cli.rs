@@ -166,7 +166,9 @@ const CONVERT_AFTER: &str = after!(
   mshconv convert edited.glb tank.msh
   mshconv convert scene.gltf scene.msh --animation walk --fps 30
 
-Formats come from the file extensions (.msh .glb .gltf .obj) or --from/--to.
+The input format is --from, else told from IN's bytes, else from its extension
+(a .glb renamed .msh converts, with a note); the output format is --to or OUT's
+extension (.msh .glb .gltf .obj).
 Export defaults: --lod 0 --group 0 --fps 24 --axis y-up --rotation conjugate;
 they are recorded in the output, and the import reads them back (a file written
 by mshconv converts back to the identical .msh). A .gltf's side-car buffers are
