@@ -1,6 +1,39 @@
 //! The service's settings: defaults, command-line flags and environment
 //! variables (a flag wins over its variable, which wins over the default).
+//!
+//! clap (derive, with its `env` feature) reads the command line: the flags,
+//! `--flag VALUE` and `--flag=VALUE`, a value that starts with `-`, the last
+//! of a repeated flag, the `MSHCONV_*` variable of a flag that is absent,
+//! `-h`/`--help` and `-V`/`--version`, unknown arguments. It keeps the values
+//! as text; [`parse_args`] then checks them in the same order and with the
+//! same ranges and messages as before clap, naming where a bad value came from
+//! (`--max-jobs: ...` or `MSHCONV_MAX_JOBS: ...`, which clap's own value
+//! parsers cannot: they name the flag either way). The defaults are
+//! [`Config::default`]'s, not clap's (the job limit is the CPU count, known at
+//! run time), and the help text is [`USAGE`], as before: clap's generated help
+//! would be laid out differently (`[env: MSHCONV_ADDR=]`, its own wrapping).
+//!
+//! What clap does differently from the hand-written parser it replaced, and
+//! cannot be told not to:
+//! - `--` ends the options (nothing may follow it: the service takes no
+//!   operands), where it was an unknown argument;
+//! - short flags cluster: `-hV` is `-h`, where it was an unknown argument;
+//! - `--help=x` and `--healthcheck=x` are refused in clap's words
+//!   ("unexpected value 'x' for '--healthcheck' found; no more were
+//!   expected"); `--help=x` asked for the help text before;
+//! - an unknown `--flag=value` is named without its value;
+//! - an argument that is not UTF-8 is read (and refused as a bad value) where
+//!   `std::env::args` panicked. A variable that is not UTF-8 still counts as
+//!   unset.
+//!
+//! clap reads the variables from the process's environment when the command
+//! is built: they cannot be passed in, so [`parse_args`] no longer takes a
+//! lookup function, and the tests run it in a child process.
 
+use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser};
+use std::ffi::OsString;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -77,7 +110,7 @@ pub enum Invocation {
     Version,
 }
 
-/// The `--help` text.
+/// The `--help` text (also clap's, through `override_help`).
 pub const USAGE: &str = "\
 mshconv-server: HTTP service that converts, validates, inspects and poses
 Parkan: Iron Strategy .msh models (see README.md, `HTTP service`).
@@ -119,71 +152,120 @@ impl std::fmt::Display for UsageError {
 
 impl std::error::Error for UsageError {}
 
-/// Parses the arguments (without the program name); `env` looks environment
-/// variables up (`std::env::var` in the binary, a map in tests).
-pub fn parse_args<I, S>(
-    args: I,
-    env: impl Fn(&str) -> Option<String>,
-) -> Result<Invocation, UsageError>
+/// The flags, as clap reads them from the command line and, for a flag that is
+/// not there, from its environment variable. Values stay text (`OsString`, so
+/// that a variable that is not UTF-8 can be told apart): [`parse_args`] checks
+/// them, naming the flag or the variable a bad value came from. Every value
+/// may start with `-` (`--timeout -1` is a bad time, not a missing value), a
+/// flag given twice keeps its last value, and the help text is [`USAGE`].
+#[derive(Debug, Parser)]
+#[command(
+    name = "mshconv-server",
+    version,
+    override_help = USAGE,
+    args_override_self = true
+)]
+struct Args {
+    /// The listen address.
+    #[arg(
+        long,
+        env = "MSHCONV_ADDR",
+        value_name = "ADDR",
+        allow_hyphen_values = true
+    )]
+    addr: Option<OsString>,
+    /// The largest request body.
+    #[arg(
+        long,
+        env = "MSHCONV_MAX_BODY",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
+    max_body: Option<OsString>,
+    /// Conversions admitted at once.
+    #[arg(
+        long,
+        env = "MSHCONV_MAX_JOBS",
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
+    max_jobs: Option<OsString>,
+    /// The time limit of a request.
+    #[arg(
+        long,
+        env = "MSHCONV_TIMEOUT",
+        value_name = "TIME",
+        allow_hyphen_values = true
+    )]
+    timeout: Option<OsString>,
+    /// Open connections at once.
+    #[arg(
+        long,
+        env = "MSHCONV_MAX_CONNECTIONS",
+        value_name = "N",
+        allow_hyphen_values = true
+    )]
+    max_connections: Option<OsString>,
+    /// The time to send a request's head.
+    #[arg(
+        long,
+        env = "MSHCONV_HEADER_TIMEOUT",
+        value_name = "TIME",
+        allow_hyphen_values = true
+    )]
+    header_timeout: Option<OsString>,
+    /// Ask a running service's `/healthz` instead of serving.
+    #[arg(long)]
+    healthcheck: bool,
+}
+
+/// Parses the arguments (without the program name) and the `MSHCONV_*`
+/// environment variables of the process; a flag wins over its variable, which
+/// wins over the default.
+pub fn parse_args<I, S>(args: I) -> Result<Invocation, UsageError>
 where
     I: IntoIterator<Item = S>,
-    S: Into<String>,
+    S: Into<OsString>,
 {
-    let mut flags: Vec<(&'static str, String)> = Vec::new();
-    let mut healthcheck = false;
-    let mut args = args.into_iter().map(Into::into);
-    while let Some(arg) = args.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let key = match name.as_str() {
-            "-h" | "--help" => return Ok(Invocation::Help),
-            "-V" | "--version" => return Ok(Invocation::Version),
-            "--healthcheck" if inline.is_none() => {
-                healthcheck = true;
-                continue;
-            }
-            "--addr" => "addr",
-            "--max-body" => "max-body",
-            "--max-jobs" => "max-jobs",
-            "--timeout" => "timeout",
-            "--max-connections" => "max-connections",
-            "--header-timeout" => "header-timeout",
-            _ => {
-                return Err(UsageError(format!(
-                    "unknown argument {arg:?} (--help lists the options)"
-                )))
-            }
-        };
-        let value = match inline {
-            Some(v) => v,
-            None => args
-                .next()
-                .ok_or_else(|| UsageError(format!("{name} needs a value")))?,
-        };
-        flags.push((key, value));
-    }
-    let get = |key: &str, var: &str| -> Option<(String, String)> {
-        flags
-            .iter()
-            .rev()
-            .find(|(k, _)| *k == key)
-            .map(|(_, v)| (format!("--{key}"), v.clone()))
-            .or_else(|| env(var).map(|v| (var.to_string(), v)))
+    // Building the command reads the environment variables.
+    let command = Args::command();
+    let argv =
+        std::iter::once(OsString::from("mshconv-server")).chain(args.into_iter().map(Into::into));
+    let matches = match command.clone().try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) if e.kind() == ErrorKind::DisplayHelp => return Ok(Invocation::Help),
+        Err(e) if e.kind() == ErrorKind::DisplayVersion => return Ok(Invocation::Version),
+        Err(e) => return Err(usage_error(&e)),
+    };
+    let args = Args::from_arg_matches(&matches).map_err(|e| usage_error(&e))?;
+    // A value and where it came from: `--max-jobs` or `MSHCONV_MAX_JOBS`.
+    let get = |id: &str, value: Option<OsString>| -> Option<(String, String)> {
+        let value = value?;
+        let arg = command
+            .get_arguments()
+            .find(|a| a.get_id() == id)
+            .expect("every field is an argument");
+        if matches.value_source(id) == Some(ValueSource::EnvVariable) {
+            let var = arg.get_env()?.to_string_lossy().into_owned();
+            // A variable that is not UTF-8 counts as unset (as `std::env::var`).
+            value.into_string().ok().map(|v| (var, v))
+        } else {
+            let flag = format!("--{}", arg.get_long()?);
+            Some((flag, value.to_string_lossy().into_owned()))
+        }
     };
     let mut config = Config::default();
-    if let Some((from, v)) = get("addr", "MSHCONV_ADDR") {
+    if let Some((from, v)) = get("addr", args.addr) {
         config.addr = v.trim().parse().map_err(|_| {
             UsageError(format!(
                 "{from}: {v:?} is not an address such as 127.0.0.1:8080 or [::1]:8080"
             ))
         })?;
     }
-    if let Some((from, v)) = get("max-body", "MSHCONV_MAX_BODY") {
+    if let Some((from, v)) = get("max_body", args.max_body) {
         config.max_body = parse_size(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
     }
-    if let Some((from, v)) = get("max-jobs", "MSHCONV_MAX_JOBS") {
+    if let Some((from, v)) = get("max_jobs", args.max_jobs) {
         config.max_jobs = match v.trim().parse::<usize>() {
             Ok(n) if (1..=4096).contains(&n) => n,
             _ => {
@@ -193,10 +275,10 @@ where
             }
         };
     }
-    if let Some((from, v)) = get("timeout", "MSHCONV_TIMEOUT") {
+    if let Some((from, v)) = get("timeout", args.timeout) {
         config.timeout = parse_duration(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
     }
-    if let Some((from, v)) = get("max-connections", "MSHCONV_MAX_CONNECTIONS") {
+    if let Some((from, v)) = get("max_connections", args.max_connections) {
         config.max_connections = match v.trim().parse::<usize>() {
             Ok(n) if (1..=1_000_000).contains(&n) => n,
             _ => {
@@ -206,15 +288,44 @@ where
             }
         };
     }
-    if let Some((from, v)) = get("header-timeout", "MSHCONV_HEADER_TIMEOUT") {
+    if let Some((from, v)) = get("header_timeout", args.header_timeout) {
         config.header_timeout =
             parse_duration(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
     }
-    Ok(if healthcheck {
+    Ok(if args.healthcheck {
         Invocation::Healthcheck(config)
     } else {
         Invocation::Serve(config)
     })
+}
+
+/// clap's error in the words the hand-written parser used: an unknown
+/// argument, a flag without its value; other mistakes in clap's own words
+/// (its first line, without `error: `).
+fn usage_error(e: &clap::Error) -> UsageError {
+    let context = |kind| match e.get(kind) {
+        Some(ContextValue::String(s)) => Some(s.as_str()),
+        _ => None,
+    };
+    match e.kind() {
+        ErrorKind::UnknownArgument => {
+            if let Some(arg) = context(ContextKind::InvalidArg) {
+                return UsageError(format!(
+                    "unknown argument {arg:?} (--help lists the options)"
+                ));
+            }
+        }
+        ErrorKind::InvalidValue if context(ContextKind::InvalidValue) == Some("") => {
+            // `--addr <ADDR>`: the flag is its first word.
+            if let Some(flag) = context(ContextKind::InvalidArg).and_then(|a| a.split(' ').next()) {
+                return UsageError(format!("{flag} needs a value"));
+            }
+        }
+        _ => {}
+    }
+    let text = e.to_string();
+    let line = text.lines().next().unwrap_or_default();
+    UsageError(line.strip_prefix("error: ").unwrap_or(line).to_string())
 }
 
 /// A byte size: a number, optionally followed by `K`, `M`, `G` (powers of
@@ -268,20 +379,87 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 mod tests {
     use super::*;
 
-    fn no_env(_: &str) -> Option<String> {
-        None
+    /// Set in a child process of this test binary: the arguments for
+    /// [`child`] to parse, as a JSON array.
+    const CHILD_ARGS: &str = "CONFIG_TEST_CHILD_ARGS";
+    /// What precedes the child's result on its standard output.
+    const RESULT: &str = "parse_args: ";
+
+    /// Not a test of its own: in a child process started by [`parse_in`], it
+    /// parses the arguments it is given and prints the result on one line.
+    #[test]
+    fn child() {
+        if let Ok(args) = std::env::var(CHILD_ARGS) {
+            let args: Vec<String> = serde_json::from_str(&args).unwrap();
+            match parse_args(args) {
+                Ok(invocation) => println!("{RESULT}ok {invocation:?}"),
+                Err(e) => println!("{RESULT}error {}", e.0.replace('\n', " ")),
+            }
+        }
     }
 
-    fn serve(args: &[&str], env: impl Fn(&str) -> Option<String>) -> Config {
-        match parse_args(args.iter().copied(), env) {
-            Ok(Invocation::Serve(c)) => c,
-            other => panic!("{args:?}: {other:?}"),
+    /// What `parse_args(args)` gives (the invocation written with `{:?}`, or
+    /// the error message) in a child process of this test binary whose
+    /// `MSHCONV_*` variables are exactly `vars`: clap reads the process's
+    /// environment, which a test must not change while other tests run.
+    fn parse_in(vars: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
+        let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+        command.args([
+            "config::tests::child",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ]);
+        for (name, _) in std::env::vars_os() {
+            if name.to_string_lossy().starts_with("MSHCONV_") {
+                command.env_remove(name);
+            }
+        }
+        command
+            .envs(vars.iter().copied())
+            .env(CHILD_ARGS, serde_json::to_string(args).unwrap());
+        let out = command.output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{stdout}");
+        let (_, result) = stdout
+            .split_once(RESULT)
+            .unwrap_or_else(|| panic!("no result from the child: {stdout}"));
+        let result = result.lines().next().unwrap_or_default();
+        match result.split_once(' ') {
+            Some(("ok", invocation)) => Ok(invocation.to_string()),
+            Some(("error", message)) => Err(message.to_string()),
+            _ => panic!("{result}"),
+        }
+    }
+
+    fn serve(config: Config) -> Result<String, String> {
+        Ok(format!("{:?}", Invocation::Serve(config)))
+    }
+
+    const ENV: [(&str, &str); 6] = [
+        ("MSHCONV_ADDR", "0.0.0.0:9000"),
+        ("MSHCONV_MAX_BODY", "1M"),
+        ("MSHCONV_MAX_JOBS", "3"),
+        ("MSHCONV_TIMEOUT", "5"),
+        ("MSHCONV_MAX_CONNECTIONS", "50"),
+        ("MSHCONV_HEADER_TIMEOUT", "2s"),
+    ];
+
+    fn from_env() -> Config {
+        Config {
+            addr: "0.0.0.0:9000".parse().unwrap(),
+            max_body: 1 << 20,
+            max_jobs: 3,
+            timeout: Duration::from_secs(5),
+            max_connections: 50,
+            header_timeout: Duration::from_secs(2),
+            ..Config::default()
         }
     }
 
     #[test]
     fn defaults() {
-        let c = serve(&[], no_env);
+        let c = Config::default();
         assert_eq!(c.addr, "127.0.0.1:8080".parse().unwrap());
         assert_eq!(c.max_body, 64 << 20);
         assert_eq!(c.timeout, Duration::from_secs(30));
@@ -289,61 +467,64 @@ mod tests {
         assert!(c.max_jobs >= 1);
         assert_eq!(c.max_connections, 1024);
         assert_eq!(c.header_timeout, Duration::from_secs(10));
+        assert_eq!(parse_in(&[], &[]), serve(c));
     }
 
     #[test]
     fn flag_wins_over_environment() {
-        let env = |k: &str| match k {
-            "MSHCONV_ADDR" => Some("0.0.0.0:9000".to_string()),
-            "MSHCONV_MAX_BODY" => Some("1M".to_string()),
-            "MSHCONV_MAX_JOBS" => Some("3".to_string()),
-            "MSHCONV_TIMEOUT" => Some("5".to_string()),
-            "MSHCONV_MAX_CONNECTIONS" => Some("50".to_string()),
-            "MSHCONV_HEADER_TIMEOUT" => Some("2s".to_string()),
-            _ => None,
+        assert_eq!(parse_in(&ENV, &[]), serve(from_env()));
+        let flags = [
+            "--addr",
+            "127.0.0.1:1",
+            "--max-body=2K",
+            "--max-jobs",
+            "7",
+            "--timeout",
+            "250ms",
+            "--max-connections=7",
+            "--header-timeout",
+            "100ms",
+        ];
+        let from_flags = Config {
+            addr: "127.0.0.1:1".parse().unwrap(),
+            max_body: 2048,
+            max_jobs: 7,
+            timeout: Duration::from_millis(250),
+            max_connections: 7,
+            header_timeout: Duration::from_millis(100),
+            ..Config::default()
         };
-        let c = serve(&[], env);
-        assert_eq!(c.addr, "0.0.0.0:9000".parse().unwrap());
+        assert_eq!(parse_in(&ENV, &flags), serve(from_flags.clone()));
+        assert_eq!(parse_in(&[], &flags), serve(from_flags));
+        // One flag and the other variables; a repeated flag keeps its last value.
         assert_eq!(
-            (c.max_body, c.max_jobs, c.timeout),
-            (1 << 20, 3, Duration::from_secs(5))
+            parse_in(&ENV, &["--max-jobs", "2", "--max-jobs=9"]),
+            serve(Config {
+                max_jobs: 9,
+                ..from_env()
+            })
         );
-        assert_eq!(
-            (c.max_connections, c.header_timeout),
-            (50, Duration::from_secs(2))
-        );
-        let c = serve(
-            &[
-                "--addr",
-                "127.0.0.1:1",
-                "--max-body=2K",
-                "--max-jobs",
-                "7",
-                "--timeout",
-                "250ms",
-                "--max-connections=7",
-                "--header-timeout",
-                "100ms",
-            ],
-            env,
-        );
-        assert_eq!(
-            (c.max_connections, c.header_timeout),
-            (7, Duration::from_millis(100))
-        );
-        assert_eq!(c.addr, "127.0.0.1:1".parse().unwrap());
-        assert_eq!((c.max_body, c.max_jobs), (2048, 7));
-        assert_eq!(c.timeout, Duration::from_millis(250));
     }
 
     #[test]
     fn modes_and_mistakes() {
-        assert_eq!(parse_args(["--help"], no_env), Ok(Invocation::Help));
-        assert_eq!(parse_args(["-V"], no_env), Ok(Invocation::Version));
-        assert!(matches!(
-            parse_args(["--healthcheck", "--addr", "0.0.0.0:1"], no_env),
-            Ok(Invocation::Healthcheck(c)) if c.addr.port() == 1
-        ));
+        assert_eq!(parse_args(["--help"]), Ok(Invocation::Help));
+        assert_eq!(parse_args(["-h"]), Ok(Invocation::Help));
+        assert_eq!(parse_args(["-V"]), Ok(Invocation::Version));
+        assert_eq!(parse_args(["--version"]), Ok(Invocation::Version));
+        // Help wins over a bad value (values are checked after the parse).
+        assert_eq!(
+            parse_args(["--max-jobs", "0", "--help"]),
+            Ok(Invocation::Help)
+        );
+        let healthcheck = Invocation::Healthcheck(Config {
+            addr: "0.0.0.0:1".parse().unwrap(),
+            ..Config::default()
+        });
+        assert_eq!(
+            parse_in(&[], &["--healthcheck", "--addr", "0.0.0.0:1"]),
+            Ok(format!("{healthcheck:?}"))
+        );
         for bad in [
             &["--addr"][..],
             &["--addr", "nowhere"],
@@ -353,15 +534,56 @@ mod tests {
             &["--max-connections", "0"],
             &["--header-timeout", "never"],
             &["--frobnicate"],
+            &["--frobnicate", "--help"],
+            &["surplus"],
+            &["--healthcheck=yes"],
         ] {
-            let e = parse_args(bad.iter().copied(), no_env).unwrap_err();
-            assert!(!e.0.is_empty(), "{bad:?}");
+            let e = parse_in(&[], bad).unwrap_err();
+            assert!(!e.is_empty(), "{bad:?}");
         }
-        let e = parse_args(["--max-jobs", "x"], no_env).unwrap_err();
-        assert!(e.0.starts_with("--max-jobs: "), "{e}");
-        let env = |k: &str| (k == "MSHCONV_MAX_JOBS").then(|| "x".to_string());
-        let e = parse_args(Vec::<String>::new(), env).unwrap_err();
-        assert!(e.0.starts_with("MSHCONV_MAX_JOBS: "), "{e}");
+        let error = |vars: &[(&str, &str)], args: &[&str]| parse_in(vars, args).unwrap_err();
+        assert_eq!(
+            error(&[], &["--max-jobs", "x"]),
+            r#"--max-jobs: "x" is not a number of jobs from 1 to 4096"#
+        );
+        assert_eq!(error(&[], &["--addr"]), "--addr needs a value");
+        assert_eq!(
+            error(&[], &["--timeout", "-1"]),
+            r#"--timeout: "-1" is not a time such as 30, 30s, 500ms or 2m"#
+        );
+        assert_eq!(
+            error(&[], &["--addr", "--help"]),
+            r#"--addr: "--help" is not an address such as 127.0.0.1:8080 or [::1]:8080"#
+        );
+        assert_eq!(
+            error(&[], &["--frobnicate"]),
+            r#"unknown argument "--frobnicate" (--help lists the options)"#
+        );
+        assert_eq!(
+            error(&[("MSHCONV_MAX_JOBS", "x")], &[]),
+            r#"MSHCONV_MAX_JOBS: "x" is not a number of jobs from 1 to 4096"#
+        );
+        assert!(error(&[("MSHCONV_ADDR", "")], &[]).starts_with("MSHCONV_ADDR: "));
+        // A flag wins over its variable, also over a bad one.
+        assert!(
+            error(&[("MSHCONV_MAX_JOBS", "x")], &["--max-jobs", "0"]).starts_with("--max-jobs: ")
+        );
+    }
+
+    #[test]
+    fn the_command_is_consistent_and_its_help_is_the_usage_text() {
+        Args::command().debug_assert();
+        assert_eq!(Args::command().render_help().to_string(), USAGE);
+        // Every flag and variable clap knows is in the help text.
+        for arg in Args::command().get_arguments() {
+            if let Some(long) = arg.get_long() {
+                assert!(USAGE.contains(&format!("--{long}")), "--{long}");
+            }
+            if let Some(var) = arg.get_env() {
+                let var = var.to_string_lossy();
+                assert!(USAGE.contains(&format!("[env {var}]")), "{var}");
+            }
+        }
     }
 
     #[test]

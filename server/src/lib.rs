@@ -10,10 +10,11 @@
 //! from them and one middleware (`middleware.rs`: request id, tracing span,
 //! metrics, problem documents). [`handlers`] answers the endpoints, given
 //! their query and upload by the extractors of [`extract`] ([`body`] reads an
-//! upload within its limits); [`error`] makes problem documents. [`serve()`] (`serve.rs`, the
-//! connection loop) runs the app on a listener until a shutdown future
-//! ([`shutdown_signal`]) resolves, finishing the requests in flight.
-//! [`config`] reads the settings from flags and environment variables.
+//! upload within its limits); [`error`] makes problem documents. [`serve()`]
+//! (`serve.rs`, the connection loop) runs the app on a listener until a
+//! shutdown future ([`shutdown_signal`]) resolves, finishing the requests in
+//! flight. [`config`] reads the settings from flags and environment variables
+//! (with clap).
 //! `state.rs` holds [`AppState`], what every handler shares. Model work runs
 //! as a *job* ([`AppState::run_job`]): a slot of a semaphore (`max_jobs`,
 //! taken with `try_acquire`, so an overloaded service answers 503 at once

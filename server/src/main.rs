@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use tracing_subscriber::EnvFilter;
 
 fn main() -> ExitCode {
-    let invocation = match parse_args(std::env::args().skip(1), |k| std::env::var(k).ok()) {
+    let invocation = match parse_args(std::env::args_os().skip(1)) {
         Ok(i) => i,
         Err(e) => {
             eprintln!("mshconv-server: {e}");
