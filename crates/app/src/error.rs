@@ -40,9 +40,13 @@ pub struct Location {
     pub path: Option<String>,
 }
 
-/// A failure of the application layer or of a library below it.
+/// A failure of the application layer or of a library below it (boxed: it
+/// travels in every `Result` and stays small there).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+#[derive(Debug, Clone, PartialEq)]
+struct Inner {
     kind: Kind,
     code: String,
     message: String,
@@ -58,13 +62,13 @@ pub const EXIT_USAGE: u8 = 2;
 impl Error {
     /// A new error without a location.
     pub fn new(kind: Kind, code: impl Into<String>, message: impl Into<String>) -> Error {
-        Error {
+        Error(Box::new(Inner {
             kind,
             code: code.into(),
             message: message.into(),
             location: Location::default(),
             findings: Vec::new(),
-        }
+        }))
     }
     /// [`Kind::Usage`].
     pub fn usage(code: impl Into<String>, message: impl Into<String>) -> Error {
@@ -93,39 +97,39 @@ impl Error {
 
     /// The kind.
     pub fn kind(&self) -> Kind {
-        self.kind
+        self.0.kind
     }
     /// The stable machine-readable code (`batch.index_range`, `option.invalid`, ...).
     pub fn code(&self) -> &str {
-        &self.code
+        &self.0.code
     }
     /// What went wrong and what to do, for a person.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
     /// Where the damage is.
     pub fn location(&self) -> &Location {
-        &self.location
+        &self.0.location
     }
     /// The validator's error findings, when strict validation refused the model.
     pub fn findings(&self) -> &[msh::Finding] {
-        &self.findings
+        &self.0.findings
     }
     /// The same error with another message (the location stays).
     pub fn with_message(mut self, message: impl Into<String>) -> Error {
-        self.message = message.into();
+        self.0.message = message.into();
         self
     }
     /// The same error with the message prefixed by `context: `.
     pub fn context(self, context: impl fmt::Display) -> Error {
-        let message = format!("{context}: {}", self.message);
+        let message = format!("{context}: {}", self.0.message);
         self.with_message(message)
     }
 
     /// The CLI's exit code: 1 for invalid input and failed operations on valid
     /// input, 2 for usage and I/O errors (and bugs).
     pub fn exit_code(&self) -> u8 {
-        match self.kind {
+        match self.0.kind {
             Kind::InvalidInput | Kind::Unsupported | Kind::Output => EXIT_INVALID,
             Kind::Usage | Kind::BadOption | Kind::UnknownFormat | Kind::Io | Kind::Internal => {
                 EXIT_USAGE
@@ -136,7 +140,7 @@ impl Error {
     /// The service's HTTP status: 400 for a malformed request, 415 for an
     /// unknown format, 422 for an input that cannot be converted, 500 otherwise.
     pub fn http_status(&self) -> u16 {
-        match self.kind {
+        match self.0.kind {
             Kind::Usage | Kind::BadOption => 400,
             Kind::UnknownFormat => 415,
             Kind::InvalidInput | Kind::Unsupported | Kind::Output => 422,
@@ -147,7 +151,7 @@ impl Error {
     /// The `outcome` label of a failed conversion in the service's metrics;
     /// `None` for a request refused before any conversion started.
     pub fn outcome(&self) -> Option<&'static str> {
-        match self.kind {
+        match self.0.kind {
             Kind::InvalidInput => Some("invalid_input"),
             Kind::Unsupported => Some("unsupported"),
             Kind::BadOption => Some("bad_option"),
@@ -173,7 +177,7 @@ pub fn io_code(e: &std::io::Error) -> &'static str {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&self.0.message)
     }
 }
 
@@ -188,9 +192,9 @@ impl From<msh::Error> for Error {
         let mut error = Error::new(kind, e.code(), e.to_string());
         match &e {
             msh::Error::Invalid(report) => {
-                error.findings = report.errors().cloned().collect();
-                if let Some(first) = error.findings.first() {
-                    error.location = Location {
+                error.0.findings = report.errors().cloned().collect();
+                if let Some(first) = error.0.findings.first() {
+                    error.0.location = Location {
                         resource: first.resource,
                         record: first.record,
                         offset: first.offset,
@@ -199,8 +203,8 @@ impl From<msh::Error> for Error {
                 }
             }
             msh::Error::Container(c) => {
-                error.message = c.message().to_string();
-                error.location.offset = c.offset();
+                error.0.message = c.message().to_string();
+                error.0.location.offset = c.offset();
             }
             _ => {}
         }
@@ -211,7 +215,7 @@ impl From<msh::Error> for Error {
 impl From<nres::Error> for Error {
     fn from(e: nres::Error) -> Error {
         let mut error = Error::invalid(e.code(), e.message());
-        error.location.offset = e.offset();
+        error.0.location.offset = e.offset();
         error
     }
 }
@@ -235,8 +239,8 @@ impl From<mshconv_convert::Error> for Error {
         };
         let mut error = Error::new(kind, e.code(), e.message());
         if let Some(located) = located {
-            error.location = located.location;
-            error.findings = located.findings;
+            error.0.location = located.0.location;
+            error.0.findings = located.0.findings;
         }
         error
     }

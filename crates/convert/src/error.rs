@@ -22,7 +22,8 @@ pub struct Error {
     kind: ErrorKind,
     code: String,
     message: String,
-    cause: Option<Cause>,
+    /// Boxed: the error travels in every `Result` of the conversions and stays small there.
+    cause: Option<Box<Cause>>,
 }
 
 /// The library error a conversion failure came from, kept whole so a front
@@ -49,7 +50,7 @@ impl Error {
     }
     /// The model or container error this failure came from, if it came from one.
     pub fn cause(&self) -> Option<&Cause> {
-        self.cause.as_ref()
+        self.cause.as_deref()
     }
     /// The kind.
     pub fn kind(&self) -> ErrorKind {
@@ -73,7 +74,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &self.cause {
+        match self.cause.as_deref() {
             Some(Cause::Model(e)) => Some(e),
             Some(Cause::Container(e)) => Some(e),
             None => None,
@@ -89,7 +90,7 @@ impl From<msh::Error> for Error {
         };
         let plain = Error::new(kind, e.code(), e.to_string());
         Error {
-            cause: Some(Cause::Model(e)),
+            cause: Some(Box::new(Cause::Model(e))),
             ..plain
         }
     }
@@ -99,7 +100,7 @@ impl From<nres::Error> for Error {
     fn from(e: nres::Error) -> Self {
         let plain = Error::new(ErrorKind::InvalidInput, e.code(), e.to_string());
         Error {
-            cause: Some(Cause::Container(e)),
+            cause: Some(Box::new(Cause::Container(e))),
             ..plain
         }
     }

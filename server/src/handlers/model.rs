@@ -1,6 +1,6 @@
 //! The endpoints that read one model and answer JSON: `/v1/validate`,
 //! `/v1/inspect`, `/v1/pose`, and `/v1/archive/list` for an archive. They
-//! share one skeleton ([`model_job`]): pick the model (an archive's entry or
+//! share one skeleton (`model_job`): pick the model (an archive's entry or
 //! the upload), run the work as a job, answer its document.
 
 use super::respond;
