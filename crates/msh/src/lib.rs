@@ -11,7 +11,7 @@
 //! - [`validate()`]/[`open`]: every rule, strict or tolerant, with codes and byte offsets;
 //! - [`Model`]: the owned, editable model and its byte-exact writer;
 //! - [`anim`]: the engine's animation sampler; [`pose`]: poses through the hierarchy;
-//! - [`derive`]: derived tables (triangle descriptors, bounds, canonical animation);
+//! - [`derive`](mod@derive): derived tables (triangle descriptors, bounds, canonical animation);
 //! - with the `serde` feature (default), serialisation of what the front ends
 //!   print: [`Finding`] (with [`Code`], [`Severity`]), [`Report`], [`ModelKind`], [`pose::Rotation`].
 //!
