@@ -8,23 +8,199 @@
 //! written as numbers but read back from numbers or numeric strings (Blender
 //! turns large ints into strings); byte blobs are base64.
 
+use crate::options::{parse_rotation, Axis, Rotation};
+use msh::ModelKind;
 use serde::{Deserialize, Serialize};
 
-/// Version of this schema, written as `format`.
+/// Version of this schema, written as `format` ([`Format::V1`]).
 pub const FORMAT: &str = "mshconv/1";
+
+/// A member whose JSON is one of a few known strings: the enum (with an
+/// `Other` variant that keeps any other text as read), its text, and serde
+/// through that text. A file may hold any string there (another version's,
+/// an edited one): it reads, and the importer treats it as it treated an
+/// unknown string when these members were `String`s (each type says how). A
+/// value that is not a string is refused, as it was then (the extras are
+/// then not read at all), which the derived serde of an enum would not do
+/// (it also takes `{"cw": null}`).
+macro_rules! text_enum {
+    (
+        $(#[$meta:meta])*
+        pub enum $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+        pub enum $name {
+            $($(#[$vmeta])* $variant,)+
+            /// Any other text, as read.
+            Other(String),
+        }
+
+        impl $name {
+            /// The text written for it.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    $(Self::$variant => $text,)+
+                    Self::Other(text) => text,
+                }
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(text: String) -> Self {
+                match text.as_str() {
+                    $($text => Self::$variant,)+
+                    _ => Self::Other(text),
+                }
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                String::deserialize(d).map(Self::from)
+            }
+        }
+    };
+}
+
+text_enum! {
+    /// `format`: the schema version. A file whose extras record any other
+    /// version is imported as a foreign glTF (its extras are not used).
+    pub enum Format {
+        /// `mshconv/1` ([`FORMAT`]), what this crate writes.
+        #[default]
+        V1 = "mshconv/1",
+    }
+}
+
+text_enum! {
+    /// `kind`: which tables the model has (`msh::ModelKind`). Any other text
+    /// is rebuilt as `legacy_nodes` is: the node hierarchy is not read from
+    /// the glTF nodes.
+    pub enum Kind {
+        /// `standard`: the node hierarchy is rebuilt from the glTF nodes.
+        #[default]
+        Standard = "standard",
+        /// `legacy_nodes`: the legacy node table travels raw.
+        LegacyNodes = "legacy_nodes",
+        /// `terrain`: every table travels raw; there is no geometry to read.
+        Terrain = "terrain",
+    }
+}
+
+text_enum! {
+    /// `winding`: which way the MSH triangles turn, seen from their normals'
+    /// side. Any other text is read as `ccw` (the triangles are taken as
+    /// they are).
+    pub enum Winding {
+        /// `ccw`: counter-clockwise, written as they are.
+        #[default]
+        Ccw = "ccw",
+        /// `cw`: clockwise; the exporter reversed every triangle for glTF and
+        /// the importer reverses them back.
+        Cw = "cw",
+    }
+}
+
+text_enum! {
+    /// `options.axis`: the up axis the file was written with. Any other text
+    /// is read as the `axis` option would read it (`z`, `Z-UP`, ...; the
+    /// default when it does not parse), but is not the recorded frame, so the
+    /// exact rebuild does not apply.
+    pub enum UpAxis {
+        /// `y-up` ([`Axis::YUp`]).
+        #[default]
+        YUp = "y-up",
+        /// `z-up` ([`Axis::ZUp`]).
+        ZUp = "z-up",
+    }
+}
+
+text_enum! {
+    /// `options.rotation`: the rotation reading the file was written with.
+    /// Any other text is read as the `rotation` option would read it (the
+    /// default when it does not parse), but is not the recorded frame, so the
+    /// exact rebuild does not apply.
+    pub enum RotationReading {
+        /// `conjugate` ([`Rotation::Conjugate`]).
+        #[default]
+        Conjugate = "conjugate",
+        /// `stored` ([`Rotation::Stored`]).
+        Stored = "stored",
+    }
+}
+
+impl From<ModelKind> for Kind {
+    fn from(kind: ModelKind) -> Self {
+        match kind {
+            ModelKind::Standard => Kind::Standard,
+            ModelKind::LegacyNodes => Kind::LegacyNodes,
+            ModelKind::Terrain => Kind::Terrain,
+        }
+    }
+}
+
+impl From<Axis> for UpAxis {
+    fn from(axis: Axis) -> Self {
+        match axis {
+            Axis::YUp => UpAxis::YUp,
+            Axis::ZUp => UpAxis::ZUp,
+        }
+    }
+}
+
+impl UpAxis {
+    /// The axis recorded: other text as the `axis` option parses it, `None`
+    /// when it does not.
+    pub fn axis(&self) -> Option<Axis> {
+        match self {
+            UpAxis::YUp => Some(Axis::YUp),
+            UpAxis::ZUp => Some(Axis::ZUp),
+            UpAxis::Other(text) => text.parse().ok(),
+        }
+    }
+}
+
+impl From<Rotation> for RotationReading {
+    fn from(rotation: Rotation) -> Self {
+        match rotation {
+            Rotation::Conjugate => RotationReading::Conjugate,
+            Rotation::Stored => RotationReading::Stored,
+        }
+    }
+}
+
+impl RotationReading {
+    /// The reading recorded: other text as the `rotation` option parses it,
+    /// `None` when it does not.
+    pub fn rotation(&self) -> Option<Rotation> {
+        match self {
+            RotationReading::Conjugate => Some(Rotation::Conjugate),
+            RotationReading::Stored => Some(Rotation::Stored),
+            RotationReading::Other(text) => parse_rotation(text).ok(),
+        }
+    }
+}
 
 /// `scenes[0].extras.msh`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ModelExtras {
-    /// Schema version: [`FORMAT`].
-    pub format: String,
+    /// Schema version.
+    pub format: Format,
     /// The options the file was written with.
     pub options: OptionsExtras,
-    /// `standard`, `legacy_nodes` or `terrain`.
-    pub kind: String,
-    /// `ccw` when the MSH triangles were counter-clockwise seen from their normals' side
-    /// (written as they are); `cw` when the exporter reversed them for glTF.
-    pub winding: String,
+    /// Which tables the model has.
+    pub kind: Kind,
+    /// Whether the exporter reversed the triangles for glTF.
+    pub winding: Winding,
     /// Res2 header, 140 bytes, base64.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub header: Option<String>,
@@ -81,10 +257,10 @@ pub struct OptionsExtras {
     pub group: u8,
     /// Frames per second of the timeline.
     pub fps: f32,
-    /// `y-up` or `z-up`.
-    pub axis: String,
-    /// `conjugate` or `stored`.
-    pub rotation: String,
+    /// Up axis.
+    pub axis: UpAxis,
+    /// Rotation reading.
+    pub rotation: RotationReading,
 }
 
 /// Table sizes.
@@ -301,16 +477,16 @@ mod tests {
     /// A model's extras with every optional member set.
     fn full() -> ModelExtras {
         ModelExtras {
-            format: FORMAT.into(),
+            format: Format::V1,
             options: OptionsExtras {
                 lod: 2,
                 group: 4,
                 fps: 12.5,
-                axis: "z-up".into(),
-                rotation: "stored".into(),
+                axis: UpAxis::ZUp,
+                rotation: RotationReading::Stored,
             },
-            kind: "legacy_nodes".into(),
-            winding: "cw".into(),
+            kind: Kind::LegacyNodes,
+            winding: Winding::Cw,
             header: Some("AAEC".into()),
             counts: Counts {
                 vertices: 1,
@@ -367,15 +543,15 @@ mod tests {
     /// default options write them.
     fn bare() -> ModelExtras {
         ModelExtras {
-            format: FORMAT.into(),
+            format: Format::V1,
             options: OptionsExtras {
                 fps: 24.0,
-                axis: "y-up".into(),
-                rotation: "conjugate".into(),
+                axis: UpAxis::YUp,
+                rotation: RotationReading::Conjugate,
                 ..OptionsExtras::default()
             },
-            kind: "standard".into(),
-            winding: "ccw".into(),
+            kind: Kind::Standard,
+            winding: Winding::Ccw,
             ..ModelExtras::default()
         }
     }
@@ -410,6 +586,72 @@ mod tests {
             assert_eq!(raw.get(), text);
             // And read back as written.
             assert_eq!(unwrap::<ModelExtras>(&Some(raw)), Some(e));
+        }
+    }
+
+    #[test]
+    fn the_known_texts_are_the_schemas_and_other_strings_are_kept() {
+        fn check<T>(known: &[(T, &str)], other: T)
+        where
+            T: Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug + Clone,
+        {
+            for (value, text) in known {
+                let json = format!("\"{text}\"");
+                assert_eq!(serde_json::to_string(value).unwrap(), json);
+                assert_eq!(&serde_json::from_str::<T>(&json).unwrap(), value);
+            }
+            // Another string (other case, another version) is kept as read and
+            // written back as it was.
+            let json = serde_json::to_string(&other).unwrap();
+            assert_eq!(serde_json::from_str::<T>(&json).unwrap(), other);
+            // Not a string: refused, as a `String` member refused it.
+            for bad in ["5", "null", "true", "[\"cw\"]", "{\"cw\":null}", "{}"] {
+                assert!(serde_json::from_str::<T>(bad).is_err(), "{bad}");
+            }
+        }
+        check(&[(Format::V1, FORMAT)], Format::Other("mshconv/2".into()));
+        check(
+            &[
+                (Kind::Standard, "standard"),
+                (Kind::LegacyNodes, "legacy_nodes"),
+                (Kind::Terrain, "terrain"),
+            ],
+            Kind::Other("Standard".into()),
+        );
+        check(
+            &[(Winding::Ccw, "ccw"), (Winding::Cw, "cw")],
+            Winding::Other("CW".into()),
+        );
+        check(
+            &[(UpAxis::YUp, "y-up"), (UpAxis::ZUp, "z-up")],
+            UpAxis::Other("Z-UP".into()),
+        );
+        check(
+            &[
+                (RotationReading::Conjugate, "conjugate"),
+                (RotationReading::Stored, "stored"),
+            ],
+            RotationReading::Other("".into()),
+        );
+        // Other text reads as the options would read it.
+        assert_eq!(UpAxis::from("Z-UP".to_string()).axis(), Some(Axis::ZUp));
+        assert_eq!(UpAxis::from("z".to_string()).axis(), Some(Axis::ZUp));
+        assert_eq!(UpAxis::from("up".to_string()).axis(), None);
+        assert_eq!(
+            RotationReading::from("STORED".to_string()).rotation(),
+            Some(Rotation::Stored)
+        );
+        assert_eq!(RotationReading::from("x".to_string()).rotation(), None);
+        for axis in [Axis::YUp, Axis::ZUp] {
+            assert_eq!(UpAxis::from(axis).axis(), Some(axis));
+            assert_eq!(UpAxis::from(axis).as_str(), axis.to_string());
+        }
+        for r in [Rotation::Conjugate, Rotation::Stored] {
+            assert_eq!(RotationReading::from(r).rotation(), Some(r));
+            assert_eq!(
+                RotationReading::from(r).as_str(),
+                crate::options::rotation_name(r)
+            );
         }
     }
 }

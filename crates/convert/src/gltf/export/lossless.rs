@@ -128,7 +128,11 @@ impl Exporter<'_> {
             keys: view.anim_keys.map_or(0, |k| k.len() as u32),
             map_words: view.anim_map.map_or(0, |m| m.len() as u32),
         };
-        self.extras.winding = if self.cw { "cw" } else { "ccw" }.to_string();
+        self.extras.winding = if self.cw {
+            ex::Winding::Cw
+        } else {
+            ex::Winding::Ccw
+        };
         let names: Vec<&[u8]> = container
             .entries
             .iter()

@@ -19,7 +19,7 @@ use super::buffer::BufferBuilder;
 use super::extras as ex;
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::options::{rotation_name, ExportOptions, GltfFormat};
+use crate::options::{ExportOptions, GltfFormat};
 use crate::report::Report;
 use base64::Engine as _;
 use geometry::stream15_is_uv;
@@ -138,19 +138,14 @@ impl<'m> Exporter<'m> {
 
     fn run(&mut self) -> Result<()> {
         let kind = self.container.kind();
-        self.extras.format = ex::FORMAT.to_string();
-        self.extras.kind = match kind {
-            ModelKind::Standard => "standard",
-            ModelKind::LegacyNodes => "legacy_nodes",
-            ModelKind::Terrain => "terrain",
-        }
-        .to_string();
+        self.extras.format = ex::Format::V1;
+        self.extras.kind = kind.into();
         self.extras.options = ex::OptionsExtras {
             lod: self.options.lod,
             group: self.options.group,
             fps: self.options.fps,
-            axis: self.options.axis.to_string(),
-            rotation: rotation_name(self.options.rotation).to_string(),
+            axis: self.options.axis.into(),
+            rotation: self.options.rotation.into(),
         };
         if kind == ModelKind::Terrain {
             self.report.note(
@@ -250,7 +245,7 @@ impl<'m> Exporter<'m> {
             animations: self.animations,
             ..Default::default()
         };
-        extras.format = ex::FORMAT.to_string();
+        extras.format = ex::Format::V1;
         extras.accessors = root.accessors.len() as u32;
         extras.buffer_length = (buffer_len as u64).div_ceil(4) * 4;
         root.scenes.push(json::Scene {

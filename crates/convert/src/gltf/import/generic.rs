@@ -158,7 +158,7 @@ pub fn scene(
         );
     }
     let materials = material_indices(doc, report)?;
-    let winding_cw = recorded.is_some_and(|r| r.winding == "cw");
+    let winding_cw = recorded.is_some_and(|r| r.winding == ex::Winding::Cw);
     let mut nodes: Vec<SceneNode> = Vec::with_capacity(items.len());
     for it in &items {
         let e: Option<ex::NodeExtras> = ex::unwrap(it.node.extras());

@@ -51,7 +51,7 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
         ..Model::default()
     };
     container(&mut m, extras)?;
-    if extras.kind == "terrain" {
+    if extras.kind == ex::Kind::Terrain {
         return Ok(Ok(m));
     }
     // The claimed counts may not exceed what the file holds: every vertex and index
@@ -161,7 +161,7 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
     let mut stream15 = vec![[0u8; 8]; if has(res::STREAM15) { positions_len } else { 0 }];
     let mut stream18 = vec![[0u8; 4]; if has(res::STREAM18) { positions_len } else { 0 }];
     let mut indices = vec![U16::new(0); counts.indices as usize];
-    let cw = extras.winding == "cw";
+    let cw = extras.winding == ex::Winding::Cw;
     for (slot, mesh) in &slot_meshes {
         let k = slot.slot as usize;
         let Some(rec) = slots.get_mut(k) else {
@@ -318,7 +318,7 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
             .map_err(|_| bad("raw Res19"))?
             .to_vec();
     }
-    if extras.kind == "standard" {
+    if extras.kind == ex::Kind::Standard {
         if let Err(why) = nodes(src, extras, &axes, opts, &mut m)? {
             return Ok(Err(why));
         }

@@ -1,11 +1,11 @@
 //! glTF 2.0 / GLB -> MSH.
 //!
-//! Files this exporter wrote (`scenes[0].extras.msh.format == "mshconv/1"`)
-//! whose structure is intact are rebuilt exactly ([`lossless`]): every table
+//! Files this exporter wrote (`scenes[0].extras.msh.format` is `mshconv/1`)
+//! whose structure is intact are rebuilt exactly (`lossless.rs`): every table
 //! comes from the glTF content, what glTF cannot hold from the extras, so an
 //! unedited file gives the original bytes back and an edit made in glTF is an
 //! edit in the MSH. Everything else (Blender exports with changed topology,
-//! foreign assets) goes through [`generic`] and the shared assembler.
+//! foreign assets) goes through `generic.rs` and the shared assembler.
 
 mod generic;
 pub mod limits;
@@ -14,7 +14,7 @@ pub(crate) mod read;
 
 pub use read::Resolver;
 
-use super::extras::ModelExtras;
+use super::extras::{self as ex, ModelExtras};
 use crate::assemble::AssembleOptions;
 use crate::error::Result;
 use crate::options::{Axis, Rotation};
@@ -74,7 +74,7 @@ pub fn import(
         .scenes()
         .next()
         .and_then(|s| super::extras::unwrap(s.extras()));
-    let recorded = recorded.filter(|m| m.format == super::extras::FORMAT);
+    let recorded = recorded.filter(|m| m.format == ex::Format::V1);
     let resolved = Resolved {
         fps: options
             .fps
@@ -82,14 +82,14 @@ pub fn import(
             .unwrap_or(24.0),
         axis: options
             .axis
-            .or_else(|| recorded.as_ref().and_then(|m| m.options.axis.parse().ok()))
+            .or_else(|| recorded.as_ref().and_then(|m| m.options.axis.axis()))
             .unwrap_or_default(),
         rotation: options
             .rotation
             .or_else(|| {
                 recorded
                     .as_ref()
-                    .and_then(|m| crate::options::parse_rotation(&m.options.rotation).ok())
+                    .and_then(|m| m.options.rotation.rotation())
             })
             .unwrap_or_default(),
     };
@@ -102,8 +102,8 @@ pub fn import(
     }
     let mut report = Report::default();
     if let Some(extras) = &recorded {
-        let same_frame = resolved.axis.to_string() == extras.options.axis
-            && crate::options::rotation_name(resolved.rotation) == extras.options.rotation
+        let same_frame = ex::UpAxis::from(resolved.axis) == extras.options.axis
+            && ex::RotationReading::from(resolved.rotation) == extras.options.rotation
             && resolved.fps == extras.options.fps;
         if same_frame && options.animation == AnimationChoice::All {
             // The exact rebuild must prove itself: content that no longer fits the
