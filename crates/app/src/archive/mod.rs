@@ -7,6 +7,10 @@
 //! can plan a batch without reading the payloads and the service can check an
 //! upload before converting it.
 
+mod edit;
+
+pub use edit::{contains, names, Editor, Placed, MSH_TYPE};
+
 use crate::error::Error;
 use nres::raw::RawEntry;
 use std::ops::Range;
