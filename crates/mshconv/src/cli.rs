@@ -146,6 +146,22 @@ sort_index recomputed); --lossless restores the layout recorded at extraction
 packs back to the original bytes."
 );
 
+const NRES_PUT_AFTER: &str = after!(
+    "Examples:
+  mshconv nres put units.rlb tank.msh --name TANK.MSH
+  mshconv nres put textures.lib wall.tex --name WALL --type Texm
+
+A canonical archive stays canonical; any other keeps its layout. An added
+entry gets the type (MSH unless --type), attributes 0, and the sort table is
+updated so the game finds it. `mshconv convert edited.glb units.rlb:TANK.MSH`
+converts and puts in one step."
+);
+
+const NRES_REMOVE_AFTER: &str = after!(
+    "Examples:
+  mshconv nres remove units.rlb OLD_TANK.MSH"
+);
+
 const NRES_REPACK_AFTER: &str = after!(
     "Examples:
   mshconv nres repack models.rlb --out models.canonical.rlb
@@ -436,6 +452,34 @@ pub enum NresCommand {
         /// The layout recorded in the manifest: payload order, gaps, padding, sort_index.
         #[arg(long)]
         lossless: bool,
+    },
+    /// Put a file into an archive as an entry: replace the entry of its name,
+    /// or add one; every other entry keeps its bytes, name and order.
+    #[command(after_help = NRES_PUT_AFTER)]
+    Put {
+        /// The archive (changed in place, durably: a kill leaves the old one whole).
+        #[arg(value_name = "ARCHIVE")]
+        archive: PathBuf,
+        /// The file whose bytes become the entry's payload.
+        #[arg(value_name = "FILE")]
+        file: PathBuf,
+        /// The entry's name [default: FILE's file name].
+        #[arg(long, value_name = "NAME")]
+        name: Option<String>,
+        /// The type of an added entry (a number, or up to four characters such
+        /// as MSH or Texm) [default: MSH]; given, it is set on a replaced entry too.
+        #[arg(long, value_name = "TYPE")]
+        r#type: Option<String>,
+    },
+    /// Remove an entry from an archive; every other entry keeps its bytes, name and order.
+    #[command(after_help = NRES_REMOVE_AFTER)]
+    Remove {
+        /// The archive (changed in place, durably).
+        #[arg(value_name = "ARCHIVE")]
+        archive: PathBuf,
+        /// The entry's name (ASCII case-insensitive, as in the game).
+        #[arg(value_name = "NAME")]
+        name: String,
     },
     /// Read an NRes file and write it back in the canonical layout.
     #[command(after_help = NRES_REPACK_AFTER)]

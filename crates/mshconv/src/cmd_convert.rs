@@ -2,8 +2,11 @@
 //! The input format is given (`--from`), else told from the bytes, else from
 //! the extension; the output format from `--to` or OUT's extension; `-` is
 //! stdin/stdout. The output file is written under a temporary name and
-//! renamed, so an interrupted run never leaves half a file.
+//! renamed, so an interrupted run never leaves half a file. OUT may be
+//! `ARCHIVE:ENTRY`: the model goes into that archive as MSH, replacing the
+//! entry of that name or adding it ([`crate::archive_out`]).
 
+use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
 use crate::fs::write_atomically;
 use crate::input;
@@ -16,9 +19,21 @@ use std::process::ExitCode;
 
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
-    let to = match args.to {
-        Some(f) => f,
-        None => Format::from_path(&args.output).ok_or_else(|| {
+    let target = archive_out::target(&args.output)?;
+    let to = match (&target, args.to) {
+        (Target::Entry { .. }, Some(f)) if f != Format::Msh => {
+            return Err(Error::usage(
+                "convert.unsupported_direction",
+                format!(
+                    "{} names an entry of an archive, which holds MSH models; leave out --to {f}",
+                    args.output.display()
+                ),
+            )
+            .into())
+        }
+        (Target::Entry { .. }, _) => Format::Msh,
+        (_, Some(f)) => f,
+        (_, None) => Format::from_path(&args.output).ok_or_else(|| {
             Error::usage(
                 "convert.unknown_format",
                 format!(
@@ -73,6 +88,13 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         }
     }
     let main = output.main();
+    if let Target::Entry { archive, name } = &target {
+        let placed = archive_out::put(archive, name, None, main.bytes.clone())?;
+        if !args.quiet {
+            archive_out::placed_line(archive, name, placed);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.output.as_os_str() == "-" {
         // For stdout: the .obj alone, no .mtl.
         out.bytes(&main.bytes)?;

@@ -88,6 +88,13 @@ pub fn run(command: &NresCommand, out: &mut Out) -> anyhow::Result<ExitCode> {
             ..
         } => pack(dir, file, *lossless, out),
         NresCommand::Repack { file, out: target } => repack(file, target, out),
+        NresCommand::Put {
+            archive,
+            file,
+            name,
+            r#type,
+        } => crate::archive_out::put_file(archive, file, name.as_deref(), r#type.as_deref()),
+        NresCommand::Remove { archive, name } => crate::archive_out::remove(archive, name),
     }
 }
 

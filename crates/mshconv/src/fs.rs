@@ -31,3 +31,41 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     }
     result
 }
+
+/// Replaces the file at `path` with `bytes` so that the old file stays whole
+/// until the new one is complete on the disk: the bytes go to a temporary
+/// file in the same folder, which is flushed (fsync) before it is renamed over
+/// `path`, and the folder is flushed after. A kill at any moment leaves either
+/// the old file or the new one under `path` (and at worst a stray temporary
+/// file `.NAME.PID.tmp` beside it). For the user's own files, such as an
+/// archive a model is put into, where [`write_atomically`]'s speed matters
+/// less than the data.
+pub fn replace_durably(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let cannot = || format!("cannot write {}", path.display());
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp).with_context(cannot)?;
+        f.write_all(bytes).with_context(cannot)?;
+        f.sync_all().with_context(cannot)?;
+        drop(f);
+        std::fs::rename(&tmp, path).with_context(cannot)?;
+        // The rename itself is durable once the folder is flushed (best
+        // effort: not every platform opens a folder as a file).
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}

@@ -13,6 +13,7 @@
 
 #![forbid(unsafe_code)]
 
+mod archive_out;
 mod cli;
 mod cmd_batch;
 mod cmd_convert;

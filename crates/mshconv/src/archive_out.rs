@@ -1,0 +1,139 @@
+//! Writing into an archive: `convert IN ARCHIVE:ENTRY`, `nres put`, `nres
+//! remove` and `batch --into`. The archive is edited in memory by the
+//! application layer's [`Editor`] (every other entry keeps its bytes, name
+//! and order; a canonical archive stays canonical) and replaced durably
+//! ([`replace_durably`]): a kill at any moment leaves the old archive whole.
+
+use crate::fs::replace_durably;
+use crate::input::read_file;
+use crate::out;
+use anyhow::Context;
+use mshconv_app::archive::{Editor, Placed};
+use mshconv_app::Error;
+use std::path::{Path, PathBuf};
+
+/// Where a conversion's output goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// A file (or `-`, stdout).
+    File,
+    /// An entry of an existing archive.
+    Entry {
+        /// The archive file.
+        archive: PathBuf,
+        /// The entry's name.
+        name: String,
+    },
+}
+
+/// Tells `OUT` apart: a path that exists is that file; `ARCHIVE:ENTRY` whose
+/// archive exists is an entry of it. A name like `units.rlb:TANK.MSH` whose
+/// archive does not exist is refused (never a stray file of that name).
+pub fn target(output: &Path) -> Result<Target, Error> {
+    if output.as_os_str() == "-" || output.exists() {
+        return Ok(Target::File);
+    }
+    let Some((archive, name)) = output.to_str().and_then(|s| s.rsplit_once(':')) else {
+        return Ok(Target::File);
+    };
+    if archive.is_empty() || name.is_empty() || name.contains(['/', '\\']) {
+        return Ok(Target::File);
+    }
+    let archive = PathBuf::from(archive);
+    if archive.is_file() {
+        return Ok(Target::Entry {
+            archive,
+            name: name.to_string(),
+        });
+    }
+    if mshconv_app::is_archive_path(&archive) {
+        return Err(Error::new(
+            mshconv_app::Kind::Io,
+            "io.not_found",
+            format!(
+                "{} does not exist: a model is put into an existing archive (`mshconv nres pack` makes one)",
+                archive.display()
+            ),
+        ));
+    }
+    Ok(Target::File)
+}
+
+/// Puts `data` under `name` into the archive at `path` (replacing the entry of
+/// that name, or adding one of `type_id`, by default MSH) and replaces the
+/// file durably.
+pub fn put(path: &Path, name: &str, type_id: Option<u32>, data: Vec<u8>) -> anyhow::Result<Placed> {
+    edit(path, |editor| editor.put(name, type_id, data))
+}
+
+/// Opens the archive at `path`, applies `change`, and replaces the file durably.
+pub fn edit<T>(
+    path: &Path,
+    change: impl FnOnce(&mut Editor) -> Result<T, Error>,
+) -> anyhow::Result<T> {
+    let bytes = read_file(path)?;
+    let mut editor =
+        Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", path.display())))?;
+    let result = change(&mut editor)?;
+    let written = editor
+        .write()
+        .with_context(|| format!("cannot write the archive {}", path.display()))?;
+    replace_durably(path, &written)?;
+    Ok(result)
+}
+
+/// `note[archive.replaced]: units.rlb:TANK.MSH replaced` (or `added`) on stderr.
+pub fn placed_line(archive: &Path, name: &str, placed: Placed) {
+    let (code, what) = match placed {
+        Placed::Replaced => ("archive.replaced", "replaced"),
+        Placed::Added => ("archive.added", "added (a new entry)"),
+    };
+    out::note_line(code, &format!("{}:{name} {what}", archive.display()));
+}
+
+/// A `--type` value: a number, or up to four characters (`MSH`, `Texm`) read
+/// as a little-endian u32 padded with NULs, as the game's type ids are.
+pub fn parse_type(text: &str) -> Result<u32, Error> {
+    if let Ok(n) = text.parse::<u32>() {
+        return Ok(n);
+    }
+    if !text.is_empty() && text.len() <= 4 && text.bytes().all(|b| b.is_ascii_graphic()) {
+        let mut bytes = [0u8; 4];
+        bytes[..text.len()].copy_from_slice(text.as_bytes());
+        return Ok(u32::from_le_bytes(bytes));
+    }
+    Err(Error::bad_option(format!(
+        "type must be a number or up to four characters (MSH, Texm), not {text:?}"
+    )))
+}
+
+/// `nres put ARCHIVE FILE [--name NAME] [--type TYPE]`.
+pub fn put_file(
+    archive: &Path,
+    file: &Path,
+    name: Option<&str>,
+    type_id: Option<&str>,
+) -> anyhow::Result<std::process::ExitCode> {
+    let type_id = type_id.map(parse_type).transpose()?;
+    let name = match name {
+        Some(n) => n.to_string(),
+        None => file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .ok_or_else(|| Error::bad_option("give the entry's name with --name"))?,
+    };
+    let data = read_file(file)?;
+    let placed = put(archive, &name, type_id, data)?;
+    placed_line(archive, &name, placed);
+    Ok(std::process::ExitCode::SUCCESS)
+}
+
+/// `nres remove ARCHIVE NAME`.
+pub fn remove(archive: &Path, name: &str) -> anyhow::Result<std::process::ExitCode> {
+    edit(archive, |editor| editor.remove(name))?;
+    out::note_line(
+        "archive.removed",
+        &format!("{}:{name} removed", archive.display()),
+    );
+    Ok(std::process::ExitCode::SUCCESS)
+}

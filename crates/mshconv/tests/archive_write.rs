@@ -1,0 +1,272 @@
+//! Putting models back into archives: `convert IN ARCHIVE:ENTRY`, `nres put`,
+//! `nres remove`, through the real binary in temp folders; and killing a write
+//! into an archive at random points never leaves a damaged archive.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn fixture(rel: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../fixtures/small")
+        .join(rel)
+}
+
+/// Name, type, attributes and payload of every entry, in directory order.
+fn entries(bytes: &[u8]) -> Vec<(String, u32, [u32; 3], Vec<u8>)> {
+    let a = nres::Archive::parse(bytes).expect("a whole archive");
+    a.entries()
+        .map(|e| {
+            (
+                e.name(),
+                e.type_id(),
+                [e.attr1(), e.attr2(), e.attr3()],
+                e.data().to_vec(),
+            )
+        })
+        .collect()
+}
+
+fn files(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn an_entry_goes_out_to_glb_and_back_into_the_archive_byte_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read(fixture("archives/small.rlb")).unwrap();
+    std::fs::write(dir.path().join("small.rlb"), &original).unwrap();
+    run(
+        dir.path(),
+        &["convert", "small.rlb:M123_DOME.MSH", "dome.glb", "-q"],
+    )
+    .expect(0);
+    let r = run(
+        dir.path(),
+        &["convert", "dome.glb", "small.rlb:m123_dome.msh"],
+    )
+    .expect(0);
+    assert!(r.stderr.contains("note[archive.replaced]"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
+    );
+    // Nothing else was written: no file named ARCHIVE:ENTRY, no temporary file.
+    assert_eq!(files(dir.path()), ["dome.glb", "small.rlb"]);
+}
+
+#[test]
+fn an_edited_model_replaces_its_entry_and_a_new_name_adds_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read(fixture("archives/small.rlb")).unwrap();
+    std::fs::write(dir.path().join("small.rlb"), &original).unwrap();
+    let before = entries(&original);
+    // An "edited" model: another model of the archive, through glTF.
+    run(
+        dir.path(),
+        &["convert", "small.rlb:M143_ROBOT.MSH", "robot.glb", "-q"],
+    )
+    .expect(0);
+    run(
+        dir.path(),
+        &["convert", "robot.glb", "small.rlb:M123_DOME.MSH", "-q"],
+    )
+    .expect(0);
+    let after = entries(&std::fs::read(dir.path().join("small.rlb")).unwrap());
+    assert_eq!(after.len(), before.len());
+    let robot = before.iter().find(|e| e.0 == "M143_ROBOT.MSH").unwrap();
+    for (b, a) in before.iter().zip(&after) {
+        assert_eq!(
+            (&a.0, a.1, a.2),
+            (&b.0, b.1, b.2),
+            "name, type, attributes kept"
+        );
+        if a.0 == "M123_DOME.MSH" {
+            assert_eq!(a.3, robot.3, "the edited model is in its entry");
+        } else {
+            assert_eq!(a.3, b.3, "{} unchanged", a.0);
+        }
+    }
+    // A new name adds an entry the game's lookup finds.
+    let r = run(
+        dir.path(),
+        &["convert", "robot.glb", "small.rlb:NEW_ROBOT.MSH"],
+    )
+    .expect(0);
+    assert!(r.stderr.contains("note[archive.added]"), "{}", r.stderr);
+    let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();
+    let archive = nres::Archive::parse(&bytes).unwrap();
+    let added = archive
+        .find_by_name("new_robot.msh")
+        .expect("found by the game's lookup");
+    assert_eq!(added.data(), &robot.3[..]);
+    assert_eq!(added.type_id(), u32::from_le_bytes(*b"MSH\0"));
+    // The result validates entry by entry.
+    for e in archive.nested_models() {
+        run(
+            dir.path(),
+            &["validate", &format!("small.rlb:{}", e.name())],
+        )
+        .expect(0);
+    }
+    assert_eq!(files(dir.path()), ["robot.glb", "small.rlb"]);
+}
+
+#[test]
+fn an_archive_that_does_not_exist_is_refused_and_no_stray_file_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("models/m127_tank.msh"), dir.path().join("tank.msh")).unwrap();
+    let r = run(dir.path(), &["convert", "tank.msh", "units.rlb:TANK.MSH"]).expect(2);
+    assert!(r.stderr.contains("error[io.not_found]"), "{}", r.stderr);
+    let r = run(
+        dir.path(),
+        &["convert", "tank.msh", "units.rlb:TANK.MSH", "--to", "glb"],
+    );
+    assert_ne!(r.code, 0);
+    assert_eq!(files(dir.path()), ["tank.msh"]);
+    // Into an existing archive, --to can only be msh.
+    std::fs::copy(fixture("archives/small.rlb"), dir.path().join("small.rlb")).unwrap();
+    let r = run(
+        dir.path(),
+        &["convert", "tank.msh", "small.rlb:TANK.MSH", "--to", "glb"],
+    )
+    .expect(2);
+    assert!(
+        r.stderr.contains("convert.unsupported_direction"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(files(dir.path()), ["small.rlb", "tank.msh"]);
+}
+
+#[test]
+fn nres_put_and_remove() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read(fixture("archives/small.rlb")).unwrap();
+    std::fs::write(dir.path().join("small.rlb"), &original).unwrap();
+    std::fs::write(dir.path().join("wall.tex"), b"texture bytes").unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "nres",
+            "put",
+            "small.rlb",
+            "wall.tex",
+            "--name",
+            "WALL",
+            "--type",
+            "Texm",
+        ],
+    )
+    .expect(0);
+    assert!(r.stderr.contains("note[archive.added]"), "{}", r.stderr);
+    let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();
+    let archive = nres::Archive::parse(&bytes).unwrap();
+    let wall = archive.find_by_name("wall").unwrap();
+    assert_eq!(wall.type_id(), u32::from_le_bytes(*b"Texm"));
+    assert_eq!(wall.data(), b"texture bytes");
+    // The name defaults to the file's; the type is kept on a replace.
+    std::fs::write(dir.path().join("WALL"), b"new").unwrap();
+    run(dir.path(), &["nres", "put", "small.rlb", "WALL"]).expect(0);
+    let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();
+    let wall = nres::Archive::parse(&bytes)
+        .unwrap()
+        .find_by_name("WALL")
+        .map(|e| (e.type_id(), e.data().to_vec()));
+    assert_eq!(wall, Some((u32::from_le_bytes(*b"Texm"), b"new".to_vec())));
+    run(dir.path(), &["nres", "remove", "small.rlb", "wall"]).expect(0);
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
+    );
+    let r = run(dir.path(), &["nres", "remove", "small.rlb", "wall"]).expect(2);
+    assert!(r.stderr.contains("input.no_such_entry"), "{}", r.stderr);
+    let r = run(
+        dir.path(),
+        &["nres", "put", "small.rlb", "WALL", "--type", "TOOLONG"],
+    )
+    .expect(2);
+    assert!(r.stderr.contains("option.invalid"), "{}", r.stderr);
+}
+
+/// A small deterministic sequence of delays (no randomness in tests).
+fn delays(n: usize, max_ms: u64) -> Vec<Duration> {
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            Duration::from_millis(x % max_ms)
+        })
+        .collect()
+}
+
+#[test]
+fn killing_a_write_into_an_archive_never_leaves_a_damaged_one() {
+    let dir = tempfile::tempdir().unwrap();
+    // A large archive, so that writing it takes long enough to be killed midway.
+    let small = std::fs::read(fixture("archives/small.rlb")).unwrap();
+    let mut owned = nres::OwnedArchive::parse(&small).unwrap();
+    owned.push(
+        nres::OwnedEntry::new(
+            u32::from_le_bytes(*b"TXT\0"),
+            "BIG.TXT",
+            vec![0x5A; 48 << 20],
+        )
+        .unwrap(),
+    );
+    let old = owned.write(nres::WriteMode::Canonical).unwrap();
+    let path = dir.path().join("big.rlb");
+    std::fs::write(&path, &old).unwrap();
+    run(
+        dir.path(),
+        &["convert", "big.rlb:M143_ROBOT.MSH", "robot.glb", "-q"],
+    )
+    .expect(0);
+    let args = ["convert", "robot.glb", "big.rlb:M123_DOME.MSH", "-q"];
+    // The new archive, from a run that is not killed.
+    run(dir.path(), &args).expect(0);
+    let new = std::fs::read(&path).unwrap();
+    assert_ne!(new, old);
+    let (mut olds, mut news) = (0, 0);
+    for delay in delays(16, 900) {
+        std::fs::write(&path, &old).unwrap();
+        let mut child = Command::new(BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(delay);
+        let _ = child.kill();
+        let _ = child.wait();
+        let now = std::fs::read(&path).unwrap();
+        if now == old {
+            olds += 1;
+        } else if now == new {
+            news += 1;
+        } else {
+            panic!("killed after {delay:?}: the archive is neither the old nor the new one");
+        }
+        // A kill may leave the temporary file; nothing else.
+        for name in files(dir.path()) {
+            assert!(
+                ["big.rlb", "robot.glb"].contains(&name.as_str())
+                    || (name.starts_with(".big.rlb.") && name.ends_with(".tmp")),
+                "{name}"
+            );
+        }
+    }
+    eprintln!("killed writes: {olds} left the old archive, {news} the new one");
+    assert_eq!(olds + news, 16);
+}
