@@ -122,15 +122,8 @@ pub async fn read_upload(
     ctx: &RequestContext,
 ) -> Result<Upload, ApiError> {
     let bytes = read_body(headers, body, limit, ctx).await?;
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let is_multipart = content_type
-        .split(';')
-        .next()
-        .is_some_and(|m| m.trim().eq_ignore_ascii_case("multipart/form-data"));
-    let upload = if is_multipart {
+    let content_type = content_type(headers);
+    let upload = if is_multipart(content_type) {
         multipart(content_type, bytes).await?
     } else {
         Upload {
@@ -148,7 +141,17 @@ pub async fn read_upload(
     Ok(upload)
 }
 
-async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError> {
+/// A multipart field read: its bytes and the file name its part gave.
+type Field = (Bytes, Option<String>);
+
+/// Reads the fields `allowed` of a `multipart/form-data` body, each at most
+/// once, in the order of `allowed`; any other field is refused with `hint`.
+async fn fields<const N: usize>(
+    content_type: &str,
+    bytes: Bytes,
+    allowed: [&str; N],
+    hint: &str,
+) -> Result<[Option<Field>; N], ApiError> {
     let bad = |e: multer::Error| {
         ApiError::bad_request(
             "request.multipart",
@@ -158,32 +161,51 @@ async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError>
     let boundary = multer::parse_boundary(content_type).map_err(bad)?;
     let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(bytes) });
     let mut parts = multer::Multipart::new(stream, boundary);
-    let mut file: Option<(Bytes, Option<String>)> = None;
-    let mut mtl: Option<Bytes> = None;
+    let mut found: [Option<Field>; N] = std::array::from_fn(|_| None);
     while let Some(field) = parts.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_string();
-        match name.as_str() {
-            "file" if file.is_none() => {
-                let filename = field.file_name().map(str::to_string);
-                file = Some((field.bytes().await.map_err(bad)?, filename));
-            }
-            "mtl" if mtl.is_none() => mtl = Some(field.bytes().await.map_err(bad)?),
-            "file" | "mtl" => {
-                return Err(ApiError::bad_request(
-                    "request.multipart",
-                    format!("the multipart field {name:?} is given twice"),
-                ))
-            }
-            _ => {
-                return Err(ApiError::bad_request(
-                    "request.multipart",
-                    format!(
-                        "unknown multipart field {name:?}: send the model as `file` (and an OBJ's material library as `mtl`); options go in the query string"
-                    ),
-                ))
-            }
+        let Some(i) = allowed.iter().position(|a| *a == name) else {
+            return Err(ApiError::bad_request(
+                "request.multipart",
+                format!("unknown multipart field {name:?}: {hint}"),
+            ));
+        };
+        if found[i].is_some() {
+            return Err(ApiError::bad_request(
+                "request.multipart",
+                format!("the multipart field {name:?} is given twice"),
+            ));
         }
+        let filename = field.file_name().map(str::to_string);
+        found[i] = Some((field.bytes().await.map_err(bad)?, filename));
     }
+    Ok(found)
+}
+
+/// Whether the body is `multipart/form-data`.
+fn is_multipart(content_type: &str) -> bool {
+    content_type
+        .split(';')
+        .next()
+        .is_some_and(|m| m.trim().eq_ignore_ascii_case("multipart/form-data"))
+}
+
+/// The body's `Content-Type`, or empty.
+fn content_type(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+}
+
+async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError> {
+    let [file, mtl] = fields(
+        content_type,
+        bytes,
+        ["file", "mtl"],
+        "send the model as `file` (and an OBJ's material library as `mtl`); options go in the query string",
+    )
+    .await?;
     let (bytes, filename) = file.ok_or_else(|| {
         ApiError::bad_request(
             "request.missing_file",
@@ -193,6 +215,75 @@ async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError>
     Ok(Upload {
         bytes,
         filename,
-        mtl,
+        mtl: mtl.map(|(m, _)| m),
+    })
+}
+
+/// The upload of `POST /v1/archive/put`: an archive and the model to put into it.
+#[derive(Debug, Clone)]
+pub struct ArchiveUpload {
+    /// The archive's bytes (the multipart field `archive`).
+    pub archive: Bytes,
+    /// The file name the `archive` part gave, if any.
+    pub archive_name: Option<String>,
+    /// The model (the field `file`, and an OBJ's `mtl`).
+    pub model: Upload,
+}
+
+/// Reads the upload of `POST /v1/archive/put`: a `multipart/form-data` body
+/// with the fields `archive` and `file` (and `mtl` for an `.obj`), nothing else.
+pub async fn read_archive_upload(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+    ctx: &RequestContext,
+) -> Result<ArchiveUpload, ApiError> {
+    let bytes = read_body(headers, body, limit, ctx).await?;
+    let content_type = content_type(headers);
+    if !is_multipart(content_type) {
+        return Err(ApiError::bad_request(
+            "request.multipart",
+            "send a multipart/form-data body with the archive as the field `archive` and the model as `file` (curl -F archive=@units.rlb -F file=@tank.msh)",
+        ));
+    }
+    let [archive, file, mtl] = fields(
+        content_type,
+        bytes,
+        ["archive", "file", "mtl"],
+        "send the archive as `archive`, the model as `file` (and an OBJ's material library as `mtl`); options go in the query string",
+    )
+    .await?;
+    let (archive, archive_name) = archive.ok_or_else(|| {
+        ApiError::bad_request(
+            "request.missing_archive",
+            "the multipart body has no field `archive`: send the .rlb as it (curl -F archive=@units.rlb)",
+        )
+    })?;
+    let (model, filename) = file.ok_or_else(|| {
+        ApiError::bad_request(
+            "request.missing_file",
+            "the multipart body has no field `file`: send the model as it (curl -F file=@tank.msh)",
+        )
+    })?;
+    if archive.is_empty() {
+        return Err(ApiError::bad_request(
+            "request.empty_body",
+            "the field `archive` is empty: send the .rlb archive in it",
+        ));
+    }
+    if model.is_empty() {
+        return Err(ApiError::bad_request(
+            "request.empty_body",
+            "the field `file` is empty: send the model in it",
+        ));
+    }
+    Ok(ArchiveUpload {
+        archive,
+        archive_name,
+        model: Upload {
+            bytes: model,
+            filename,
+            mtl: mtl.map(|(m, _)| m),
+        },
     })
 }

@@ -49,6 +49,21 @@ impl FromRequest<AppState> for Upload {
     }
 }
 
+/// The upload of `POST /v1/archive/put` (`archive`, `file`, `mtl`), read as [`Upload`] is.
+impl FromRequest<AppState> for crate::body::ArchiveUpload {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
+        let ctx = req
+            .extensions()
+            .get::<RequestContext>()
+            .cloned()
+            .ok_or_else(|| ApiError::internal("the request has no context"))?;
+        let (parts, body) = req.into_parts();
+        crate::body::read_archive_upload(&parts.headers, body, state.config().max_body, &ctx).await
+    }
+}
+
 /// The conversion options as the query spells them (`lod=1&fps=30&axis=z-up`):
 /// numbers must be numbers (`request.query`); every value is then checked by
 /// the application layer (`option.invalid`).

@@ -45,6 +45,7 @@ pub fn routes() -> Vec<Route> {
             "/v1/archive/convert",
             post(handlers::archive_convert),
         ),
+        route(Method::POST, "/v1/archive/put", post(handlers::archive_put)),
         route(Method::GET, "/healthz", get(handlers::healthz)),
         route(Method::GET, "/readyz", get(handlers::readyz)),
         route(Method::GET, "/metrics", get(handlers::metrics)),

@@ -104,6 +104,14 @@ async fn every_curl_example_runs() {
     assert_eq!(glb, library_glb(&fixture(WALKER), "m095_walker"));
     let msh = std::fs::read(scratch.path().join("m095_walker.msh")).unwrap();
     assert_eq!(msh, fixture(WALKER), "glb -> msh gives the fixture back");
+    // archive/put: the walker replaced the dome, then came in again from its
+    // .glb as a new entry that the game's lookup finds.
+    let put = std::fs::read(scratch.path().join("small-2.rlb")).unwrap();
+    let put = nres::Archive::parse(&put).unwrap();
+    for name in ["M123_DOME.MSH", "m999_walker.msh"] {
+        let entry = put.find_by_name(name).unwrap_or_else(|| panic!("{name}"));
+        assert!(entry.data() == &fixture(WALKER)[..], "{name}");
+    }
     server.stop().await;
 }
 

@@ -1,0 +1,283 @@
+//! `POST /v1/archive/put`: put a model into an `.rlb` archive, as the game
+//! will read it, and answer the new archive.
+//!
+//! The multipart body has the archive (`archive`) and the model (`file`: an
+//! `.msh`, or a `.glb`/`.gltf`/`.obj`, which goes through
+//! `mshconv_app::convert` to MSH first with the query's options; an `.obj`
+//! may bring its `mtl`). `entry=` names the model entry: the entry of that
+//! name (compared as the game compares, ASCII case-insensitively) gets the new
+//! payload and keeps its type, attributes, name and place (`replaced`), or a
+//! new MSH entry is added at the end with the sort table updated, so that the
+//! game's binary search finds it (`added`). Every other entry keeps its bytes,
+//! name and order, and the archive keeps its layout
+//! (`mshconv_app::archive::Editor`).
+//!
+//! The model goes in as MSH, so the entry's name must be a model's name (it
+//! ends in `.msh`, as the game's are, and as `archive/convert` and the page
+//! find models): another name is refused (`request.entry_not_model`) rather
+//! than renamed, so that what is written is exactly what was asked for. An
+//! `.msh` upload is opened strictly first: a damaged model is not put into
+//! the game's archive (422 with the validator's code).
+
+use super::respond;
+use crate::body::ArchiveUpload;
+use crate::error::ApiError;
+use crate::extract::{format_param, FromQuery, OptionsQuery, Params};
+use crate::{AppState, RequestContext};
+use axum::extract::State;
+use axum::http::{HeaderName, HeaderValue};
+use axum::response::Response;
+use axum::Extension;
+use mshconv_app::archive::{Editor, Placed};
+use mshconv_app::names::{safe_stem, stem};
+use mshconv_app::{Format, GivenMtl, Names, Options};
+use mshconv_convert::Report;
+use serde::Deserialize;
+
+/// Header saying what the put did: `replaced` or `added`.
+pub const PLACED_HEADER: &str = "x-mshconv-placed";
+/// Header naming the entry the model went into, as the archive spells it
+/// (a replaced entry keeps its own spelling); left out when the name is not
+/// header-safe.
+pub const ENTRY_HEADER: &str = "x-mshconv-entry";
+
+/// The query of `/v1/archive/put`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArchivePutQuery {
+    /// The model entry to replace or add (a name ending in `.msh`).
+    pub entry: Option<String>,
+    /// The model's format; sniffed from the bytes when absent.
+    pub from: Option<String>,
+    /// Frames per second of a glTF's timeline (import).
+    pub fps: Option<f32>,
+    /// `y-up` or `z-up` (import).
+    pub axis: Option<String>,
+    /// `conjugate` or `stored` (import).
+    pub rotation: Option<String>,
+    /// glTF import: `all`, `none`, an index or a name.
+    pub animation: Option<String>,
+}
+
+/// `/v1/archive/put`'s query, checked.
+#[derive(Debug, Clone)]
+pub struct ArchivePutRequest {
+    entry: String,
+    from: Option<Format>,
+    options: Options,
+}
+
+/// Whether an entry name is a model's: it ends in `.msh` (ASCII case-insensitively).
+fn is_model_entry_name(name: &str) -> bool {
+    nres::is_model_name(name.as_bytes())
+}
+
+impl FromQuery for ArchivePutRequest {
+    type Raw = ArchivePutQuery;
+    fn parse(q: ArchivePutQuery) -> Result<Self, ApiError> {
+        let entry = match q.entry {
+            Some(e) if !e.is_empty() => e,
+            _ => {
+                return Err(ApiError::bad_request(
+                    "request.entry_required",
+                    "name the model entry to replace or add with entry=NAME.MSH (POST the archive to /v1/archive/list to see its entries)",
+                ))
+            }
+        };
+        if !is_model_entry_name(&entry) {
+            return Err(ApiError::bad_request(
+                "request.entry_not_model",
+                format!(
+                    "entry={entry:?} is not a model's name: the model goes in as MSH, and a model entry's name ends in .msh (as the game's do), e.g. {:?}",
+                    format!("{}.MSH", stem(&entry).unwrap_or_else(|| "MODEL".to_string()))
+                ),
+            ));
+        }
+        let from = q
+            .from
+            .as_deref()
+            .map(|f| format_param("from", f))
+            .transpose()?;
+        if let Some(from) = from {
+            if from != Format::Msh {
+                from.check_direction(Format::Msh)?;
+            }
+        }
+        let options = OptionsQuery {
+            fps: q.fps,
+            axis: q.axis,
+            rotation: q.rotation,
+            ..OptionsQuery::default()
+        }
+        .options(q.animation.as_deref())?;
+        Ok(ArchivePutRequest {
+            entry,
+            from,
+            options,
+        })
+    }
+}
+
+/// The model as MSH: an `.msh` opened strictly (and kept as it is), anything
+/// else converted, with the conversion's report.
+fn model_as_msh(
+    upload: &crate::body::Upload,
+    from: Format,
+    entry: &str,
+    options: &Options,
+) -> Result<(Vec<u8>, Report), ApiError> {
+    if from == Format::Msh {
+        msh::open(&upload.bytes, msh::Mode::Strict)?;
+        return Ok((upload.bytes.to_vec(), Report::default()));
+    }
+    let name = stem(entry).unwrap_or_else(|| "model".to_string());
+    let names = Names {
+        file: safe_stem(&name),
+        model: name,
+    };
+    let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
+    let mut output =
+        mshconv_app::convert(&upload.bytes, (from, Format::Msh), options, &names, &mtl)?;
+    if output.files.is_empty() {
+        return Err(ApiError::internal("a conversion to MSH gave no file"));
+    }
+    let msh = output.files.swap_remove(0).bytes;
+    Ok((msh, output.report))
+}
+
+/// Refuses an `archive` that is a model (it has a node table of its own): the
+/// fields were most likely swapped.
+fn require_archive(bytes: &[u8]) -> Result<(), ApiError> {
+    let parsed = nres::Archive::parse(bytes)?;
+    if parsed.find_by_type(msh::resource::NODES).is_some() {
+        return Err(ApiError::unprocessable(
+            "archive.is_model",
+            "the field `archive` holds a model (it has a node table), not an archive of models: send the .rlb as `archive` and the model as `file`",
+        ));
+    }
+    Ok(())
+}
+
+/// What the job made: the archive, what the put did, the entry's name, the report.
+struct Put {
+    archive: Vec<u8>,
+    placed: Placed,
+    entry: String,
+    report: Report,
+}
+
+/// `POST /v1/archive/put`.
+pub async fn archive_put(
+    State(state): State<AppState>,
+    Extension(ctx): Extension<RequestContext>,
+    Params(q): Params<ArchivePutRequest>,
+    upload: ArchiveUpload,
+) -> Result<Response, ApiError> {
+    let (from, _) = mshconv_app::input_format(q.from, None, &upload.model.bytes)?;
+    if from != Format::Msh {
+        from.check_direction(Format::Msh)?;
+    }
+    let file_name = format!(
+        "{}.rlb",
+        safe_stem(
+            &upload
+                .archive_name
+                .as_deref()
+                .and_then(stem)
+                .unwrap_or_else(|| "archive".to_string())
+        )
+    );
+    let metrics = state.metrics();
+    let job_metrics = metrics.clone();
+    let result = state
+        .run_job(&ctx, move || -> Result<Put, ApiError> {
+            // The archive first: a damaged one is said before any conversion.
+            require_archive(&upload.archive)?;
+            let mut editor = Editor::open(&upload.archive)?;
+            let converted = model_as_msh(&upload.model, from, &q.entry, &q.options);
+            if from != Format::Msh {
+                let outcome = match &converted {
+                    Ok(_) => "ok",
+                    Err(e) => e.outcome.unwrap_or("invalid_input"),
+                };
+                job_metrics.conversion(from.name(), Format::Msh.name(), outcome);
+            }
+            let (msh, report) = converted?;
+            let placed = editor.put(&q.entry, None, msh)?;
+            let archive = editor.write()?;
+            // The entry as the archive now spells it.
+            let entry = nres::Archive::parse(&archive)
+                .ok()
+                .and_then(|a| {
+                    mshconv_app::archive::find(&a, &q.entry)
+                        .and_then(|i| a.entry(i))
+                        .map(|e| e.name())
+                })
+                .unwrap_or_else(|| q.entry.clone());
+            Ok(Put {
+                archive,
+                placed,
+                entry,
+                report,
+            })
+        })
+        .await;
+    let put = match result {
+        Ok(r) => r?,
+        Err(e) => {
+            if from != Format::Msh && e.code == "server.timeout" {
+                metrics.conversion(from.name(), Format::Msh.name(), "timeout");
+            }
+            return Err(e);
+        }
+    };
+    let placed = match put.placed {
+        Placed::Replaced => "replaced",
+        Placed::Added => "added",
+    };
+    tracing::info!(
+        from = from.name(),
+        placed,
+        entry = %put.entry,
+        notes = put.report.notes.len(),
+        "model put into an archive"
+    );
+    let mut response = respond::file(
+        put.archive,
+        Format::Msh.media_type(),
+        &file_name,
+        Some(&put.report),
+        Some(from),
+    );
+    let headers = response.headers_mut();
+    headers.insert(
+        HeaderName::from_static(PLACED_HEADER),
+        HeaderValue::from_static(placed),
+    );
+    if let Ok(v) = HeaderValue::from_str(&put.entry) {
+        headers.insert(HeaderName::from_static(ENTRY_HEADER), v);
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_entry_must_be_a_model_name() {
+        let parse = |entry: Option<&str>| {
+            ArchivePutRequest::parse(ArchivePutQuery {
+                entry: entry.map(str::to_string),
+                ..ArchivePutQuery::default()
+            })
+        };
+        assert_eq!(parse(Some("tank.msh")).unwrap().entry, "tank.msh");
+        assert_eq!(parse(Some("TANK.MSH")).unwrap().entry, "TANK.MSH");
+        assert_eq!(parse(None).unwrap_err().code, "request.entry_required");
+        assert_eq!(parse(Some("")).unwrap_err().code, "request.entry_required");
+        let e = parse(Some("tank.glb")).unwrap_err();
+        assert_eq!(e.code, "request.entry_not_model");
+        assert!(e.detail.contains("\"tank.MSH\""), "{}", e.detail);
+    }
+}
