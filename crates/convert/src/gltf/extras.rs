@@ -471,11 +471,11 @@ pub fn unwrap<T: serde::de::DeserializeOwned>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A model's extras with every optional member set.
-    fn full() -> ModelExtras {
+    pub(crate) fn full() -> ModelExtras {
         ModelExtras {
             format: Format::V1,
             options: OptionsExtras {
@@ -541,7 +541,7 @@ mod tests {
 
     /// A model's extras with no optional member, the other ones as the
     /// default options write them.
-    fn bare() -> ModelExtras {
+    pub(crate) fn bare() -> ModelExtras {
         ModelExtras {
             format: Format::V1,
             options: OptionsExtras {
@@ -556,10 +556,9 @@ mod tests {
         }
     }
 
-    /// The text every export writes for the scene is pinned: these are the
-    /// bytes the JSON writer's typed path wrote before the scene extras went
-    /// back to serde, member for member (the typed path was tested equal to
-    /// serde for both values).
+    /// The text every export writes for the scene is pinned: serde's, which
+    /// the JSON writer's typed path writes too (json_text's tests), member for
+    /// member as before the members of known strings became enums.
     #[test]
     fn model_extras_are_written_as_the_schema_says() {
         let full_text = concat!(

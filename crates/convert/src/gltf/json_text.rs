@@ -11,28 +11,30 @@
 //!
 //! Every struct it writes is destructured in full, so a field that a new
 //! gltf-json adds fails to compile here rather than going missing from the
-//! output. The `msh` extras of meshes and nodes are written here from their
-//! typed form too (serde, through a raw value per mesh and per node, was
-//! another 5% of an export, and about 3% for the nodes). The scene's `msh`
-//! extras, once per model, are not: serde writes them into a raw value that
-//! is copied as stored (typing them saved under 1% of an export's
-//! instructions, less than an unrelated inlining change moves the total, and
-//! nothing measurable in time; bench/RESULTS.md, "Session 8"). The rarer
-//! shapes (animations, materials, the asset, and the fields the exporter
-//! never sets, such as cameras or sparse accessors) are handed to serde, so
-//! they are written exactly as before too.
+//! output. The `msh` extras of meshes, nodes and the scene are written here
+//! from their typed form too (serde, through a raw value per mesh and per
+//! node, was another 5% of an export, and about 3% for the nodes; the
+//! scene's, once per model, ~1%: measured in bench/RESULTS.md, session 8).
+//! The rarer shapes (animations, materials, the asset, and the fields the
+//! exporter never sets, such as cameras or sparse accessors) are handed to
+//! serde, so they are written exactly as before too.
 
-use super::extras::{BatchExtras, NodeExtras, NodeMsh, SlotExtras, SlotNodeExtras};
+use super::extras::{
+    BatchExtras, Counts, EntryExtras, Gap, ModelExtras, NodeExtras, NodeMsh, OptionsExtras,
+    RawAccessors, SlotExtras, SlotNodeExtras,
+};
 use gltf_json as json;
 use json::validation::Checked;
 use serde::Serialize;
 use serde_json::Value;
 
 /// The `msh` extras the exporter keeps typed: `meshes[i]` for mesh `i`,
-/// `nodes[i]` for node `i` (either list may be shorter than the document's).
-/// The scene's are in the tree, as a raw value.
+/// `nodes[i]` for node `i` (either list may be shorter than the document's),
+/// `scene` for the first scene.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Typed<'a> {
+    /// The first scene's (the model's).
+    pub scene: Option<&'a ModelExtras>,
     /// Per mesh.
     pub meshes: &'a [SlotExtras],
     /// Per node.
@@ -116,7 +118,7 @@ pub fn write(root: &json::Root, typed: Typed<'_>, out: &mut Vec<u8>) -> serde_js
     o.serde_if(b"samplers", !samplers.is_empty(), samplers)?;
     if !scenes.is_empty() {
         o.key(b"scenes");
-        array(o.out, scenes, scene_object)?;
+        array_typed(o.out, scenes, typed.scene.as_slice(), scene_object)?;
     }
     o.serde_if(b"skins", !skins.is_empty(), skins)?;
     o.serde_if(b"textures", !textures.is_empty(), textures)?;
@@ -224,7 +226,11 @@ fn view(out: &mut Vec<u8>, v: &json::buffer::View) -> serde_json::Result<()> {
     Ok(())
 }
 
-fn scene_object(out: &mut Vec<u8>, s: &json::Scene) -> serde_json::Result<()> {
+fn scene_object(
+    out: &mut Vec<u8>,
+    s: &json::Scene,
+    typed: Option<&&ModelExtras>,
+) -> serde_json::Result<()> {
     let json::Scene {
         extensions,
         extras,
@@ -233,7 +239,7 @@ fn scene_object(out: &mut Vec<u8>, s: &json::Scene) -> serde_json::Result<()> {
     } = s;
     let mut o = Object::open(out);
     o.serde_opt(b"extensions", extensions)?;
-    o.extras(extras);
+    o.extras_or(extras, typed.copied(), model_extras)?;
     o.name(name)?;
     // serde skips it when empty.
     if !nodes.is_empty() {
@@ -380,6 +386,179 @@ fn node(out: &mut Vec<u8>, n: &json::Node, typed: Option<&NodeMsh>) -> serde_jso
         index(o.out, skin);
     }
     o.serde_opt(b"weights", weights)?;
+    o.close();
+    Ok(())
+}
+
+/// The scene's `extras.msh`, as serde writes [`ModelExtras`].
+fn model_extras(out: &mut Vec<u8>, e: &ModelExtras) -> serde_json::Result<()> {
+    let ModelExtras {
+        format,
+        options,
+        kind,
+        winding,
+        header,
+        counts,
+        frame_count,
+        keep_frame_count,
+        entries,
+        leading,
+        physical_order,
+        keep_sort_index,
+        raw,
+        vertex_gaps,
+        index_gaps,
+        batch_gaps,
+        accessors,
+        buffer_length,
+        empty_slots,
+    } = e;
+    let mut o = Object::open(out);
+    o.string(b"format", format.as_str())?;
+    let OptionsExtras {
+        lod,
+        group,
+        fps,
+        axis,
+        rotation,
+    } = options;
+    o.key(b"options");
+    let mut p = Object::open(o.out);
+    p.uint(b"lod", u64::from(*lod));
+    p.uint(b"group", u64::from(*group));
+    p.key(b"fps");
+    float(p.out, *fps);
+    p.string(b"axis", axis.as_str())?;
+    p.string(b"rotation", rotation.as_str())?;
+    p.close();
+    o.string(b"kind", kind.as_str())?;
+    o.string(b"winding", winding.as_str())?;
+    o.string_opt(b"header", header)?;
+    let Counts {
+        vertices,
+        indices,
+        tri_descs,
+        batches,
+        slots,
+        keys,
+        map_words,
+    } = counts;
+    o.key(b"counts");
+    let mut c = Object::open(o.out);
+    for (key, v) in [
+        (&b"vertices"[..], vertices),
+        (b"indices", indices),
+        (b"tri_descs", tri_descs),
+        (b"batches", batches),
+        (b"slots", slots),
+        (b"keys", keys),
+        (b"map_words", map_words),
+    ] {
+        c.uint(key, u64::from(*v));
+    }
+    c.close();
+    o.uint(b"frame_count", u64::from(*frame_count));
+    // serde skips it when false.
+    if *keep_frame_count {
+        o.bool(b"keep_frame_count", true);
+    }
+    o.key(b"entries");
+    array(o.out, entries, entry_extras)?;
+    o.string_opt(b"leading", leading)?;
+    if let Some(order) = physical_order {
+        o.key(b"physical_order");
+        ints(o.out, order.iter().map(|&i| i64::from(i)));
+    }
+    o.bool(b"keep_sort_index", *keep_sort_index);
+    let RawAccessors {
+        normals,
+        stream15,
+        stream16,
+        tri_descs,
+        keys,
+        map,
+    } = raw;
+    o.key(b"raw");
+    let mut r = Object::open(o.out);
+    for (key, v) in [
+        (&b"normals"[..], normals),
+        (b"stream15", stream15),
+        (b"stream16", stream16),
+        (b"tri_descs", tri_descs),
+        (b"keys", keys),
+        (b"map", map),
+    ] {
+        if let Some(v) = v {
+            r.uint(key, u64::from(*v));
+        }
+    }
+    r.close();
+    for (key, gaps) in [
+        (&b"vertex_gaps"[..], vertex_gaps),
+        (b"index_gaps", index_gaps),
+        (b"batch_gaps", batch_gaps),
+    ] {
+        if !gaps.is_empty() {
+            o.key(key);
+            array(o.out, gaps, gap)?;
+        }
+    }
+    o.uint(b"accessors", u64::from(*accessors));
+    o.uint(b"buffer_length", *buffer_length);
+    if !empty_slots.is_empty() {
+        o.key(b"empty_slots");
+        array(o.out, empty_slots, slot_extras)?;
+    }
+    o.close();
+    Ok(())
+}
+
+/// One directory entry of [`ModelExtras`], as serde writes [`EntryExtras`].
+fn entry_extras(out: &mut Vec<u8>, e: &EntryExtras) -> serde_json::Result<()> {
+    let EntryExtras {
+        type_id,
+        name,
+        name_field,
+        attrs,
+        sort_index,
+        filler,
+        offset,
+        data,
+    } = e;
+    let mut o = Object::open(out);
+    o.uint(b"type", u64::from(*type_id));
+    o.string(b"name", name)?;
+    o.string_opt(b"name_field", name_field)?;
+    if let Some(attrs) = attrs {
+        o.key(b"attrs");
+        ints(o.out, attrs.iter().copied());
+    }
+    if let Some(v) = sort_index {
+        o.uint(b"sort_index", u64::from(*v));
+    }
+    if let Some((len, bytes)) = filler {
+        o.key(b"filler");
+        o.out.push(b'[');
+        uint(o.out, u64::from(*len));
+        o.out.push(b',');
+        string(o.out, bytes)?;
+        o.out.push(b']');
+    }
+    if let Some(v) = offset {
+        o.uint(b"offset", u64::from(*v));
+    }
+    o.string_opt(b"data", data)?;
+    o.close();
+    Ok(())
+}
+
+/// A range of raw records, as serde writes [`Gap`].
+fn gap(out: &mut Vec<u8>, g: &Gap) -> serde_json::Result<()> {
+    let Gap { start, count, data } = g;
+    let mut o = Object::open(out);
+    o.uint(b"start", u64::from(*start));
+    o.uint(b"count", u64::from(*count));
+    o.string(b"data", data)?;
     o.close();
     Ok(())
 }
@@ -769,6 +948,11 @@ mod tests {
                 n.extras = wrap(e);
             }
         }
+        for (s, e) in root.scenes.iter_mut().zip(typed.scene) {
+            if s.extras.is_none() {
+                s.extras = wrap(e);
+            }
+        }
         serde_json::to_vec(&root).unwrap()
     }
 
@@ -806,7 +990,6 @@ mod tests {
                 "{}",
                 f.path
             );
-            // The model's extras (serde's raw value) are copied as stored.
             assert!(
                 text.contains(r#""scenes":[{"extras":{"msh":{"format":"mshconv/1","#),
                 "{}",
@@ -878,6 +1061,7 @@ mod tests {
         let nodes = [NodeMsh::Node(NodeExtras::default()), node];
         let expected = serde_json::to_vec(&expected_root).unwrap();
         let typed = Typed {
+            scene: None,
             meshes: &meshes,
             nodes: &nodes,
         };
@@ -889,6 +1073,56 @@ mod tests {
             ours(&root, Typed::default()),
             serde_json::to_vec(&root).unwrap()
         );
+    }
+
+    /// The scene's model extras with every optional member set, with none,
+    /// and with other text in the members of known strings (some of it to
+    /// escape): serde's text each time; a scene with its own extras keeps them.
+    #[test]
+    fn model_extras_with_and_without_every_member_are_written_as_serde_writes_them() {
+        use crate::gltf::extras::{
+            tests as fixture, Format, Kind, RotationReading, UpAxis, Winding,
+        };
+        let mut other = fixture::full();
+        other.format = Format::Other("mshconv/2".into());
+        other.kind = Kind::Other("Standard\"\u{1}".into());
+        other.winding = Winding::Other("".into());
+        other.options.axis = UpAxis::Other("Z-UP\\".into());
+        other.options.rotation = RotationReading::Other("\u{e9}".into());
+        let mut root = json::Root::default();
+        root.scenes.push(json::Scene {
+            extensions: None,
+            extras: None,
+            name: Some("n".into()),
+            nodes: vec![json::Index::new(0), json::Index::new(2)],
+        });
+        root.scenes.push(json::Scene {
+            extensions: None,
+            extras: None,
+            name: None,
+            nodes: Vec::new(),
+        });
+        for e in [
+            fixture::full(),
+            fixture::bare(),
+            other,
+            ModelExtras::default(),
+        ] {
+            let typed = Typed {
+                scene: Some(&e),
+                ..Typed::default()
+            };
+            let text = String::from_utf8(ours(&root, typed)).unwrap();
+            assert_eq!(text, String::from_utf8(by_serde(&root, typed)).unwrap());
+            assert!(text.contains("\"scenes\":[{\"extras\":{\"msh\":{\"format\""));
+        }
+        let mut own = root.clone();
+        own.scenes[0].extras = wrap(&serde_json::json!({"mine": 1}));
+        let typed = Typed {
+            scene: Some(&ModelExtras::default()),
+            ..Typed::default()
+        };
+        assert_eq!(ours(&own, typed), serde_json::to_vec(&own).unwrap());
     }
 
     #[test]

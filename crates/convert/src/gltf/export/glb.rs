@@ -9,8 +9,10 @@ use gltf_json as json;
 /// An exported document before it is written out.
 pub(crate) struct Document {
     /// The JSON tree (meshes and the MSH nodes without their `msh` extras:
-    /// those are typed beside it; the scene's are in it, as a raw value).
+    /// those are typed beside it).
     pub root: json::Root,
+    /// `extras.msh` of the scene: the model's.
+    pub scene_extras: ex::ModelExtras,
     /// `extras.msh` of each mesh, in mesh order.
     pub mesh_extras: Vec<ex::SlotExtras>,
     /// `extras.msh` of the first nodes, in node order.
@@ -25,6 +27,7 @@ impl Document {
     /// The extras kept typed, for the JSON writer.
     pub fn typed(&self) -> json_text::Typed<'_> {
         json_text::Typed {
+            scene: Some(&self.scene_extras),
             meshes: &self.mesh_extras,
             nodes: &self.node_extras,
         }

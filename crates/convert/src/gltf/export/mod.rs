@@ -250,9 +250,8 @@ impl<'m> Exporter<'m> {
         extras.buffer_length = (buffer_len as u64).div_ceil(4) * 4;
         root.scenes.push(json::Scene {
             extensions: None,
-            // Once per model: serde, into a raw value (the JSON writer's typed
-            // path is for the shapes a model has by the hundred; bench/RESULTS.md).
-            extras: ex::wrap(&extras),
+            // Written typed from `Document::scene_extras`.
+            extras: None,
             name: Some(self.options.name.clone()),
             nodes: self.roots.iter().map(|&r| Index::new(r)).collect(),
         });
@@ -278,6 +277,7 @@ impl<'m> Exporter<'m> {
         }
         Document {
             root,
+            scene_extras: extras,
             mesh_extras: self.mesh_extras,
             node_extras: self.node_extras,
             bin: (buffer_len > 0).then_some(bin),
