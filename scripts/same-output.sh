@@ -106,7 +106,10 @@ BASE_SRC=$SO/base
 if [ -n "$NEW_REV" ]; then
   build_worktree "$NEW_REV" "$SO/new" "$SO/new-target"
   NEW_TARGET=$SO/new-target
-  NEW_DESC="$NEW_REV ($(git rev-parse --short "$NEW_REV"), clean worktree)"
+  NEW_SHA=$(cat "$SO/new-target/.same-output-rev")
+  NEW_DESC="$NEW_REV (${NEW_SHA:0:10}, clean worktree)"
+  # Its target dir stays for the next build; the worktree is not kept.
+  if [ -e "$SO/new/.git" ]; then git worktree remove --force "$SO/new"; fi
 else
   # What is built: HEAD plus the edits; noted before and after the build, as
   # others may commit or edit while it runs.
