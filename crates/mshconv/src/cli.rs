@@ -128,22 +128,33 @@ const NRES_LIST_AFTER: &str = after!(
 const NRES_EXTRACT_AFTER: &str = after!(
     "Examples:
   mshconv nres extract models.rlb --out unpacked/
+  mshconv nres extract models.rlb --out unpacked/ --force
 
 Writes each payload to NNNN-NAME (NNNN the directory index, NAME made safe for
 any file system) and a manifest.json with every entry's type, attributes, name,
-sort_index and the file's layout, so `nres pack` can rebuild it."
+sort_index and the file's layout, so `nres pack` can rebuild it. A folder that
+is not empty is refused (io.not_empty, exit 2) unless --force: extracting again
+would overwrite the edits made in it."
 );
 
 const NRES_PACK_AFTER: &str = after!(
     "Examples:
   mshconv nres pack unpacked/ --out models.rlb
   mshconv nres pack unpacked/ --out models.rlb --lossless
+  mshconv nres pack unpacked/ --out models.rlb --add
 
 Entry order, names, types and attributes come from manifest.json. The default
 layout is canonical (payloads in directory order padded with zeros to 8 bytes,
 sort_index recomputed); --lossless restores the layout recorded at extraction
 (payload order, gaps and padding, stored sort_index), so an unedited folder
-packs back to the original bytes."
+packs back to the original bytes.
+
+A file in DIR that the manifest does not list is refused (manifest.unlisted,
+exit 2), named in the message, unless --add: then each such file (in name
+order) becomes a new entry after the listed ones, named after the file, with
+the type its extension spells in capitals (tank.msh: MSH, notes.txt: TXT; an
+extension of 1 to 4 letters or digits is needed) and attributes 0, and the
+sort table is recomputed so the game finds it."
 );
 
 const NRES_PUT_AFTER: &str = after!(
@@ -278,8 +289,12 @@ pub struct BatchArgs {
     #[arg(long, value_parser = format_parser())]
     pub to: Format,
     /// The folder to write into (created if missing; files in it are overwritten).
-    #[arg(long, value_name = "DIR")]
-    pub out: PathBuf,
+    #[arg(long, value_name = "DIR", required_unless_present = "into")]
+    pub out: Option<PathBuf>,
+    /// With --to msh: put every converted model into this existing archive
+    /// instead (each replaces the entry of its name, STEM.MSH, or is added).
+    #[arg(long, value_name = "ARCHIVE", conflicts_with = "out")]
+    pub into: Option<PathBuf>,
     /// Conversions at once [default: the number of cores].
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,
@@ -433,9 +448,12 @@ pub enum NresCommand {
         /// The NRes file.
         #[arg(value_name = "FILE")]
         file: PathBuf,
-        /// The folder to write (created if missing; files in it are overwritten).
+        /// The folder to write (created if missing; it must be empty unless --force).
         #[arg(long, value_name = "DIR")]
         out: PathBuf,
+        /// Extract into a folder that is not empty, overwriting its files of the same names.
+        #[arg(long)]
+        force: bool,
     },
     /// Build an NRes file from a folder written by `nres extract`.
     #[command(after_help = NRES_PACK_AFTER)]
@@ -452,6 +470,10 @@ pub enum NresCommand {
         /// The layout recorded in the manifest: payload order, gaps, padding, sort_index.
         #[arg(long)]
         lossless: bool,
+        /// Pack the files the manifest does not list as new entries after the
+        /// others, named after the file, typed by its extension (.msh: MSH).
+        #[arg(long)]
+        add: bool,
     },
     /// Put a file into an archive as an entry: replace the entry of its name,
     /// or add one; every other entry keeps its bytes, name and order.

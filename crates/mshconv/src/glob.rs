@@ -233,6 +233,25 @@ impl Filter {
         })
     }
 
+    /// Whether an `--include` pattern was given.
+    pub fn has_include(&self) -> bool {
+        !self.include.is_empty()
+    }
+
+    /// Whether an archive's entry passes the filter, read as the file
+    /// `ARCHIVE/ENTRY` of a folder named after the archive (`rel`): taken when
+    /// that path matches an include pattern, or the archive itself was taken
+    /// (`archive_accepted`), and neither matches an exclude pattern.
+    pub fn accepts_entry(&self, rel: &str, entry: &str, archive_accepted: bool) -> bool {
+        let path = format!("{rel}/{entry}");
+        let included = archive_accepted || self.include.iter().any(|g| g.matches(&path));
+        included
+            && !self
+                .exclude
+                .iter()
+                .any(|g| g.matches(rel) || g.matches(&path))
+    }
+
     /// Whether a `/`-separated relative path passes the filter.
     pub fn accepts(&self, path: &str) -> bool {
         (self.include.is_empty() || self.include.iter().any(|g| g.matches(path)))

@@ -15,7 +15,7 @@
 
 mod archive_out;
 mod cli;
-mod cmd_batch;
+mod batch;
 mod cmd_convert;
 mod cmd_inspect;
 mod cmd_nres;
@@ -61,7 +61,7 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let mut out = out::Out::stdout();
     match cli.command {
         Command::Convert(args) => cmd_convert::run(&args, &mut out),
-        Command::Batch(args) => cmd_batch::run(&args),
+        Command::Batch(args) => batch::run(&args),
         Command::Validate(args) => cmd_validate::run(&args, &mut out),
         Command::Inspect(args) => cmd_inspect::run(&args, &mut out),
         Command::Pose(args) => cmd_pose::run(&args, &mut out),

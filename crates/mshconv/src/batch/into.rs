@@ -1,0 +1,98 @@
+//! `batch --into ARCHIVE`: the converted models put into an existing archive.
+
+use super::report::{Record, Status};
+use super::Task;
+use crate::fail;
+use crate::input::read_file;
+use crate::out;
+use mshconv_app::archive::{Editor, Placed};
+use mshconv_app::names::model_name;
+use mshconv_app::{Error, Format};
+use std::path::{Path, PathBuf};
+
+/// `--into` takes an existing, readable archive and `--to msh`.
+pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
+    if to != Format::Msh {
+        return Err(Error::usage(
+            "option.invalid",
+            format!("--into puts MSH models into an archive: use --to msh, not --to {to}"),
+        )
+        .into());
+    }
+    let bytes = read_file(archive)?;
+    Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", archive.display())))?;
+    Ok(())
+}
+
+/// With `--into`: each task's output is the entry `STEM.MSH` of the archive
+/// (the input's file stem, upper case, as the game names its models; an
+/// entry of that name in any case is replaced).
+pub(super) fn into_entries(tasks: &mut [Task], archive: &Path) {
+    for task in tasks {
+        let stem = model_name(&task.input).to_ascii_uppercase();
+        let entry = format!("{stem}.MSH");
+        task.output = PathBuf::from(format!("{}:{entry}", archive.display()));
+        task.entry = Some(entry);
+    }
+}
+
+/// With `--into`: puts every converted model into the archive (in input
+/// order) and replaces it durably, once. If that fails, every one of them
+/// fails with the reason.
+pub(super) fn put_into(archive: &Path, records: &mut [Record], quiet: bool) {
+    let converted: Vec<usize> = (0..records.len())
+        .filter(|&i| records[i].payload.is_some())
+        .collect();
+    if converted.is_empty() {
+        return;
+    }
+    let result = crate::archive_out::edit(archive, |editor| {
+        let mut placed = Vec::with_capacity(converted.len());
+        for &i in &converted {
+            let record = &mut records[i];
+            let entry = record
+                .output
+                .as_deref()
+                .and_then(|o| o.rsplit_once(':'))
+                .map_or(String::new(), |(_, e)| e.to_string());
+            let payload = record.payload.take().unwrap_or_default();
+            placed.push(editor.put(&entry, None, payload)?);
+        }
+        Ok(placed)
+    });
+    match result {
+        Ok(placed) => {
+            for (&i, p) in converted.iter().zip(placed) {
+                records[i].placed = Some(p);
+                if !quiet {
+                    let record = &records[i];
+                    out::note_line(
+                        match p {
+                            Placed::Replaced => "archive.replaced",
+                            Placed::Added => "archive.added",
+                        },
+                        &format!(
+                            "{}: {}",
+                            record.input,
+                            record.output.as_deref().unwrap_or("")
+                        ),
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            let failure = fail::classify(&e);
+            let message = fail::message(&e);
+            for &i in &converted {
+                let record = &mut records[i];
+                record.status = Status::Failed;
+                record.code = Some(failure.code.clone());
+                record.message = Some(message.clone());
+                record.output = None;
+                record.bytes_out = 0;
+                record.notes.clear();
+                out::error_line(&failure.code, &format!("{}: {message}", record.input));
+            }
+        }
+    }
+}

@@ -1,0 +1,256 @@
+//! `mshconv batch INPUT... --to F --out DIR`: many conversions in parallel.
+//!
+//! The run has three steps:
+//! 1. **Plan** (one thread): walk the folders, read and parse the archives, name
+//!    every output, and decide what is skipped or cannot be converted at all (a
+//!    damaged archive, two inputs with one output).
+//! 2. **Convert** (`--jobs` threads, the main thread one of them): each worker
+//!    takes the next task (the largest inputs first) from a shared counter,
+//!    converts it in memory, writes the output under a temporary name and
+//!    renames it. Results go to the main thread over a channel; only the main
+//!    thread prints.
+//! 3. **Sum up**: the summary line, the JSON report sorted by input, the exit code.
+//!
+//! SIGINT sets a flag: workers take no new task, finish the one they have, and
+//! the run sums up what was done and exits 130. A file is either written whole
+//! under its name or not at all.
+
+mod into;
+mod plan;
+mod report;
+mod work;
+
+use crate::cli::BatchArgs;
+use crate::fail;
+use crate::fs::write_atomically;
+use crate::glob::Filter;
+use crate::out;
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use into::{check_into, into_entries, put_into};
+use mshconv_app::{Error, Format};
+use plan::{archive_entry, order_and_check, plan_input};
+use report::{summarize, summary_line, Record, Report, Status};
+use std::io::IsTerminal;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use work::run_tasks;
+
+/// Exit code of a batch stopped by SIGINT (128 + 2, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+/// Exit code of a batch that converted nothing and failed nothing: no input
+/// converts to `--to` (every one skipped, or none found).
+pub const EXIT_NOTHING: u8 = 3;
+
+/// Where a task's input bytes are.
+#[derive(Debug, Clone)]
+pub(super) enum Source {
+    /// A file, read by the worker.
+    File(PathBuf),
+    /// An archive entry's payload, by its byte range in the archive (whose
+    /// directory the plan checked); the worker reads just that range.
+    Entry {
+        archive: Arc<PathBuf>,
+        range: Range<u64>,
+    },
+}
+
+/// One conversion to do.
+#[derive(Debug, Clone)]
+pub(super) struct Task {
+    /// What the report and the messages call the input: a path, or `ARCHIVE:ENTRY`.
+    input: String,
+    source: Source,
+    from: Format,
+    to: Format,
+    output: PathBuf,
+    /// The input's folder, for a `.gltf`'s side-car buffers and an `.obj`'s `.mtl`.
+    folder: Option<PathBuf>,
+    /// With `--into`: the entry the model goes to (`output` is then `ARCHIVE:ENTRY`).
+    entry: Option<String>,
+}
+
+impl Task {
+    /// The input's size as far as it is known before reading it (0 when not).
+    fn input_size(&self) -> u64 {
+        match &self.source {
+            Source::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
+            Source::Entry { range, .. } => range.end - range.start,
+        }
+    }
+}
+
+/// What the planning step found: tasks to run and inputs already decided.
+#[derive(Default)]
+pub(super) struct Plan {
+    tasks: Vec<Task>,
+    decided: Vec<Record>,
+}
+
+/// Runs `batch`.
+pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let options = args.conversion.options()?;
+    let filter = Filter::new(&args.include, &args.exclude).map_err(|e| Error::bad_option(e.0))?;
+    for input in &args.inputs {
+        if archive_entry(input).is_none() {
+            std::fs::metadata(input).with_context(|| format!("cannot read {}", input.display()))?;
+        }
+    }
+    if let Some(report) = &args.report {
+        check_report_path(report)?;
+    }
+    if let Some(archive) = &args.into {
+        check_into(archive, args.to)?;
+    }
+    let out = args.out.clone().unwrap_or_default();
+    // Folders are walked without entering OUT (it may lie inside an input folder).
+    let out_dir = match &args.out {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+            Some(
+                std::fs::canonicalize(dir)
+                    .with_context(|| format!("cannot read {}", dir.display()))?,
+            )
+        }
+        None => None,
+    };
+
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = Arc::clone(&stop);
+        // Without a handler (one was installed already), SIGINT keeps its default
+        // action; the outputs are still never half-written, only a temp file may stay.
+        let _ = ctrlc::set_handler(move || stop.store(true, Ordering::SeqCst));
+    }
+
+    let mut plan = Plan::default();
+    for input in &args.inputs {
+        plan_input(input, args.to, &out, out_dir.as_deref(), &filter, &mut plan);
+    }
+    if let Some(archive) = &args.into {
+        into_entries(&mut plan.tasks, archive);
+    }
+    let tasks = order_and_check(&mut plan);
+
+    let show_progress = !args.quiet && std::io::stderr().is_terminal();
+    let progress = if show_progress {
+        ProgressBar::with_draw_target(Some(tasks.len() as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        ProgressStyle::with_template("{elapsed_precise} [{wide_bar}] {pos}/{len} eta {eta}")
+    {
+        progress.set_style(style.progress_chars("=> "));
+    }
+    for record in &plan.decided {
+        if record.status == Status::Failed {
+            print_failure(&progress, record);
+        } else if !args.quiet {
+            print_skip(&progress, record);
+        }
+    }
+
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let done = run_tasks(&tasks, &options, jobs, &stop, |record| {
+        if record.status == Status::Failed {
+            print_failure(&progress, record);
+        } else if !args.quiet {
+            for note in &record.notes {
+                progress.suspend(|| {
+                    out::note_line(note.code, &format!("{}: {}", record.input, note.message))
+                });
+            }
+        }
+        progress.inc(1);
+    });
+    progress.finish_and_clear();
+
+    let interrupted = stop.load(Ordering::SeqCst);
+    let mut records = plan.decided;
+    for (task, record) in tasks.iter().zip(done) {
+        records.push(record.unwrap_or_else(|| {
+            Record::skipped(
+                &task.input,
+                "run.interrupted",
+                "not converted: the batch was interrupted",
+            )
+        }));
+    }
+    records.sort_by(|a, b| (&a.input, &a.output).cmp(&(&b.input, &b.output)));
+    if let Some(archive) = &args.into {
+        put_into(archive, &mut records, args.quiet);
+    }
+    let summary = summarize(&records, args.to, started, interrupted);
+    out::stderr_line(&summary_line(&summary));
+    if let Some(path) = &args.report {
+        let mut json = serde_json::to_vec_pretty(&Report {
+            summary: &summary,
+            files: &records,
+        })
+        .context("cannot encode the report")?;
+        json.push(b'\n');
+        write_atomically(path, &json)?;
+    }
+    Ok(if interrupted {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else if summary.failed > 0 {
+        ExitCode::from(fail::EXIT_INVALID)
+    } else if summary.converted == 0 {
+        out::stderr_line(&format!(
+            "batch: nothing converted: no input converts to {} (msh -> glb/gltf/obj, glb/gltf/obj -> msh; archives hold msh models already)",
+            args.to
+        ));
+        ExitCode::from(EXIT_NOTHING)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The report goes into an existing folder and is not a folder itself; checked
+/// before any conversion, so a typo does not cost a whole batch.
+fn check_report_path(path: &Path) -> anyhow::Result<()> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let meta = std::fs::metadata(parent)
+        .with_context(|| format!("cannot write the report {}", path.display()))?;
+    if !meta.is_dir() || path.is_dir() {
+        return Err(Error::new(
+            mshconv_app::Kind::Io,
+            "io.not_a_directory",
+            format!(
+                "cannot write the report {}: not a file in a folder",
+                path.display()
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// `skip[CODE]: INPUT: reason` on stderr: why an input was not converted.
+pub(super) fn print_skip(progress: &ProgressBar, record: &Record) {
+    if record.status != Status::Skipped {
+        return;
+    }
+    let code = record.code.as_deref().unwrap_or("skipped");
+    let message = record.message.as_deref().unwrap_or("");
+    progress.suspend(|| out::stderr_line(&format!("skip[{code}]: {}: {message}", record.input)));
+}
+
+pub(super) fn print_failure(progress: &ProgressBar, record: &Record) {
+    let code = record.code.as_deref().unwrap_or("internal");
+    let message = record.message.as_deref().unwrap_or("");
+    progress.suspend(|| out::error_line(code, &format!("{}: {message}", record.input)));
+}

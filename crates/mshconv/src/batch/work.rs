@@ -1,0 +1,203 @@
+//! The conversion step: tasks on `--jobs` threads, each converted in memory
+//! and written under a temporary name.
+
+use super::report::{Record, Status};
+use super::{Source, Task};
+use crate::fail;
+use crate::fs::write_atomically;
+use crate::input::{read_file, read_range};
+use anyhow::Context;
+use mshconv_app::names::model_name;
+use mshconv_app::{Folder, Names, NoResources, Options};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+/// Runs the tasks on `jobs` threads; `on_done` sees each record as it arrives
+/// (on the calling thread). The result holds a record per task, `None` for a
+/// task not started because `stop` was set.
+///
+/// The calling thread is one of the workers: it takes tasks like the others and
+/// between two of its own hands on what the others sent. So it is rarely
+/// parked on the channel, and a worker's send rarely has to wake it (a wake-up
+/// cost as much as a small conversion; with one job no thread is spawned).
+pub(super) fn run_tasks(
+    tasks: &[Task],
+    options: &Options,
+    jobs: usize,
+    stop: &AtomicBool,
+    mut on_done: impl FnMut(&Record),
+) -> Vec<Option<Record>> {
+    let mut results: Vec<Option<Record>> = vec![None; tasks.len()];
+    // Largest input first: the last tasks taken are small ones, so the workers
+    // run out of work at about the same time (ties keep the input order).
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.sort_by_cached_key(|&i| std::cmp::Reverse(tasks[i].input_size()));
+    let next = AtomicUsize::new(0);
+    let take = || {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let i = *order.get(next.fetch_add(1, Ordering::SeqCst))?;
+        Some((i, &tasks[i]))
+    };
+    let workers = jobs.clamp(1, tasks.len().max(1));
+    let (sender, receiver) = mpsc::channel::<(usize, Record)>();
+    std::thread::scope(|scope| {
+        for _ in 1..workers {
+            let sender = sender.clone();
+            let take = &take;
+            scope.spawn(move || {
+                while let Some((i, task)) = take() {
+                    if sender.send((i, run_task(task, options))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        let mut record = |(i, record): (usize, Record)| {
+            on_done(&record);
+            results[i] = Some(record);
+        };
+        while let Some((i, task)) = take() {
+            record((i, run_task(task, options)));
+            while let Ok(sent) = receiver.try_recv() {
+                record(sent);
+            }
+        }
+        for sent in receiver {
+            record(sent);
+        }
+    });
+    results
+}
+
+/// Converts one task into its record; a panic in the library (a bug) fails
+/// this input only.
+pub(super) fn run_task(task: &Task, options: &Options) -> Record {
+    let started = Instant::now();
+    let mut record = Record::new(&task.input, Status::Converted);
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        convert_task(task, options, &mut record)
+    }));
+    match outcome {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            let failure = fail::classify(&e);
+            record.status = Status::Failed;
+            record.code = Some(failure.code);
+            record.message = Some(fail::message(&e));
+            record.output = None;
+        }
+        Err(_) => {
+            record.status = Status::Failed;
+            record.code = Some("internal".to_string());
+            record.message = Some(
+                "the conversion panicked (a bug in mshconv; please report it with this file)"
+                    .to_string(),
+            );
+            record.output = None;
+        }
+    }
+    if record.status == Status::Failed {
+        record.bytes_out = 0;
+        record.notes.clear();
+    }
+    record.ms = (started.elapsed().as_secs_f64() * 1e6).round() / 1e3;
+    record
+}
+
+pub(super) fn convert_task(
+    task: &Task,
+    options: &Options,
+    record: &mut Record,
+) -> anyhow::Result<()> {
+    let read;
+    let bytes: &[u8] = match &task.source {
+        Source::File(path) => {
+            read = read_file(path)?;
+            &read
+        }
+        Source::Entry { archive, range } => {
+            read = read_range(archive, range.clone())?;
+            &read
+        }
+    };
+    record.bytes_in = bytes.len() as u64;
+    // A file is told by its bytes, as `convert` tells it (a folder's files
+    // were chosen by their names); an entry is a model.
+    let from = match &task.source {
+        Source::File(path) => mshconv_app::input_format(None, Some(path), bytes)?.0,
+        Source::Entry { .. } => task.from,
+    };
+    let folder = task.folder.as_deref().map(Folder::new);
+    let resources: &dyn mshconv_app::Resources = match &folder {
+        Some(folder) => folder,
+        None => &NoResources,
+    };
+    let names = Names {
+        model: model_name(&task.input),
+        file: model_name(&task.output.to_string_lossy()),
+    };
+    let output = mshconv_app::convert(bytes, (from, task.to), options, &names, resources)?;
+    if task.entry.is_some() {
+        // Into an archive: the main thread puts it there once every task is done.
+        let main = output.files.into_iter().next().map(|f| f.bytes);
+        record.output = Some(task.output.display().to_string());
+        record.bytes_out = main.as_ref().map_or(0, |b| b.len() as u64);
+        record.payload = main;
+        record.notes = output.report.notes;
+        return Ok(());
+    }
+    if let Some(parent) = task.output.parent() {
+        std::fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    // The .mtl first: a model is complete once its .obj is there.
+    for side in &output.files[1..] {
+        write_atomically(&task.output.with_file_name(&side.name), &side.bytes)?;
+    }
+    write_atomically(&task.output, &output.main().bytes)?;
+    record.output = Some(task.output.display().to_string());
+    record.bytes_out = output.len();
+    record.notes = output.report.notes;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mshconv_app::Format;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    #[test]
+    fn the_largest_inputs_are_converted_first() {
+        // Entries of an archive that is not there: each task fails at once, in
+        // the order the worker took it.
+        let task = |input: &str, size: u64| Task {
+            input: input.into(),
+            source: Source::Entry {
+                archive: Arc::new(PathBuf::from("no/such/archive.rlb")),
+                range: 0..size,
+            },
+            from: Format::Msh,
+            to: Format::Glb,
+            output: PathBuf::from(format!("out/{input}.glb")),
+            folder: None,
+            entry: None,
+        };
+        let tasks = [task("a", 10), task("b", 300), task("c", 10), task("d", 20)];
+        let mut seen = Vec::new();
+        let stop = AtomicBool::new(false);
+        let results = run_tasks(&tasks, &Options::default(), 1, &stop, |r| {
+            seen.push(r.input.clone())
+        });
+        assert_eq!(seen, ["b", "d", "a", "c"]);
+        // The results stay in task order.
+        let inputs: Vec<_> = results.iter().flatten().map(|r| r.input.as_str()).collect();
+        assert_eq!(inputs, ["a", "b", "c", "d"]);
+    }
+}
