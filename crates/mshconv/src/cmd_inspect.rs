@@ -2,7 +2,9 @@
 //!
 //! One [`Inspection`] is built from the model by the application layer
 //! ([`mshconv_app::report`], shared with the HTTP service) and then printed
-//! either way, so the text and the JSON always agree.
+//! either way, so the text and the JSON always agree. An archive of models
+//! named without an entry is listed instead, each model in a few numbers
+//! ([`ArchiveInspection`]).
 
 use crate::cli::InspectArgs;
 use crate::input;
@@ -10,7 +12,8 @@ use crate::out::Out;
 use crate::table::Table;
 use anyhow::Context;
 use msh::{Mode, ModelKind, Opened};
-use mshconv_app::report::{inspect, Inspection};
+use mshconv_app::archive;
+use mshconv_app::report::{inspect, inspect_archive, type_label, ArchiveInspection, Inspection};
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
@@ -239,6 +242,19 @@ pub fn open<'a>(label: &str, bytes: &'a [u8], tolerant: bool) -> anyhow::Result<
 /// Runs `inspect`.
 pub fn run(args: &InspectArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let input = input::load(&args.file, args.entry.as_deref(), args.tolerant)?;
+    if input.entry.is_none() {
+        if let Some(whole) = archive_inspection(&input.label, &input.bytes, args.tolerant)? {
+            let text = if args.json {
+                let mut text = serde_json::to_string_pretty(&whole)?;
+                text.push('\n');
+                text
+            } else {
+                render_archive(&whole)
+            };
+            out.text(&text)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    }
     let opened = open(&input.label, &input.bytes, args.tolerant)?;
     let inspection = inspect(&input.label, &opened);
     let text = if args.json {
@@ -250,4 +266,116 @@ pub fn run(args: &InspectArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     };
     out.text(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The inspection of an archive of models (`None` for anything else). The
+/// container is read strictly, or tolerantly with `--tolerant`; model entries
+/// that share their bytes past the archive's size are refused
+/// (`archive.entries_overlap`), as `batch` refuses them.
+fn archive_inspection(
+    label: &str,
+    bytes: &[u8],
+    tolerant: bool,
+) -> anyhow::Result<Option<ArchiveInspection>> {
+    let parsed = if tolerant {
+        nres::Archive::parse_tolerant(bytes).map(|(a, _)| a)
+    } else {
+        nres::Archive::parse(bytes)
+    };
+    let Ok(parsed) = parsed else {
+        return Ok(None);
+    };
+    if !archive::is_model_archive(&parsed) {
+        return Ok(None);
+    }
+    archive::check_models_fit(&archive::models(&parsed), bytes.len() as u64)
+        .map_err(|e| e.context(label))?;
+    Ok(Some(inspect_archive(
+        label,
+        &parsed,
+        Mode::from_tolerant(tolerant),
+    )))
+}
+
+/// The text form of an archive's inspection: a header, the entries with a
+/// summary of each model, and the models' verdicts.
+pub fn render_archive(a: &ArchiveInspection) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "file: {}", a.file);
+    let _ = writeln!(s, "size: {} bytes", a.bytes);
+    let _ = writeln!(
+        s,
+        "kind: archive of {}",
+        plural(a.models, "model", "models")
+    );
+    let _ = writeln!(s, "entries: {}", a.entries.len());
+    let mut table = Table::new(&[
+        "index",
+        "type",
+        "name",
+        "size",
+        "model",
+        "nodes",
+        "slots",
+        "triangles",
+        "animated",
+        "verdict",
+    ]);
+    table.left_align(&[1, 2, 4, 8, 9]);
+    let dash = |v: Option<usize>| v.map_or("-".to_string(), |n| n.to_string());
+    let (mut valid, mut readable, mut invalid) = (0, 0, 0);
+    for e in &a.entries {
+        let mut row = vec![
+            e.index.to_string(),
+            type_label(e.type_id),
+            format!("{:?}", e.name),
+            e.size.to_string(),
+        ];
+        if let Some(m) = &e.model {
+            let verdict = match (m.valid, m.errors > 0) {
+                (false, _) => {
+                    invalid += 1;
+                    "INVALID"
+                }
+                (true, true) => {
+                    readable += 1;
+                    "readable"
+                }
+                (true, false) => {
+                    valid += 1;
+                    "valid"
+                }
+            };
+            row.extend([
+                match m.kind {
+                    Some(ModelKind::Standard) => "standard",
+                    Some(ModelKind::LegacyNodes) => "legacy nodes",
+                    Some(ModelKind::Terrain) => "terrain",
+                    None => "unreadable",
+                }
+                .to_string(),
+                dash(m.nodes),
+                dash(m.slots),
+                dash(m.triangles),
+                m.animated
+                    .map_or("-", |yes| if yes { "yes" } else { "no" })
+                    .to_string(),
+                verdict.to_string(),
+            ]);
+        }
+        table.row(row);
+    }
+    s.push_str(&table.render("  "));
+    let _ = writeln!(
+        s,
+        "models: {valid} valid, {}{invalid} invalid ({}; `mshconv validate {}` lists the findings)",
+        if readable > 0 {
+            format!("{readable} readable, ")
+        } else {
+            String::new()
+        },
+        a.mode,
+        a.file
+    );
+    s
 }

@@ -80,13 +80,18 @@ pub struct ManifestEntry {
 pub fn run(command: &NresCommand, out: &mut Out) -> anyhow::Result<ExitCode> {
     match command {
         NresCommand::List { file, json } => list(file, *json, out),
-        NresCommand::Extract { file, out: dir } => extract(file, dir, out),
+        NresCommand::Extract {
+            file,
+            out: dir,
+            force,
+        } => extract(file, dir, *force, out),
         NresCommand::Pack {
             dir,
             out: file,
             lossless,
+            add,
             ..
-        } => pack(dir, file, *lossless, out),
+        } => pack(dir, file, *lossless, *add, out),
         NresCommand::Repack { file, out: target } => repack(file, target, out),
         NresCommand::Put {
             archive,
@@ -126,11 +131,15 @@ fn list(path: &Path, json: bool, out: &mut Out) -> anyhow::Result<ExitCode> {
             "offset",
             "sort_index",
         ]);
+        // Types as text where printable; a column of numbers only stays right-aligned.
+        if rows.iter().any(|r| r.type_text.is_some()) {
+            table.left_align(&[1]);
+        }
         table.left_align(&[2]);
         for r in &rows {
             table.row(vec![
                 r.index.to_string(),
-                r.type_id.to_string(),
+                r.type_text.clone().unwrap_or_else(|| r.type_id.to_string()),
                 format!("{:?}", r.name),
                 r.size.to_string(),
                 r.attr1.to_string(),
@@ -173,10 +182,13 @@ pub fn payload_file_name(index: usize, name: &[u8]) -> String {
     }
 }
 
-fn extract(path: &Path, dir: &Path, out: &mut Out) -> anyhow::Result<ExitCode> {
+fn extract(path: &Path, dir: &Path, force: bool, out: &mut Out) -> anyhow::Result<ExitCode> {
     let bytes = read_file(path)?;
     let archive = parse(path, &bytes)?;
     let layout = archive.layout();
+    if !force {
+        refuse_non_empty(dir)?;
+    }
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let mut entries = Vec::with_capacity(archive.len());
     for e in archive.entries() {
@@ -270,9 +282,19 @@ pub fn read_manifest(dir: &Path) -> anyhow::Result<Manifest> {
     Ok(manifest)
 }
 
-fn pack(dir: &Path, target: &Path, lossless: bool, out: &mut Out) -> anyhow::Result<ExitCode> {
+fn pack(
+    dir: &Path,
+    target: &Path,
+    lossless: bool,
+    add: bool,
+    out: &mut Out,
+) -> anyhow::Result<ExitCode> {
     let manifest = read_manifest(dir)?;
     let manifest_path = dir.join(MANIFEST_FILE);
+    let unlisted = unlisted_files(dir, &manifest)?;
+    if !unlisted.is_empty() && !add {
+        return Err(refuse_unlisted(dir, &unlisted));
+    }
     let decode = |what: &str, i: usize, text: &str| {
         unhex(text).ok_or_else(|| {
             bad_manifest(
@@ -326,6 +348,7 @@ fn pack(dir: &Path, target: &Path, lossless: bool, out: &mut Out) -> anyhow::Res
             offset_hint: e.offset,
         });
     }
+    let added = add_unlisted(dir, &unlisted, &mut archive)?;
     let mode = if lossless {
         WriteMode::Lossless
     } else {
@@ -342,7 +365,140 @@ fn pack(dir: &Path, target: &Path, lossless: bool, out: &mut Out) -> anyhow::Res
         bytes.len(),
         if lossless { "lossless" } else { "canonical" }
     ))?;
+    for (name, type_id) in &added {
+        out.text(&format!(
+            "added {name:?} (type {}), not listed in the manifest\n",
+            mshconv_app::report::type_label(*type_id)
+        ))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses to extract into a folder that holds anything (`io.not_empty`,
+/// exit 2): its files would be overwritten, edits and all. A folder that does
+/// not exist yet is fine.
+fn refuse_non_empty(dir: &Path) -> anyhow::Result<()> {
+    let mut entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        // Not a folder, or not readable: creating or writing into it says why.
+        Err(_) => return Ok(()),
+    };
+    if entries.next().is_some() {
+        return Err(Error::usage(
+            "io.not_empty",
+            format!(
+                "{} is not empty: extracting into it would overwrite its files (edits included); name an empty or new folder, or pass --force to overwrite",
+                dir.display()
+            ),
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// The files of an extracted folder that its manifest does not list (other
+/// than `manifest.json`), sorted by name; folders in it are not looked at.
+fn unlisted_files(dir: &Path, manifest: &Manifest) -> anyhow::Result<Vec<String>> {
+    let cannot = || format!("cannot read {}", dir.display());
+    let mut unlisted = Vec::new();
+    for entry in std::fs::read_dir(dir).with_context(cannot)? {
+        let entry = entry.with_context(cannot)?;
+        if entry.path().is_dir() {
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let listed = name == MANIFEST_FILE || manifest.entries.iter().any(|e| e.file == name);
+        if !listed {
+            unlisted.push(name);
+        }
+    }
+    unlisted.sort();
+    Ok(unlisted)
+}
+
+/// The refusal of files the manifest does not list (`manifest.unlisted`, exit 2).
+fn refuse_unlisted(dir: &Path, unlisted: &[String]) -> anyhow::Error {
+    let shown: Vec<String> = unlisted.iter().take(10).map(|n| format!("{n:?}")).collect();
+    Error::usage(
+        "manifest.unlisted",
+        format!(
+            "{} holds {} the manifest does not list: {}{}; pass --add to pack them as new entries (named after the file), or move them out of the folder",
+            dir.display(),
+            if unlisted.len() == 1 { "1 file".to_string() } else { format!("{} files", unlisted.len()) },
+            shown.join(", "),
+            if unlisted.len() > shown.len() { ", ..." } else { "" }
+        ),
+    )
+    .into()
+}
+
+/// The type of a file added with `--add`, from its extension: the extension
+/// upper-cased as the type's text (`tank.msh` gets `MSH`, the type of the
+/// game's model entries; `notes.txt` gets `TXT`), for an extension of 1 to 4
+/// ASCII letters or digits that is not all digits; `None` otherwise.
+pub fn derived_type(file_name: &str) -> Option<u32> {
+    let (stem, ext) = file_name.rsplit_once('.')?;
+    let fits = !stem.is_empty()
+        && (1..=4).contains(&ext.len())
+        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        && !ext.bytes().all(|b| b.is_ascii_digit());
+    if !fits {
+        return None;
+    }
+    let mut bytes = [0u8; 4];
+    bytes[..ext.len()].copy_from_slice(ext.to_ascii_uppercase().as_bytes());
+    Some(u32::from_le_bytes(bytes))
+}
+
+/// Appends the unlisted files as new entries after the listed ones (in name
+/// order), each named after its file, with the type [`derived_type`] gives and
+/// attributes 0; the sort table is recomputed so the game's lookup finds them.
+/// Returns each added name and type.
+fn add_unlisted(
+    dir: &Path,
+    unlisted: &[String],
+    archive: &mut OwnedArchive,
+) -> anyhow::Result<Vec<(String, u32)>> {
+    let mut added = Vec::new();
+    for name in unlisted {
+        let type_id = derived_type(name).ok_or_else(|| {
+            Error::usage(
+                "manifest.unlisted",
+                format!(
+                    "{}: no type can be derived for {name:?} (it needs an extension of 1 to 4 letters or digits, such as .msh or .txt); list it in {MANIFEST_FILE} with its type_id instead",
+                    dir.display()
+                ),
+            )
+        })?;
+        let taken = archive
+            .entries
+            .iter()
+            .position(|e| nres::cmp_names(e.name.as_bytes(), name.as_bytes()).is_eq());
+        if let Some(i) = taken {
+            return Err(Error::usage(
+                "manifest.unlisted",
+                format!(
+                    "{}: {name:?} would be a second entry named like entry {i}; edit that entry's file instead, or rename it",
+                    dir.display()
+                ),
+            )
+            .into());
+        }
+        let data = read_file(&dir.join(name))?;
+        let entry = OwnedEntry::new(type_id, name, data)
+            .with_context(|| format!("{}: {name:?} cannot be an entry name", dir.display()))?;
+        archive.entries.push(entry);
+        if let Some(order) = &mut archive.physical_order {
+            order.push(archive.entries.len() - 1);
+        }
+        added.push((name.clone(), type_id));
+    }
+    if !added.is_empty() {
+        // The game finds entries by a binary search over the sort table.
+        archive.recompute_sort_index();
+    }
+    Ok(added)
 }
 
 fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode> {

@@ -6,7 +6,7 @@ use crate::input;
 use crate::out::Out;
 use crate::table::Table;
 use anyhow::Context;
-use mshconv_app::report::{not_poseable, PoseDoc, F32};
+use mshconv_app::report::{not_poseable, FrameInfo, PoseDoc, Timeline, F32};
 use std::process::ExitCode;
 
 fn numbers<const N: usize>(values: [F32; N]) -> String {
@@ -18,11 +18,15 @@ fn numbers<const N: usize>(values: [F32; N]) -> String {
 }
 
 /// The document as JSON with one node per line (readable and diffable; the
-/// same value `serde_json` would print in one line).
-pub fn json(doc: &PoseDoc) -> serde_json::Result<String> {
+/// same value `serde_json` would print in one line), with where the time falls
+/// on the timeline (`frame`, `frame_count`, `timeline`) after `time`.
+pub fn json(doc: &PoseDoc, frame: &FrameInfo) -> serde_json::Result<String> {
     let mut text = format!(
-        "{{\"time\": {}, \"nodes\": [",
-        serde_json::to_string(&doc.time)?
+        "{{\"time\": {}, \"frame\": {}, \"frame_count\": {}, \"timeline\": {}, \"nodes\": [",
+        serde_json::to_string(&doc.time)?,
+        frame.frame,
+        frame.frame_count,
+        serde_json::to_string(&frame.timeline)?,
     );
     for (i, node) in doc.nodes.iter().enumerate() {
         text.push_str(if i == 0 { "\n  " } else { ",\n  " });
@@ -53,19 +57,12 @@ pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         .map_err(msh::Error::from)
         .with_context(|| format!("cannot sample {} at time {t}", input.label))?;
     let doc = PoseDoc::new(view, t, &poses);
+    let frame = FrameInfo::new(t, view.frame_count);
     let text = if args.json {
-        json(&doc)?
+        json(&doc, &frame)?
     } else {
-        let frame = msh::anim::frame_index(t);
-        let mut text = format!(
-            "time {t}: frame {frame} of frame_count {}{}\n",
-            view.frame_count,
-            if frame >= view.frame_count {
-                " (past the timeline: every node shows its fallback key)"
-            } else {
-                ""
-            }
-        );
+        let mut text = format!("time {t}: {}\n", frame_line(&frame));
+
         let mut table = Table::new(&[
             "node",
             "name",
@@ -94,6 +91,29 @@ pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `frame F of frame_count N`, and where that is when it is not within the
+/// timeline. A negative frame is printed signed (the engine reads it unsigned,
+/// so it is past every `frame_count` unless it wraps back into it).
+pub fn frame_line(f: &FrameInfo) -> String {
+    let head = |frame: String| format!("frame {frame} of frame_count {}", f.frame_count);
+    match f.timeline {
+        Timeline::Before => format!(
+            "{} (before the timeline: every node shows its fallback key)",
+            head(f.frame.to_string())
+        ),
+        Timeline::Past => format!(
+            "{} (past the timeline: every node shows its fallback key)",
+            head(f.used.to_string())
+        ),
+        Timeline::Within if f.frame < 0 => format!(
+            "{} (read unsigned by the engine: frame {})",
+            head(f.frame.to_string()),
+            f.used
+        ),
+        Timeline::Within => head(f.used.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,21 +132,28 @@ mod tests {
             time: F32(-0.5),
             nodes: vec![node(0, Some("a")), node(1, None)],
         };
-        let text = json(&doc).unwrap();
+        let frame = FrameInfo::new(-0.5, 11);
+        let text = json(&doc, &frame).unwrap();
         assert_eq!(
             text,
-            "{\"time\": -0.5, \"nodes\": [\n  \
+            "{\"time\": -0.5, \"frame\": -1, \"frame_count\": 11, \"timeline\": \"before\", \"nodes\": [\n  \
              {\"index\":0,\"name\":\"a\",\"translation\":[0.1,-2.0,\"NaN\"],\"rotation\":[1.0,0.0,-0.0,0.5],\"fallback\":true},\n  \
              {\"index\":1,\"name\":null,\"translation\":[0.1,-2.0,\"NaN\"],\"rotation\":[1.0,0.0,-0.0,0.5],\"fallback\":false}\n]}\n"
         );
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["nodes"][1]["index"], 1);
-        let empty = json(&PoseDoc {
-            time: F32(0.0),
-            nodes: Vec::new(),
-        })
+        let empty = json(
+            &PoseDoc {
+                time: F32(0.0),
+                nodes: Vec::new(),
+            },
+            &FrameInfo::new(0.0, 1),
+        )
         .unwrap();
-        assert_eq!(empty, "{\"time\": 0.0, \"nodes\": []}\n");
+        assert_eq!(
+            empty,
+            "{\"time\": 0.0, \"frame\": 0, \"frame_count\": 1, \"timeline\": \"within\", \"nodes\": []}\n"
+        );
         assert!(serde_json::from_str::<serde_json::Value>(&empty).is_ok());
     }
 }

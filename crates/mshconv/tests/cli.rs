@@ -137,7 +137,7 @@ fn validate_tolerant_accepts_a_damaged_model_but_reports_it() {
     );
     assert!(r
         .stdout
-        .ends_with("bad.msh: valid (tolerant, model): 2 errors, 0 warnings\n"));
+        .ends_with("bad.msh: readable (tolerant, model): 2 errors, 0 warnings\n"));
 }
 
 #[test]

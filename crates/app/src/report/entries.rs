@@ -1,5 +1,6 @@
 //! What `mshconv nres list --json` prints: an archive's directory as [`EntryRow`]s.
 
+use super::type_text;
 use serde::Serialize;
 
 /// One directory entry of an NRes file, as `mshconv nres list --json` and the
@@ -10,6 +11,9 @@ pub struct EntryRow {
     pub index: usize,
     /// Resource type.
     pub type_id: u32,
+    /// The type as text where its four little-endian bytes are printable
+    /// (`"MSH"`, `"TXT"`; see [`type_text`]), null otherwise.
+    pub type_text: Option<String>,
     /// Name (text up to the NUL).
     pub name: String,
     /// Payload size in bytes.
@@ -33,6 +37,7 @@ pub fn entry_rows(archive: &nres::Archive<'_>) -> Vec<EntryRow> {
         .map(|e| EntryRow {
             index: e.index(),
             type_id: e.type_id(),
+            type_text: type_text(e.type_id()),
             name: e.name(),
             size: e.size(),
             attr1: e.attr1(),

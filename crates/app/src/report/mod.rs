@@ -8,7 +8,10 @@
 //!   it as stable text or as JSON; the service as JSON);
 //! - [`PoseDoc`] is every node's local pose at one time, in the shape of
 //!   `mshconv pose --json`; [`not_poseable`] says which models have none;
-//! - [`entry_rows`] lists an archive's directory as [`EntryRow`]s.
+//! - [`entry_rows`] lists an archive's directory as [`EntryRow`]s, with each
+//!   type id also as text ([`type_text`]);
+//! - [`check_archive`] and [`inspect_archive`] check and summarise every model
+//!   of an archive of models (`validate ARCHIVE`, `inspect ARCHIVE`).
 //!
 //! Every type here serialises with serde; [`F32`] writes the f32 values that
 //! JSON cannot hold (NaN, infinities) as strings, so nothing is lost. The
@@ -30,19 +33,24 @@
 //! # Ok(()) }
 //! ```
 
+mod archive;
 mod entries;
 mod float;
 mod inspect;
 mod pose;
 mod validate;
 
+pub use archive::{
+    check_archive, inspect_archive, type_label, type_text, ArchiveCheck, ArchiveEntry,
+    ArchiveInspection, ModelSummary,
+};
 pub use entries::{entry_rows, EntryRow};
 pub use float::F32;
 pub use inspect::{
     inspect, AnimationInfo, BatchInfo, EntryInfo, FindingCounts, Inspection, LegacyInfo, NodeInfo,
     Resources, SlotInfo, SlotRef, TerrainInfo, Totals,
 };
-pub use pose::{not_poseable, NodePose, PoseDoc};
+pub use pose::{not_poseable, FrameInfo, NodePose, PoseDoc, Timeline};
 pub use validate::{check, FileResult};
 
 /// A name's bytes as text (invalid UTF-8 replaced).

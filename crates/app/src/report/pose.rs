@@ -50,6 +50,66 @@ impl PoseDoc {
     }
 }
 
+/// Where a time falls on a model's timeline, as the engine computes it
+/// (FORMAT.md section 3, step 1): `mshconv pose` prints it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct FrameInfo {
+    /// The frame as a signed number: `round_half_even(t - 0.5)` in single
+    /// precision (`-1` for `t = -0.5`). For NaN and times beyond the 64-bit
+    /// range (the x87 "integer indefinite") it is the frame used, 0.
+    pub frame: i64,
+    /// The frame the engine uses: the low 32 bits of that number, unsigned
+    /// (a negative frame wraps to a large value, past every `frame_count`).
+    #[serde(skip)]
+    pub used: u32,
+    /// `Res19.attr2`.
+    pub frame_count: u32,
+    /// `before`, `within` or `past`: outside the timeline (`used >= frame_count`)
+    /// every node shows its fallback key.
+    pub timeline: Timeline,
+}
+
+/// Where a frame falls on the timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Timeline {
+    /// A negative frame (it wraps past `frame_count`): the fallback keys.
+    Before,
+    /// `used < frame_count`: the map decides per node.
+    Within,
+    /// `used >= frame_count` from a frame at or past the end: the fallback keys.
+    Past,
+}
+
+impl FrameInfo {
+    /// Where time `t` falls on a timeline of `frame_count` frames.
+    pub fn new(t: f32, frame_count: u32) -> FrameInfo {
+        let used = msh::anim::frame_index(t);
+        // The 64-bit integer the engine's FISTP stores; `frame_index` keeps its
+        // low 32 bits. NaN and out-of-range values store the indefinite value,
+        // whose low bits (0) are what the engine uses.
+        let r = (t - 0.5f32).round_ties_even();
+        let frame = if r.is_nan() || !(-9.223_372e18..9.223_372e18).contains(&r) {
+            i64::from(used)
+        } else {
+            r as i64
+        };
+        let timeline = if used < frame_count {
+            Timeline::Within
+        } else if frame < 0 {
+            Timeline::Before
+        } else {
+            Timeline::Past
+        };
+        FrameInfo {
+            frame,
+            used,
+            frame_count,
+            timeline,
+        }
+    }
+}
+
 /// Why a model of this kind cannot be posed, in words (`"a terrain model"`),
 /// or `None` for a standard model, whose nodes are decoded.
 pub fn not_poseable(kind: Option<ModelKind>) -> Option<&'static str> {
@@ -80,6 +140,33 @@ mod tests {
             assert_eq!(node.fallback, pose.fallback);
         }
         assert_eq!(doc.nodes[0].name.as_deref(), Some("base"));
+    }
+
+    #[test]
+    fn frames_as_the_engine_computes_them() {
+        let f = FrameInfo::new(-0.5, 11);
+        assert_eq!(
+            (f.frame, f.used, f.timeline),
+            (-1, u32::MAX, Timeline::Before)
+        );
+        let f = FrameInfo::new(3.0, 11);
+        assert_eq!((f.frame, f.used, f.timeline), (2, 2, Timeline::Within));
+        let f = FrameInfo::new(20.0, 11);
+        assert_eq!((f.frame, f.used, f.timeline), (20, 20, Timeline::Past));
+        let f = FrameInfo::new(0.2, 11);
+        assert_eq!((f.frame, f.timeline), (0, Timeline::Within));
+        let f = FrameInfo::new(f32::NAN, 11);
+        assert_eq!((f.frame, f.used, f.timeline), (0, 0, Timeline::Within));
+        // -2^32 wraps to frame 0: within the timeline, as the engine reads it.
+        let f = FrameInfo::new(-4_294_967_296.0, 11);
+        assert_eq!(
+            (f.frame, f.used, f.timeline),
+            (-4_294_967_296, 0, Timeline::Within)
+        );
+        assert_eq!(
+            serde_json::to_string(&FrameInfo::new(-0.5, 11)).unwrap(),
+            r#"{"frame":-1,"frame_count":11,"timeline":"before"}"#
+        );
     }
 
     #[test]
