@@ -323,3 +323,23 @@ fn an_archive_without_an_entry_names_its_models() {
     assert!(stderr.contains(":ENTRY"), "{stderr}");
     assert!(!dir.path().join("x.glb").exists());
 }
+
+#[test]
+fn an_entry_named_with_entry_needs_no_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin()
+        .arg("convert")
+        .arg(fixture("archives/small.rlb"))
+        .args(["--entry", "m123_dome.msh"])
+        .arg(dir.path().join("dome.glb"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let glb = std::fs::read(dir.path().join("dome.glb")).unwrap();
+    assert!(glb.starts_with(b"glTF"));
+}
