@@ -82,22 +82,38 @@ const VALIDATE_AFTER: &str = after!(
   mshconv validate tank.msh
   mshconv validate --json models/*.msh > report.json
   mshconv validate --tolerant models.rlb:TANK.MSH
+  mshconv validate units.rlb                # every model of the archive
 
 Strict mode (the default) rejects a file with any error finding; tolerant mode
-rejects only a container that cannot be opened at all. Warnings (non-canonical
-but valid layouts) never reject a file."
+rejects only a container that cannot be opened at all, and says `readable`
+(not `valid`) for a file it accepts with errors. Warnings (non-canonical but
+valid layouts) never reject a file.
+
+An archive of models named without an entry is checked whole: a verdict per
+model (ARCHIVE:ENTRY), then `ARCHIVE: archive of N models: M valid, K invalid`;
+the exit code is 1 when any model is rejected."
 );
 
 const INSPECT_AFTER: &str = after!(
     "Examples:
   mshconv inspect tank.msh
-  mshconv inspect --json models.rlb --entry TANK.MSH"
+  mshconv inspect --json models.rlb --entry TANK.MSH
+  mshconv inspect units.rlb                 # the entries, a summary per model
+
+An archive of models named without an entry is listed: each entry's index,
+type (as text where printable: MSH, TXT), name and size, and for each model its
+kind, nodes, slots, triangles, whether it is animated and its verdict."
 );
 
 const POSE_AFTER: &str = after!(
     "Examples:
   mshconv pose tank.msh --time 12.5
   mshconv pose tank.msh --time=-0.5 --json
+
+The frame is the engine's: round_half_even(t - 0.5) in single precision. A
+negative frame (t < 0) is printed signed; the engine reads it unsigned, so it
+is past every frame_count and every node shows its fallback key (`before the
+timeline`).
 
 The rotation is printed [w, x, y, z] as the engine holds it; under the default
 reading a node turns by its conjugate. In JSON, NaN and infinities are the
@@ -373,13 +389,13 @@ pub struct ValidateArgs {
     /// Report damage and go on; reject only a container that cannot be opened.
     #[arg(long)]
     pub tolerant: bool,
-    /// Print a JSON array of {file, mode, valid, kind, findings}.
+    /// Print a JSON array of {file, mode, valid, kind, findings} (one per model of an archive).
     #[arg(long)]
     pub json: bool,
     /// Look each FILE up as an archive and validate this entry of it.
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
-    /// Model files, or ARCHIVE:ENTRY for a model inside an archive.
+    /// Model files, archives of models (every model is checked), or ARCHIVE:ENTRY.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -396,7 +412,7 @@ pub struct InspectArgs {
     /// Look FILE up as an archive and inspect this entry of it.
     #[arg(long, value_name = "NAME")]
     pub entry: Option<String>,
-    /// Model file, or ARCHIVE:ENTRY.
+    /// Model file, archive of models (its entries are listed), or ARCHIVE:ENTRY.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
 }
@@ -410,7 +426,8 @@ pub struct PoseArgs {
     /// Time on the animation timeline, in frames (negative, NaN and inf allowed).
     #[arg(long, value_name = "T", allow_hyphen_values = true)]
     pub time: f32,
-    /// Print JSON: {"time": T, "nodes": [{index, name, translation, rotation, fallback}]}.
+    /// Print JSON: {"time": T, "frame", "frame_count", "timeline", "nodes": [{index, name,
+    /// translation, rotation, fallback}]}.
     #[arg(long)]
     pub json: bool,
     /// Sample a damaged model as far as it can be read instead of rejecting it.
