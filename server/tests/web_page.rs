@@ -5,9 +5,13 @@
 //! plays and scrubs, LOD picker, validation report, node tree), downloads the
 //! `.glb` (which must be the CLI's output byte for byte, also with `--lod 1`),
 //! opens a damaged model (the error in words), imports a `.glb`, a foreign
-//! `.glb` and an `.obj` with its `.mtl` (import report, `.msh` download), and
-//! picks a model out of an `.rlb`. Screenshots, downloads and the script's
-//! report land in `test-output/web/`.
+//! `.glb` and an `.obj` with its `.mtl` (import report, `.msh` download, the
+//! imported model previewed), and picks a model out of an `.rlb`. It reads the
+//! damaged model tolerantly (findings, inspection, why there is no 3D view),
+//! puts a model into an `.rlb` (added, and in place of an entry: the archives
+//! must be the application layer's editor's, byte for byte), and downloads
+//! every model of the `.rlb` as a zip (the API's bytes). Screenshots,
+//! downloads and the script's report land in `test-output/web/`.
 //!
 //! `scripts/setup-browser.sh` installs what it needs (`scripts/test.sh` runs
 //! it). When chromium, node or playwright-core is missing, the test fails if
@@ -32,6 +36,18 @@ const FOREIGN_NOTE: &str = "import.scale_baked";
 const OBJ: &str = "fixtures/foreign/obj/blender_scene.obj";
 const MTL: &str = "fixtures/foreign/obj/blender_scene.mtl";
 const ENTRY: &str = "M123_DOME.MSH";
+
+/// The archive with the walker put in as `entry`, as the application layer's
+/// editor writes it (what `/v1/archive/put` must answer), saved under `out`.
+fn reference_put(out: &Path, entry: &str) -> PathBuf {
+    let mut editor = mshconv_app::archive::Editor::open(&fixture(ARCHIVE)).unwrap();
+    editor.put(entry, None, fixture(WALKER)).unwrap();
+    let dir = out.join("reference-put");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{entry}.rlb"));
+    std::fs::write(&path, editor.write().unwrap()).unwrap();
+    path
+}
 
 fn chromium() -> PathBuf {
     std::env::var_os("MSHCONV_CHROMIUM")
@@ -180,6 +196,8 @@ async fn the_page_works_in_a_real_browser() {
     let out = out.canonicalize().unwrap();
     let glb = reference_glb(&out, &[]);
     let glb_lod1 = reference_glb(&out, &["--lod", "1"]);
+    let put_added = reference_put(&out, "M095_WALKER.MSH");
+    let put_replaced = reference_put(&out, ENTRY);
 
     let server = TestServer::start(config()).await;
     let abs = |p: &str| repo().join(p).canonicalize().unwrap();
@@ -199,11 +217,23 @@ async fn the_page_works_in_a_real_browser() {
         "mtl": abs(MTL),
         "archive": abs(ARCHIVE),
         "archiveEntry": ENTRY,
+        "putAdded": put_added,
+        "putReplaced": put_replaced,
     });
     let config_path = out.join("config.json");
     std::fs::write(&config_path, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
 
     let (status, stdout, stderr) = tokio::task::spawn_blocking(move || run_script(&config_path))
+        .await
+        .unwrap();
+    // What the API answers for the whole archive, to compare the page's download with.
+    let archive_zip = client()
+        .post(server.url("/v1/archive/convert?to=glb"))
+        .multipart(form(fixture(ARCHIVE), "small.rlb"))
+        .send()
+        .await
+        .unwrap()
+        .bytes()
         .await
         .unwrap();
     server.stop().await;
@@ -233,17 +263,35 @@ async fn the_page_works_in_a_real_browser() {
         std::fs::read(&glb_lod1).unwrap()
     );
     assert_eq!(downloaded("from-glb/m095_walker.msh"), fixture(WALKER));
+    assert_eq!(
+        downloaded("put-added/small.rlb"),
+        std::fs::read(&put_added).unwrap()
+    );
+    assert_eq!(
+        downloaded("put-replaced/small.rlb"),
+        std::fs::read(&put_replaced).unwrap()
+    );
+    let added = downloaded("put-added/small.rlb");
+    let added = nres::Archive::parse(&added).unwrap();
+    assert!(
+        added.find_by_name("m095_walker.msh").unwrap().data() == &fixture(WALKER)[..],
+        "the game's lookup finds the added model"
+    );
+    assert!(downloaded("archive-glb/small.zip") == archive_zip[..]);
     for shot in [
         "walker",
         "walker-played",
         "page-damaged",
         "page-import-obj",
         "archive-entry",
+        "page-damaged-tolerant",
+        "import-glb-preview",
+        "page-put-added",
     ] {
         assert!(out.join(format!("{shot}.png")).is_file(), "{shot}.png");
     }
     let checks = report["checks"].as_array().map_or(0, Vec::len);
-    assert!(checks >= 40, "only {checks} checks ran");
+    assert!(checks >= 70, "only {checks} checks ran");
     let pixels = &report["pixels"];
     assert!(
         pixels["walker"]["model"].as_u64().unwrap() > 1000,

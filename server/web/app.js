@@ -4,9 +4,16 @@
 // - .msh (or a model picked from an .rlb): POST /v1/convert?to=glb gives the
 //   preview (three.js), POST /v1/validate the validation report; the download
 //   buttons ask /v1/convert again with the chosen options.
-// - .rlb: POST /v1/archive/list gives the entries to choose from.
+// - .rlb: POST /v1/archive/list gives the entries to choose from;
+//   POST /v1/archive/convert gives every model at once (a zip).
 // - .glb/.gltf/.obj: POST /v1/convert?to=msh gives the .msh, and the import
-//   report from its x-mshconv-notes header.
+//   report from its x-mshconv-notes header; that .msh goes through
+//   /v1/convert?to=glb again for the preview, and /v1/validate.
+// - A model the conversion refuses (422): POST /v1/validate?tolerant=true and
+//   /v1/inspect?tolerant=true show what can be read of it.
+// - "Put a model into an archive": POST /v1/archive/put with the .rlb and the
+//   model (the one opened or imported above, or one chosen there) gives the
+//   new archive to download.
 //
 // Uploads use XMLHttpRequest for its upload progress events (fetch has none).
 // Errors are the service's problem documents (title, detail, code), shown in
@@ -49,11 +56,21 @@ const state = {
   import: null,
   downloads: [],
   upload: null, // the last upload's progress events
+  importPreview: null, // null | loading | shown | failed: the preview of an imported model
+  tolerant: null, // what can be read of a model the conversion refused
+  archiveZip: null, // the last "every model" zip
+  put: { model: null, archive: null, entries: [], entry: '' }, // the "put into an archive" form
+  putResult: null, // the last put: placed, entry, fileName, bytes, notes
 };
 
 // Each new file starts a new generation; answers for an older one are dropped.
 let generation = 0;
-let current = null; // { file, mtl, entry }
+let current = null; // { file, mtl, entry, model }: model is the .msh an import made
+
+// The "put into an archive" form: the model (a File, with an .obj's .mtl) and
+// the archive (a File). `entryAuto` is true while the entry name is the one
+// the page filled in (a new model may fill it again).
+const put = { model: null, mtl: null, archive: null, entryAuto: true };
 
 // ---------------------------------------------------------------- requests
 
@@ -107,6 +124,7 @@ function post(path, params, upload, busy) {
     xhr.responseType = 'arraybuffer';
     xhr.timeout = REQUEST_TIMEOUT_MS;
     const form = new FormData();
+    if (upload.archive) form.append('archive', upload.archive, upload.archive.name);
     form.append('file', upload.file, upload.file.name);
     if (upload.mtl) form.append('mtl', upload.mtl, upload.mtl.name);
     if (busy) {
@@ -181,6 +199,10 @@ function headline(p) {
     'archive.no_models': 'This archive holds no models',
     'option.invalid': 'One of the options is not valid',
     'msh.unsupported': 'This kind of model cannot be converted',
+    'request.entry_not_model': 'The entry name is not a model name',
+    'request.entry_required': 'This file is an archive of several models',
+    'request.missing_archive': 'Choose an archive first',
+    'archive.is_model': 'This file is a model, not an archive',
   };
   if (known[code]) return known[code];
   if (code.startsWith('page.')) return p.title;
@@ -321,8 +343,17 @@ async function openFiles(fileList) {
   $('archive').hidden = true;
   $('model').hidden = true;
   $('import').hidden = true;
+  $('damaged').hidden = true;
   stopAnimation();
-  Object.assign(state, { kind: null, archive: null, model: null, validation: null, import: null });
+  Object.assign(state, {
+    kind: null,
+    archive: null,
+    model: null,
+    validation: null,
+    import: null,
+    importPreview: null,
+    tolerant: null,
+  });
   if (!file) {
     showError({
       title: 'A .mtl file alone is not a model',
@@ -333,7 +364,8 @@ async function openFiles(fileList) {
   }
   const kind = await kindOf(file);
   state.kind = kind;
-  current = { file, mtl: kind === 'import' ? mtl : null, entry: null };
+  current = { file, mtl: kind === 'import' ? mtl : null, entry: null, model: null };
+  if (kind === 'msh') offerModel(file, null);
   if (kind === 'archive') await openArchive(gen);
   else if (kind === 'import') await importModel(gen);
   else await openModel(gen);
@@ -379,7 +411,9 @@ async function openArchive(gen) {
     }),
   );
   $('open-entry').disabled = models.length === 0;
+  $('archive-convert').disabled = models.length === 0;
   $('archive').hidden = false;
+  offerArchive(file, models.map((r) => r.name));
   if (!models.length) {
     return showError(
       { code: 'archive.no_models', detail: 'None of its entries is a model (a name ending in .msh).' },
@@ -418,9 +452,14 @@ async function openModel(gen) {
     if (p.code === 'request.entry_required' && !entry) {
       // A .msh that is in fact an archive of models.
       state.kind = 'archive';
+      withdrawModel(file);
       return openArchive(gen);
     }
-    return showError(p);
+    withdrawModel(file); // not a model to put into an archive either
+    showError(p);
+    // A model the conversion refuses: show what can be read of it.
+    if (p.status === 422) await tolerantView(gen, p);
+    return;
   }
   setStatus(`Preparing the preview of ${what}…`);
   try {
@@ -450,7 +489,7 @@ async function openModel(gen) {
 async function validate(gen) {
   const panel = $('validation');
   panel.replaceChildren(paragraph('Checking…'));
-  const { file, entry } = current;
+  const { file, entry } = modelUpload();
   let answer;
   try {
     answer = await post('/v1/validate', { entry }, { file }, null);
@@ -540,6 +579,292 @@ async function importModel(gen) {
   $('import').hidden = false;
   state.phase = 'imported';
   setStatus(`Converted ${file.name} to ${name}: ${count} note(s) in the import report.`);
+  // The .msh is the model from now on: the preview, the validation, the
+  // downloads and "put into an archive" use it.
+  const msh = new File([blob], name, { type: 'application/octet-stream' });
+  current.model = msh;
+  offerModel(msh, null);
+  await previewImported(gen, msh);
+}
+
+/** The model the model endpoints read: an import's .msh, else the file (and entry) opened. */
+function modelUpload() {
+  if (current.model) return { file: current.model, entry: undefined };
+  return { file: current.file, entry: current.entry || undefined };
+}
+
+/** The preview of an imported model: its .msh converted back to .glb by the service. */
+async function previewImported(gen, msh) {
+  state.importPreview = 'loading';
+  const note = $('import-preview');
+  note.textContent = 'Preparing the preview of the .msh…';
+  let answer;
+  try {
+    answer = await post('/v1/convert', { to: 'glb' }, { file: msh }, null);
+  } catch (e) {
+    if (gen !== generation) return;
+    state.importPreview = 'failed';
+    note.textContent = `No preview: ${e.message}`;
+    return;
+  }
+  if (gen !== generation) return;
+  if (!answer.ok) {
+    const p = problemOf(answer);
+    state.importPreview = 'failed';
+    note.textContent = `No preview: ${headline(p)}. ${p.detail || ''}`;
+    return;
+  }
+  try {
+    await showModel(answer.body, `${msh.name} (imported from ${current.file.name})`);
+  } catch (e) {
+    if (gen !== generation) return;
+    state.importPreview = 'failed';
+    $('model').hidden = true;
+    note.textContent = `No preview: ${e && e.message ? e.message : e}`;
+    return;
+  }
+  if (gen !== generation) return;
+  state.importPreview = 'shown';
+  note.textContent = 'The preview above shows the .msh as the service reads it back.';
+  validate(gen);
+}
+
+// ---------------------------------------------------------------- a damaged model
+
+/**
+ * What can be read of a model the conversion refused (`p`, its problem): the
+ * tolerant validation report and inspection, and why there is no 3D view
+ * (every conversion reads the model strictly, so none is possible).
+ */
+async function tolerantView(gen, p) {
+  const { file, entry } = modelUpload();
+  const tolerant = { code: p.code || null, validation: null, inspect: null, preview: false, why: '' };
+  state.tolerant = tolerant;
+  $('damaged').hidden = false;
+  $('damaged-summary').textContent = 'Reading what can be read of the model…';
+  $('damaged-findings').replaceChildren();
+  $('damaged-inspect').querySelector('tbody').replaceChildren();
+  const ask = (path) =>
+    post(path, { entry, tolerant: true }, { file }, null).then(
+      (a) => (a.ok ? { doc: a.json() } : { problem: problemOf(a) }),
+      (e) => ({ problem: e.problem || { detail: String(e.message || e), code: 'page.internal' } }),
+    );
+  const [validation, inspection] = await Promise.all([ask('/v1/validate'), ask('/v1/inspect')]);
+  if (gen !== generation) return;
+
+  const findings = $('damaged-findings');
+  if (validation.doc) {
+    const r = validation.doc;
+    const count = (sev) => r.findings.filter((f) => f.severity === sev).length;
+    tolerant.validation = { errors: count('error'), warnings: count('warning'), info: count('info'), findings: r.findings.length };
+    const shown = r.findings.slice(0, 200);
+    findings.replaceChildren(...shown.map((f) => item(`${f.severity}: ${f.message}`, ` ${f.code}, ${f.path}`)));
+    if (r.findings.length > shown.length) findings.append(item(`… and ${r.findings.length - shown.length} more`));
+    if (!r.findings.length) findings.append(item('No findings.'));
+  } else {
+    tolerant.validation = { error: validation.problem.code || null };
+    findings.replaceChildren(item(`Even a tolerant check cannot read it: ${validation.problem.detail || headline(validation.problem)}`));
+  }
+
+  const rows = [];
+  if (inspection.doc) {
+    const d = inspection.doc;
+    const t = d.totals || {};
+    const missing = d.resources?.required_missing ?? [];
+    rows.push(
+      ['Kind', d.kind],
+      ['Bytes', (d.bytes ?? 0).toLocaleString('en')],
+      ['Container entries', d.entries?.length ?? 0],
+      ['Nodes', t.nodes ?? 0],
+      ['Mesh slots', t.slots ?? 0],
+      ['Batches', t.batches ?? 0],
+      ['Vertices', t.vertices ?? 0],
+      ['Triangles', t.triangles ?? 0],
+      ['Animation', d.animation ? `${plural(d.animation.frame_count, 'frame')}, ${plural(d.animation.animated_nodes, 'animated node')}` : 'none'],
+      ['Required resources missing', missing.length ? missing.map((r) => `Res${r}`).join(', ') : 'none'],
+    );
+    tolerant.inspect = { kind: d.kind, nodes: t.nodes ?? 0, vertices: t.vertices ?? 0, triangles: t.triangles ?? 0, missing };
+  } else {
+    rows.push(['Inspection', `not possible: ${inspection.problem.detail || headline(inspection.problem)}`]);
+    tolerant.inspect = { error: inspection.problem.code || null };
+  }
+  $('damaged-inspect').querySelector('tbody').replaceChildren(
+    ...rows.map(([k, v]) => {
+      const tr = document.createElement('tr');
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = k;
+      const td = document.createElement('td');
+      td.textContent = String(v);
+      tr.append(th, td);
+      return tr;
+    }),
+  );
+
+  const finding = (p.findings || [])[0];
+  const first = finding ? `${finding.message}${finding.path ? ` (${finding.path})` : ''}` : (p.detail || '').split('\n')[0];
+  tolerant.why = `No 3D view: every conversion reads the model strictly, and this one is refused (${p.code}): ${first}`;
+  $('damaged-preview').textContent = tolerant.why;
+  const v = tolerant.validation;
+  $('damaged-summary').textContent =
+    v && v.error === undefined
+      ? `A tolerant reading of ${entry || file.name} finds ${plural(v.errors, 'error')} and ${plural(v.warnings, 'warning')}; what is damaged is skipped, the rest is shown below.`
+      : `${entry || file.name} cannot be read even tolerantly.`;
+  tolerant.done = true;
+}
+
+// ---------------------------------------------------------------- every model of an archive
+
+async function convertArchive() {
+  if (!current || state.kind !== 'archive') return;
+  const to = $('archive-to').value;
+  const { file } = current;
+  clearError();
+  let answer;
+  try {
+    answer = await post('/v1/archive/convert', { to }, { file }, `Converting every model of ${file.name} to .${to}`);
+  } catch (e) {
+    fail(e, { keep: true });
+    return;
+  }
+  if (!answer.ok) return showError(problemOf(answer), { keep: true });
+  const name = answer.fileName('archive.zip');
+  save(new Blob([answer.body], { type: 'application/zip' }), name);
+  state.archiveZip = { to, fileName: name, bytes: answer.body.byteLength };
+  setStatus(`Downloaded ${name}: every model of ${file.name} as .${to}, with report.json (${answer.body.byteLength.toLocaleString('en')} bytes).`);
+}
+
+// ---------------------------------------------------------------- put into an archive
+
+/** The entry name a model file suggests: its stem in capitals and `.MSH`, as the game names models. */
+const entryNameFor = (fileName) => `${fileName.replace(/\.[^.]*$/, '').toUpperCase() || 'MODEL'}.MSH`;
+
+/** Makes `file` (with an .obj's `mtl`) the model to put; fills in the entry name unless the user typed one. */
+function offerModel(file, mtl) {
+  put.model = file;
+  put.mtl = mtl;
+  $('put-model-text').textContent = `${file.name}${mtl ? ` with ${mtl.name}` : ''}, or`;
+  if (put.entryAuto || !$('put-entry').value.trim()) {
+    $('put-entry').value = entryNameFor(file.name);
+    put.entryAuto = true;
+  }
+  updatePut();
+}
+
+/** Stops offering `file` as the model to put (it is an archive, or damaged). */
+function withdrawModel(file) {
+  if (put.model !== file) return;
+  put.model = null;
+  put.mtl = null;
+  $('put-model-text').textContent = 'the model you open above, or';
+  updatePut();
+}
+
+/** Makes `file` the archive to put into, its model entries (`models`) the names to pick from. */
+function offerArchive(file, models) {
+  put.archive = file;
+  $('put-archive-text').textContent = `${file.name} (${plural(models.length, 'model')}), or`;
+  const pick = $('put-pick');
+  const first = document.createElement('option');
+  first.value = '';
+  first.textContent = "one of the archive's models";
+  pick.replaceChildren(
+    first,
+    ...models.map((m) => {
+      const o = document.createElement('option');
+      o.value = m;
+      o.textContent = m;
+      return o;
+    }),
+  );
+  pick.disabled = models.length === 0;
+  $('put-entries').replaceChildren(
+    ...models.map((m) => {
+      const o = document.createElement('option');
+      o.value = m;
+      return o;
+    }),
+  );
+  state.put.entries = models;
+  updatePut();
+}
+
+function updatePut() {
+  const entry = $('put-entry').value.trim();
+  state.put = {
+    model: put.model ? put.model.name : null,
+    archive: put.archive ? put.archive.name : null,
+    entries: state.put.entries,
+    entry,
+  };
+  $('put-go').disabled = !(put.model && put.archive && entry);
+}
+
+/** An archive chosen in the "put" form: its entries from /v1/archive/list. */
+async function choosePutArchive(file) {
+  clearError();
+  let answer;
+  try {
+    answer = await post('/v1/archive/list', {}, { file }, `Reading ${file.name}`);
+  } catch (e) {
+    fail(e, { keep: true });
+    return;
+  }
+  if (!answer.ok) return showError(problemOf(answer), { keep: true });
+  const models = answer.json().filter((r) => /\.msh$/i.test(r.name)).map((r) => r.name);
+  offerArchive(file, models);
+  setStatus(`${file.name} holds ${plural(models.length, 'model')}: type an entry name, or pick one to replace.`);
+}
+
+/** POST /v1/archive/put, then download the new archive. */
+async function putIntoArchive() {
+  const entry = $('put-entry').value.trim();
+  if (!put.model || !put.archive || !entry) return;
+  const params = { entry };
+  if (!/\.msh$/i.test(put.model.name)) {
+    // A glTF or an OBJ is converted with the import options.
+    Object.assign(params, {
+      fps: $('import-fps').value.trim(),
+      axis: $('import-axis').value,
+      rotation: $('import-rotation').value,
+      animation: $('import-animation').value.trim(),
+    });
+  }
+  clearError();
+  let answer;
+  try {
+    answer = await post(
+      '/v1/archive/put',
+      params,
+      { archive: put.archive, file: put.model, mtl: put.mtl },
+      `Putting ${entry} into ${put.archive.name}`,
+    );
+  } catch (e) {
+    fail(e, { keep: true });
+    return;
+  }
+  if (!answer.ok) {
+    state.putResult = null;
+    $('put-result').textContent = '';
+    return showError(problemOf(answer), { keep: true });
+  }
+  const name = answer.fileName('archive.rlb');
+  const placed = answer.header('x-mshconv-placed') || 'put';
+  const stored = answer.header('x-mshconv-entry') || entry;
+  let notes = [];
+  try {
+    notes = JSON.parse(answer.header('x-mshconv-notes') || '[]');
+  } catch {
+    notes = [];
+  }
+  save(new Blob([answer.body], { type: 'application/octet-stream' }), name);
+  state.putResult = { placed, entry: stored, fileName: name, bytes: answer.body.byteLength, notes: notes.length };
+  const what = placed === 'added' ? `Added ${stored} to` : `Replaced ${stored} in`;
+  const text =
+    `${what} ${put.archive.name} (from ${put.model.name}${notes.length ? `, ${plural(notes.length, 'conversion note')}` : ''}): ` +
+    `downloaded ${name}, ${answer.body.byteLength.toLocaleString('en')} bytes. Every other entry is as it was.`;
+  $('put-result').textContent = text;
+  setStatus(text);
 }
 
 // ---------------------------------------------------------------- the preview
@@ -874,7 +1199,7 @@ function stopAnimation() {
 async function download(to) {
   if (!current) return;
   const gen = generation;
-  const { file, entry } = current;
+  const { file, entry } = modelUpload();
   const params = {
     to,
     entry,
@@ -924,8 +1249,38 @@ $('open-entry').addEventListener('click', () => {
   if (!current) return;
   generation += 1;
   current = { ...current, entry: $('entry').value };
+  // Put back into the archive: the entry's own name, unless the user typed one.
+  if (put.entryAuto) {
+    $('put-entry').value = current.entry;
+    updatePut();
+  }
   openModel(generation);
 });
+$('archive-convert').addEventListener('click', convertArchive);
+$('put-choose-model').addEventListener('click', () => $('put-model').click());
+$('put-model').addEventListener('change', (e) => {
+  const files = [...e.target.files];
+  const model = files.find((f) => extension(f.name) !== 'mtl');
+  if (model) offerModel(model, extension(model.name) === 'obj' ? files.find((f) => extension(f.name) === 'mtl') ?? null : null);
+  e.target.value = '';
+});
+$('put-choose-archive').addEventListener('click', () => $('put-archive').click());
+$('put-archive').addEventListener('change', (e) => {
+  const file = e.target.files[0];
+  if (file) choosePutArchive(file);
+  e.target.value = '';
+});
+$('put-entry').addEventListener('input', () => {
+  put.entryAuto = false;
+  updatePut();
+});
+$('put-pick').addEventListener('change', () => {
+  if (!$('put-pick').value) return;
+  $('put-entry').value = $('put-pick').value;
+  put.entryAuto = false;
+  updatePut();
+});
+$('put-go').addEventListener('click', putIntoArchive);
 $('lod').addEventListener('change', onSlotPicked);
 $('group').addEventListener('change', onSlotPicked);
 $('play').addEventListener('click', () => play(!view.playing));

@@ -7,7 +7,10 @@
 //
 // CONFIG.json: { url, out, walker, walkerGlb, walkerGlbLod1, damaged,
 // damagedCode, damagedWords, foreignGlb, foreignNote, obj, mtl, archive,
-// archiveEntry, chromium? }
+// archiveEntry, putAdded, putReplaced, chromium? }
+// (putAdded, putReplaced: the archive with the walker added as
+// M095_WALKER.MSH, and with it in place of archiveEntry, as the application
+// layer's editor writes them)
 // (paths absolute). Screenshots and downloads go to `out`.
 //
 // Prints one JSON document on stdout: {"ok": true, "checks": [...], ...} and
@@ -189,6 +192,15 @@ async function downloadBy(page, click, tag) {
   return { name, bytes: readFileSync(path), path };
 }
 
+/** The service's own answer to a multipart POST: `fields` maps a field to [path, file name]. */
+async function api(path, fields) {
+  const form = new FormData();
+  for (const [field, [file, name]] of Object.entries(fields)) form.append(field, new Blob([readFileSync(file)]), name);
+  const r = await fetch(`${config.url}${path}`, { method: 'POST', body: form });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}: ${await r.text()}`);
+  return Buffer.from(await r.arrayBuffer());
+}
+
 async function timed(name, f) {
   step = name;
   const t0 = Date.now();
@@ -362,6 +374,25 @@ try {
     await pageShot(page, 'page-damaged');
   });
 
+  // The same damaged model, read tolerantly: findings, inspection, and why there is no 3D view.
+  await timed('damaged_tolerant', async () => {
+    await page.waitForFunction(() => window.mshconvTest.state.tolerant?.done, null, { timeout: WAIT });
+    const s = await state(page);
+    const t = s.tolerant;
+    check(await page.locator('#damaged').isVisible(), 'the tolerant reading is shown beside the error');
+    check(t.validation.errors >= 1 && t.code === config.damagedCode, 'the tolerant validation finds the error', t);
+    const findings = await page.locator('#damaged-findings').innerText();
+    check(findings.includes(config.damagedWords) && findings.includes(config.damagedCode), 'its findings are listed in words with their codes', findings);
+    check(t.inspect.nodes > 0 && t.inspect.triangles > 0, 'the tolerant inspection reads the nodes and the geometry', t.inspect);
+    const table = await page.locator('#damaged-inspect').innerText();
+    check(/Nodes\s+\d+/.test(table) && /Triangles\s+\d+/.test(table), 'the inspection is shown', table);
+    const why = await page.locator('#damaged-preview').innerText();
+    check(!t.preview && /No 3D view/.test(why) && why.includes(config.damagedCode), 'it says why there is no 3D view', why);
+    check(await page.locator('#model').isHidden() && s.phase === 'error', 'the error stays, and no preview', s.phase);
+    check(s.put.model === null, 'a damaged model is not offered to put into an archive', s.put);
+    await pageShot(page, 'page-damaged-tolerant');
+  });
+
   // glTF -> MSH: the import report and the .msh.
   await timed('import_glb', async () => {
     await page.setInputFiles('#file', report.glb);
@@ -372,7 +403,54 @@ try {
     const msh = await downloadBy(page, page.locator('#download-msh'), 'from-glb');
     check(msh.name === 'm095_walker.msh', 'the .msh is named after the upload', msh.name);
     check(msh.bytes.equals(readFileSync(config.walker)), 'the .msh is the original model again (lossless round trip)', msh.bytes.length);
+    await page.waitForFunction(() => ['shown', 'failed'].includes(window.mshconvTest.state.importPreview), null, { timeout: WAIT });
+    const p = await state(page);
+    check(p.importPreview === 'shown' && p.model.animated && p.model.lods.length === 3, 'the imported .msh is previewed (read back by the service)', p.model);
+    check(await page.locator('#damaged').isHidden(), 'the tolerant reading of the damaged model is gone');
+    const shot = await canvasShot(page, 'import-glb-preview');
+    report.pixels.imported = differingFrom(shot, background);
+    check(report.pixels.imported > 0.01 * shot.width * shot.height, 'the imported model is drawn (not blank)', report.pixels.imported);
+    await page.waitForFunction(() => window.mshconvTest.state.validation !== null, null, { timeout: WAIT });
+    check((await state(page)).validation.valid, 'the imported .msh is validated');
     await pageShot(page, 'page-import-glb');
+  });
+
+  // Put the imported model into an archive: a new entry.
+  await timed('put_added', async () => {
+    check(await page.locator('#put-go').isDisabled(), 'no archive yet: nothing to put into');
+    await page.setInputFiles('#put-archive', config.archive);
+    await page.waitForFunction((e) => window.mshconvTest.state.put.entries.includes(e), config.archiveEntry, { timeout: WAIT });
+    const s = await state(page);
+    check(s.put.model === 'm095_walker.msh' && s.put.archive === 'small.rlb', 'the imported .msh is the model to put', s.put);
+    check((await page.locator('#put-entry').inputValue()) === 'M095_WALKER.MSH', "the entry name is the model's", await page.locator('#put-entry').inputValue());
+    const rlb = await downloadBy(page, page.locator('#put-go'), 'put-added');
+    const r = (await state(page)).putResult;
+    check(rlb.name === 'small.rlb' && r.placed === 'added' && r.entry === 'M095_WALKER.MSH', 'the model is added and the archive downloads under its name', r);
+    check(rlb.bytes.equals(readFileSync(config.putAdded)), "the new archive is the editor's (every other entry kept)", rlb.bytes.length);
+    const direct = await api('/v1/archive/put?entry=M095_WALKER.MSH', { archive: [config.archive, 'small.rlb'], file: [config.walker, 'm095_walker.msh'] });
+    check(rlb.bytes.equals(direct), "the download is the API's answer", direct.length);
+    check(/Added M095_WALKER\.MSH/.test(await page.locator('#put-result').innerText()), 'the page says what it did');
+    await pageShot(page, 'page-put-added');
+  });
+
+  // Put a model chosen on its own in place of an archive's entry, picked from the list.
+  await timed('put_replaced', async () => {
+    await page.setInputFiles('#put-model', config.walker);
+    await page.selectOption('#put-pick', config.archiveEntry);
+    check((await page.locator('#put-entry').inputValue()) === config.archiveEntry, 'picking an entry fills in its name');
+    const rlb = await downloadBy(page, page.locator('#put-go'), 'put-replaced');
+    const r = (await state(page)).putResult;
+    check(r.placed === 'replaced' && r.entry === config.archiveEntry, 'the entry is replaced', r);
+    check(rlb.bytes.equals(readFileSync(config.putReplaced)), "the new archive is the editor's (every other entry byte for byte)", rlb.bytes.length);
+    // A name that is not a model's: refused in words, the page stays.
+    await page.fill('#put-entry', 'walker.glb');
+    await page.click('#put-go');
+    await page.waitForFunction(() => window.mshconvTest.state.error !== null, null, { timeout: WAIT });
+    const s = await state(page);
+    check(s.error.code === 'request.entry_not_model' && s.phase === 'imported', 'a name that is not a model name is refused, the page stays', s.error);
+    check(/\.MSH/.test(await page.locator('#error').innerText()), 'the refusal says what to use');
+    await page.fill('#put-entry', '');
+    check(await page.locator('#put-go').isDisabled(), 'no entry name: nothing to put');
   });
 
   await timed('import_foreign', async () => {
@@ -413,6 +491,21 @@ try {
     report.pixels.entry = differingFrom(shot, background);
     check(report.pixels.entry > 0.005 * shot.width * shot.height, 'the entry is previewed', report.pixels.entry);
     await pageShot(page, 'page-archive');
+    const s2 = await state(page);
+    check(s2.put.archive === 'small.rlb' && s2.put.entries.includes(config.archiveEntry), 'the opened archive is offered to put into', s2.put);
+  });
+
+  // Every model of the archive at once: the zip /v1/archive/convert makes.
+  await timed('archive_convert', async () => {
+    const zip = await downloadBy(page, page.locator('#archive-convert'), 'archive-glb');
+    check(zip.name === 'small.zip' && zip.bytes.readUInt32LE(0) === 0x04034b50, 'every model downloads as one zip', zip.name);
+    const direct = await api('/v1/archive/convert?to=glb', { file: [config.archive, 'small.rlb'] });
+    check(zip.bytes.equals(direct), "the zip is the API's answer", direct.length);
+    check((await state(page)).archiveZip.to === 'glb', 'the page says which format');
+    await page.selectOption('#archive-to', 'obj');
+    const objZip = await downloadBy(page, page.locator('#archive-convert'), 'archive-obj');
+    const directObj = await api('/v1/archive/convert?to=obj', { file: [config.archive, 'small.rlb'] });
+    check(objZip.bytes.equals(directObj), 'the chosen format is used (obj)', objZip.bytes.length);
   });
 
   step = 'page errors';
