@@ -351,7 +351,7 @@ pub struct ConversionArgs {
     /// y-up; import default: what the file records, else y-up].
     #[arg(long)]
     pub axis: Option<String>,
-    /// How a stored rotation turns a node: conjugate (FORMAT.md's reading) or
+    /// How a stored rotation turns a node: conjugate (docs/FORMAT.md's reading) or
     /// stored [export default: conjugate; import default: recorded, else conjugate].
     #[arg(long)]
     pub rotation: Option<String>,
