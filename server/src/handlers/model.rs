@@ -28,13 +28,6 @@ pub struct ModelQuery {
     pub name: Option<String>,
 }
 
-impl FromQuery for ModelQuery {
-    type Raw = ModelQuery;
-    fn parse(raw: ModelQuery) -> Result<Self, ApiError> {
-        Ok(raw)
-    }
-}
-
 /// Options of `/v1/pose`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -50,13 +43,6 @@ pub struct PoseQuery {
     pub name: Option<String>,
 }
 
-impl FromQuery for PoseQuery {
-    type Raw = PoseQuery;
-    fn parse(raw: PoseQuery) -> Result<Self, ApiError> {
-        Ok(raw)
-    }
-}
-
 /// Options of `/v1/archive/list`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -66,12 +52,19 @@ pub struct ArchiveQuery {
     pub tolerant: bool,
 }
 
-impl FromQuery for ArchiveQuery {
-    type Raw = ArchiveQuery;
-    fn parse(raw: ArchiveQuery) -> Result<Self, ApiError> {
-        Ok(raw)
-    }
+/// Queries whose values need no check beyond their syntax.
+macro_rules! plain_queries {
+    ($($query:ty),*) => {$(
+        impl FromQuery for $query {
+            type Raw = $query;
+            fn parse(raw: $query) -> Result<Self, ApiError> {
+                Ok(raw)
+            }
+        }
+    )*};
 }
+
+plain_queries!(ModelQuery, PoseQuery, ArchiveQuery);
 
 /// An archive's model entry, or the bytes as they are; an archive of models
 /// without `entry=` is refused with the list of its models.
