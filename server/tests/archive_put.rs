@@ -249,6 +249,19 @@ async fn refusals() {
     )
     .await;
     assert!(p["detail"].as_str().unwrap().contains("walker.MSH"), "{p}");
+    let long = format!("{}.MSH", "X".repeat(40));
+    problem(
+        put(&server, &format!("?entry={long}"), ok_form()).await,
+        400,
+        "archive.bad_name",
+    )
+    .await;
+    problem(
+        put(&server, "?entry=%C3%A4.MSH", ok_form()).await,
+        400,
+        "archive.bad_name",
+    )
+    .await;
     problem(
         put(&server, "?entry=A.MSH&lod=1", ok_form()).await,
         400,

@@ -17,7 +17,10 @@
 //! find models): another name is refused (`request.entry_not_model`) rather
 //! than renamed, so that what is written is exactly what was asked for. An
 //! `.msh` upload is opened strictly first: a damaged model is not put into
-//! the game's archive (422 with the validator's code).
+//! the game's archive (422 with the validator's code). An entry name is
+//! printable ASCII (`archive.bad_name`): the game's names are Windows-1251
+//! bytes and a query is UTF-8, so nothing else would be stored as typed; the
+//! name field's length (35 bytes) is the editor's check (`archive.bad_name`).
 
 use super::respond;
 use crate::body::ArchiveUpload;
@@ -84,6 +87,14 @@ impl FromQuery for ArchivePutRequest {
                 ))
             }
         };
+        if !entry.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+            return Err(ApiError::bad_request(
+                "archive.bad_name",
+                format!(
+                    "entry={entry:?}: an entry name here is printable ASCII (the game's names are Windows-1251 bytes; a query is UTF-8, so another character would not be stored as the game reads it)"
+                ),
+            ));
+        }
         if !is_model_entry_name(&entry) {
             return Err(ApiError::bad_request(
                 "request.entry_not_model",
@@ -276,6 +287,16 @@ mod tests {
         assert_eq!(parse(Some("TANK.MSH")).unwrap().entry, "TANK.MSH");
         assert_eq!(parse(None).unwrap_err().code, "request.entry_required");
         assert_eq!(parse(Some("")).unwrap_err().code, "request.entry_required");
+        assert_eq!(
+            parse(Some("\u{422}\u{430}\u{43d}\u{43a}.msh"))
+                .unwrap_err()
+                .code,
+            "archive.bad_name"
+        );
+        assert_eq!(
+            parse(Some("a\tb.msh")).unwrap_err().code,
+            "archive.bad_name"
+        );
         let e = parse(Some("tank.glb")).unwrap_err();
         assert_eq!(e.code, "request.entry_not_model");
         assert!(e.detail.contains("\"tank.MSH\""), "{}", e.detail);
