@@ -403,3 +403,25 @@ fn nres_code(bytes: &[u8]) -> String {
     let e = nres::Archive::parse(bytes).unwrap_err();
     mshconv_app::Error::from(e).code().to_string()
 }
+
+#[tokio::test]
+async fn the_body_limit_covers_both_files() {
+    let server = TestServer::start(mshconv_server::Config {
+        max_body: 64 * 1024,
+        ..config()
+    })
+    .await;
+    let archive = fixture(ARCHIVE);
+    assert!(
+        archive.len() > 64 * 1024,
+        "the fixture archive is over the limit"
+    );
+    let r = put(
+        &server,
+        "?entry=A.MSH",
+        put_form(archive, "small.rlb", fixture(WALKER), "w.msh"),
+    )
+    .await;
+    problem(r, 413, "request.too_large").await;
+    server.stop().await;
+}

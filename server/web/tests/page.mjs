@@ -449,6 +449,18 @@ try {
     const s = await state(page);
     check(s.error.code === 'request.entry_not_model' && s.phase === 'imported', 'a name that is not a model name is refused, the page stays', s.error);
     check(/\.MSH/.test(await page.locator('#error').innerText()), 'the refusal says what to use');
+    // An .obj with its .mtl, chosen here: the service converts it on the way in.
+    await page.setInputFiles('#put-model', [config.obj, config.mtl]);
+    await page.fill('#put-entry', 'SCENE.MSH');
+    const obj = await downloadBy(page, page.locator('#put-go'), 'put-obj');
+    const o = (await state(page)).putResult;
+    check(o.placed === 'added' && o.notes > 0, 'an .obj is converted on the way in, with its notes', o);
+    const direct = await api('/v1/archive/put?entry=SCENE.MSH', {
+      archive: [config.archive, 'small.rlb'],
+      file: [config.obj, 'blender_scene.obj'],
+      mtl: [config.mtl, 'blender_scene.mtl'],
+    });
+    check(obj.bytes.equals(direct), "the .obj's archive is the API's answer (the .mtl went along)", direct.length);
     await page.fill('#put-entry', '');
     check(await page.locator('#put-go').isDisabled(), 'no entry name: nothing to put');
   });
