@@ -35,16 +35,22 @@ impl<S: Send + Sync, T: FromQuery> FromRequestParts<S> for Params<T> {
     }
 }
 
+/// The request's context (which the middleware put there), its parts and its body.
+fn split(req: Request) -> Result<(RequestContext, Parts, axum::body::Body), ApiError> {
+    let ctx = req
+        .extensions()
+        .get::<RequestContext>()
+        .cloned()
+        .ok_or_else(|| ApiError::internal("the request has no context"))?;
+    let (parts, body) = req.into_parts();
+    Ok((ctx, parts, body))
+}
+
 impl FromRequest<AppState> for Upload {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
-        let ctx = req
-            .extensions()
-            .get::<RequestContext>()
-            .cloned()
-            .ok_or_else(|| ApiError::internal("the request has no context"))?;
-        let (parts, body) = req.into_parts();
+        let (ctx, parts, body) = split(req)?;
         read_upload(&parts.headers, body, state.config().max_body, &ctx).await
     }
 }
@@ -54,12 +60,7 @@ impl FromRequest<AppState> for crate::body::ArchiveUpload {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
-        let ctx = req
-            .extensions()
-            .get::<RequestContext>()
-            .cloned()
-            .ok_or_else(|| ApiError::internal("the request has no context"))?;
-        let (parts, body) = req.into_parts();
+        let (ctx, parts, body) = split(req)?;
         crate::body::read_archive_upload(&parts.headers, body, state.config().max_body, &ctx).await
     }
 }
