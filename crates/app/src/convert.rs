@@ -113,3 +113,28 @@ pub fn convert(
     };
     Ok(Output { files, report })
 }
+
+/// A model as MSH, to be put into an archive: an `.msh` opened strictly (a
+/// damaged model is not put into the game's archive) and kept byte for byte,
+/// anything else converted; with the conversion's report.
+pub fn model_as_msh(
+    input: &[u8],
+    from: Format,
+    options: &Options,
+    names: &Names,
+    resources: &dyn Resources,
+) -> Result<(Vec<u8>, Report), Error> {
+    if from == Format::Msh {
+        msh::open(input, msh::Mode::Strict)?;
+        return Ok((input.to_vec(), Report::default()));
+    }
+    let output = convert(input, (from, Format::Msh), options, names, resources)?;
+    let report = output.report;
+    let msh = output
+        .files
+        .into_iter()
+        .next()
+        .map(|f| f.bytes)
+        .ok_or_else(|| Error::internal("a conversion to MSH gave no file"))?;
+    Ok((msh, report))
+}

@@ -31,7 +31,7 @@ pub mod names;
 mod options;
 pub mod resources;
 
-pub use convert::{convert, Names, Output, OutputFile};
+pub use convert::{convert, model_as_msh, Names, Output, OutputFile};
 pub use error::{io_code, Error, Kind, Location, EXIT_INVALID, EXIT_USAGE};
 pub use format::{input_format, is_archive_path, Format, UnknownFormatName, JSON, TEXT_PLAIN, ZIP};
 pub use options::{

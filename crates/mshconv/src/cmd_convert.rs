@@ -43,7 +43,11 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             )
         })?,
     };
-    if let Some(from) = args.from {
+    let into = matches!(target, Target::Entry { .. });
+    if let Target::Entry { name, .. } = &target {
+        mshconv_app::archive::check_model_entry_name(name)?;
+    }
+    if let Some(from) = args.from.filter(|_| !into) {
         from.check_direction(to)?;
     }
     let options = args.conversion.options()?;
@@ -62,7 +66,9 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let given = args.from.or(in_archive.then_some(Format::Msh));
     let named = (!stdin).then_some(args.input.as_path());
     let (from, sniffed) = mshconv_app::input_format(given, named, &bytes)?;
-    from.check_direction(to)?;
+    if !into {
+        from.check_direction(to)?;
+    }
     if from == Format::Msh && !in_archive {
         input::refuse_model_archive(&bytes, &args.input.display().to_string())?;
     }
@@ -78,23 +84,29 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         model: model_name(&args.input.to_string_lossy()),
         file: model_name(&args.output.to_string_lossy()),
     };
-    let output = mshconv_app::convert(&bytes, (from, to), &options, &names, resources)?;
-    if !args.quiet {
-        if let Some(note) = &sniffed {
-            out::note_line("input.format_sniffed", note);
+    let print_notes = |report: &mshconv_convert::Report| {
+        if !args.quiet {
+            if let Some(note) = &sniffed {
+                out::note_line("input.format_sniffed", note);
+            }
+            for note in &report.notes {
+                out::note_line(note.code, &note.message);
+            }
         }
-        for note in &output.report.notes {
-            out::note_line(note.code, &note.message);
-        }
-    }
-    let main = output.main();
+    };
     if let Target::Entry { archive, name } = &target {
-        let placed = archive_out::put(archive, name, None, main.bytes.clone())?;
+        // Into an archive: an .msh as it is (opened strictly), anything else converted.
+        let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
+        print_notes(&report);
+        let placed = archive_out::put(archive, name, None, msh)?;
         if !args.quiet {
             archive_out::placed_line(archive, name, placed);
         }
         return Ok(ExitCode::SUCCESS);
     }
+    let output = mshconv_app::convert(&bytes, (from, to), &options, &names, resources)?;
+    print_notes(&output.report);
+    let main = output.main();
     if args.output.as_os_str() == "-" {
         // For stdout: the .obj alone, no .mtl.
         out.bytes(&main.bytes)?;

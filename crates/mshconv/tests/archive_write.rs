@@ -270,3 +270,39 @@ fn killing_a_write_into_an_archive_never_leaves_a_damaged_one() {
     eprintln!("killed writes: {olds} left the old archive, {news} the new one");
     assert_eq!(olds + news, 16);
 }
+
+#[test]
+fn an_msh_goes_in_as_it_is_and_names_and_archives_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("archives/small.rlb"), dir.path().join("small.rlb")).unwrap();
+    std::fs::copy(fixture("models/m127_tank.msh"), dir.path().join("tank.msh")).unwrap();
+    run(dir.path(), &["convert", "tank.msh", "small.rlb:TANK.MSH"]).expect(0);
+    let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();
+    let archive = nres::Archive::parse(&bytes).unwrap();
+    assert_eq!(
+        archive.find_by_name("tank.msh").unwrap().data(),
+        &std::fs::read(fixture("models/m127_tank.msh")).unwrap()[..]
+    );
+    // A damaged model is not put into an archive.
+    std::fs::copy(
+        fixture("damaged/anim4__batch0_index_count_4.msh"),
+        dir.path().join("bad.msh"),
+    )
+    .unwrap();
+    let r = run(dir.path(), &["convert", "bad.msh", "small.rlb:BAD.MSH"]).expect(1);
+    assert!(
+        r.stderr.contains("error[batch.index_count]"),
+        "{}",
+        r.stderr
+    );
+    // A model entry's name ends in .msh; the archive must be an archive.
+    let r = run(dir.path(), &["convert", "tank.msh", "small.rlb:TANK.GLB"]).expect(2);
+    assert!(r.stderr.contains("request.entry_not_model"), "{}", r.stderr);
+    let r = run(dir.path(), &["convert", "tank.msh", "tank.msh:X.MSH"]).expect(1);
+    assert!(r.stderr.contains("archive.is_model"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        bytes,
+        "refusals leave the archive as it was"
+    );
+}

@@ -70,11 +70,6 @@ pub struct ArchivePutRequest {
     options: Options,
 }
 
-/// Whether an entry name is a model's: it ends in `.msh` (ASCII case-insensitively).
-fn is_model_entry_name(name: &str) -> bool {
-    nres::is_model_name(name.as_bytes())
-}
-
 impl FromQuery for ArchivePutRequest {
     type Raw = ArchivePutQuery;
     fn parse(q: ArchivePutQuery) -> Result<Self, ApiError> {
@@ -87,23 +82,7 @@ impl FromQuery for ArchivePutRequest {
                 ))
             }
         };
-        if !entry.bytes().all(|b| (0x20..0x7f).contains(&b)) {
-            return Err(ApiError::bad_request(
-                "archive.bad_name",
-                format!(
-                    "entry={entry:?}: an entry name here is printable ASCII (the game's names are Windows-1251 bytes; a query is UTF-8, so another character would not be stored as the game reads it)"
-                ),
-            ));
-        }
-        if !is_model_entry_name(&entry) {
-            return Err(ApiError::bad_request(
-                "request.entry_not_model",
-                format!(
-                    "entry={entry:?} is not a model's name: the model goes in as MSH, and a model entry's name ends in .msh (as the game's do), e.g. {:?}",
-                    format!("{}.MSH", stem(&entry).unwrap_or_else(|| "MODEL".to_string()))
-                ),
-            ));
-        }
+        mshconv_app::archive::check_model_entry_name(&entry)?;
         let from = q
             .from
             .as_deref()
@@ -129,44 +108,26 @@ impl FromQuery for ArchivePutRequest {
     }
 }
 
-/// The model as MSH: an `.msh` opened strictly (and kept as it is), anything
-/// else converted, with the conversion's report.
+/// The model as MSH (`mshconv_app::model_as_msh`), named after the entry.
 fn model_as_msh(
     upload: &crate::body::Upload,
     from: Format,
     entry: &str,
     options: &Options,
 ) -> Result<(Vec<u8>, Report), ApiError> {
-    if from == Format::Msh {
-        msh::open(&upload.bytes, msh::Mode::Strict)?;
-        return Ok((upload.bytes.to_vec(), Report::default()));
-    }
     let name = stem(entry).unwrap_or_else(|| "model".to_string());
     let names = Names {
         file: safe_stem(&name),
         model: name,
     };
     let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
-    let mut output =
-        mshconv_app::convert(&upload.bytes, (from, Format::Msh), options, &names, &mtl)?;
-    if output.files.is_empty() {
-        return Err(ApiError::internal("a conversion to MSH gave no file"));
-    }
-    let msh = output.files.swap_remove(0).bytes;
-    Ok((msh, output.report))
-}
-
-/// Refuses an `archive` that is a model (it has a node table of its own): the
-/// fields were most likely swapped.
-fn require_archive(bytes: &[u8]) -> Result<(), ApiError> {
-    let parsed = nres::Archive::parse(bytes)?;
-    if parsed.find_by_type(msh::resource::NODES).is_some() {
-        return Err(ApiError::unprocessable(
-            "archive.is_model",
-            "the field `archive` holds a model (it has a node table), not an archive of models: send the .rlb as `archive` and the model as `file`",
-        ));
-    }
-    Ok(())
+    Ok(mshconv_app::model_as_msh(
+        &upload.bytes,
+        from,
+        options,
+        &names,
+        &mtl,
+    )?)
 }
 
 /// What the job made: the archive, what the put did, the entry's name, the report.
@@ -203,7 +164,6 @@ pub async fn archive_put(
     let result = state
         .run_job(&ctx, move || -> Result<Put, ApiError> {
             // The archive first: a damaged one is said before any conversion.
-            require_archive(&upload.archive)?;
             let mut editor = Editor::open(&upload.archive)?;
             let converted = model_as_msh(&upload.model, from, &q.entry, &q.options);
             if from != Format::Msh {

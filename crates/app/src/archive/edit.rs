@@ -33,6 +33,12 @@ impl Editor {
     /// Opens archive bytes (strictly: a damaged archive is not edited).
     pub fn open(bytes: &[u8]) -> Result<Editor, Error> {
         let archive = nres::Archive::parse(bytes)?;
+        if archive.find_by_type(msh::resource::NODES).is_some() {
+            return Err(Error::invalid(
+                "archive.is_model",
+                "this is a model (it has a node table), not an archive of models: put the model into the .rlb that holds it",
+            ));
+        }
         let owned = OwnedArchive::from_archive(&archive);
         // Canonical when the canonical writer gives the same bytes back.
         let canonical = owned
@@ -135,6 +141,47 @@ impl Editor {
     pub fn write(&self) -> Result<Vec<u8>, Error> {
         Ok(self.owned.write(self.mode)?)
     }
+}
+
+/// Checks the name a model is put under: printable ASCII (the game's names
+/// are Windows-1251 bytes; text typed on a command line or in a query is
+/// UTF-8, so another character would not be stored as the game reads it:
+/// `archive.bad_name`) ending in `.msh`, as the game's model entries do and as
+/// the tools find models (`request.entry_not_model`; the message suggests
+/// `STEM.MSH`). The name field's length is the editor's check.
+pub fn check_model_entry_name(name: &str) -> Result<(), Error> {
+    if name.is_empty() || !name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return Err(Error::usage(
+            "archive.bad_name",
+            format!(
+                "{name:?}: a model's entry name is printable ASCII (the game's names are Windows-1251 bytes, so another character would not be stored as the game reads it)"
+            ),
+        ));
+    }
+    if !nres::is_model_name(name.as_bytes()) {
+        let stem = crate::names::stem(name).unwrap_or_else(|| "MODEL".to_string());
+        return Err(Error::usage(
+            "request.entry_not_model",
+            format!(
+                "{name:?} is not a model's name: the model goes in as MSH, and a model entry's name ends in .msh (as the game's do), e.g. \"{stem}.MSH\""
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses archive bytes that are a model (a node table of its own) where an
+/// archive of models is expected (`archive.is_model`): the two were most
+/// likely given the wrong way round.
+pub fn check_is_archive(bytes: &[u8]) -> Result<(), Error> {
+    let parsed = nres::Archive::parse(bytes)?;
+    if parsed.find_by_type(msh::resource::NODES).is_some() {
+        return Err(Error::invalid(
+            "archive.is_model",
+            "this is a model (it has a node table), not an archive of models: put the model into the .rlb that holds it",
+        ));
+    }
+    Ok(())
 }
 
 /// The names of an archive's entries, for messages.

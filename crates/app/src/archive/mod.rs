@@ -9,7 +9,9 @@
 
 mod edit;
 
-pub use edit::{contains, names, Editor, Placed, MSH_TYPE};
+pub use edit::{
+    check_is_archive, check_model_entry_name, contains, names, Editor, Placed, MSH_TYPE,
+};
 
 use crate::error::Error;
 use nres::raw::RawEntry;

@@ -1,7 +1,7 @@
 //! `batch --into ARCHIVE`: the converted models put into an existing archive.
 
 use super::report::{Record, Status};
-use super::Task;
+use super::Plan;
 use crate::fail;
 use crate::input::read_file;
 use crate::out;
@@ -27,12 +27,21 @@ pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
 /// With `--into`: each task's output is the entry `STEM.MSH` of the archive
 /// (the input's file stem, upper case, as the game names its models; an
 /// entry of that name in any case is replaced).
-pub(super) fn into_entries(tasks: &mut [Task], archive: &Path) {
-    for task in tasks {
+/// A task whose name cannot be an entry's (`archive.bad_name`: not printable
+/// ASCII) fails before any conversion.
+pub(super) fn into_entries(plan: &mut Plan, archive: &Path) {
+    let tasks = std::mem::take(&mut plan.tasks);
+    for mut task in tasks {
         let stem = model_name(&task.input).to_ascii_uppercase();
         let entry = format!("{stem}.MSH");
+        if let Err(e) = mshconv_app::archive::check_model_entry_name(&entry) {
+            plan.decided
+                .push(Record::failed(&task.input, e.code(), e.message()));
+            continue;
+        }
         task.output = PathBuf::from(format!("{}:{entry}", archive.display()));
         task.entry = Some(entry);
+        plan.tasks.push(task);
     }
 }
 

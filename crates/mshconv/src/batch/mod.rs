@@ -134,7 +134,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         plan_input(input, args.to, &out, out_dir.as_deref(), &filter, &mut plan);
     }
     if let Some(archive) = &args.into {
-        into_entries(&mut plan.tasks, archive);
+        into_entries(&mut plan, archive);
     }
     let tasks = order_and_check(&mut plan);
 
