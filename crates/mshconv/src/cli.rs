@@ -225,19 +225,31 @@ const BATCH_AFTER: &str = "Examples:
   mshconv batch units.rlb scenery.rlb --to gltf --out converted/ --jobs 2
   mshconv batch models/ --to glb --out converted/ --include 'units/**' --exclude '*_old.msh'
   mshconv batch converted/ --to msh --out back/ --report report.json
+  mshconv batch edited/ --to msh --into units.rlb
+  mshconv batch units.rlb:TANK.MSH units.rlb --to glb --out converted/ --include 'M1*'
 
-INPUTs are files, folders (searched recursively) and .rlb archives. A folder
-gives every file that converts to the --to format (msh -> glb/gltf/obj,
-glb/gltf/obj -> msh) and every .rlb archive in it (not for --to msh), filtered
-by --include/--exclude on its path relative to the folder; files and archives
-named on the command line are always taken. Every entry of an archive whose name
-ends in .msh is converted. Outputs mirror the inputs under OUT:
+INPUTs are files, folders (searched recursively), .rlb archives and
+ARCHIVE:ENTRY. A folder gives every file that converts to the --to format
+(msh -> glb/gltf/obj, glb/gltf/obj -> msh) and every .rlb archive in it (not for
+--to msh), filtered by --include/--exclude on its path relative to the folder;
+files named on the command line are always taken. Every entry of an archive
+whose name ends in .msh is converted; the filters see an entry as the file
+ARCHIVE/ENTRY of a folder named after the archive (--include 'M1*' takes the
+entries whose names start with M1). Outputs mirror the inputs under OUT:
   models/units/tank.msh  (INPUT models/)   ->  OUT/units/tank.glb
   tank.msh               (INPUT tank.msh)  ->  OUT/tank.glb
   units.rlb, entry TANK.MSH                ->  OUT/units.rlb/TANK.glb
 
 Globs: * ? [a-z] [!a-z] within a path segment, ** across segments; a pattern
 without / matches the file name at any depth; letters match in either case.
+
+With --to msh --into ARCHIVE instead of --out, every converted model goes into
+that existing archive as the entry STEM.MSH (the input's file stem in capitals):
+it replaces the entry of that name or is added; the archive is written once, at
+the end, durably; the report's \"placed\" says replaced or added.
+
+An input that is not converted on purpose prints `skip[CODE]: INPUT: reason`
+(not with --quiet).
 
 Each output is written under a temporary name and renamed. Ctrl-C stops the
 batch: files in progress are finished, no others are started, the summary so far
@@ -249,13 +261,14 @@ is drawn on stderr when it is a terminal (not with --quiet); a summary line
   {\"summary\": {\"to\", \"converted\", \"failed\", \"skipped\", \"bytes_in\",
                \"bytes_out\", \"seconds\", \"interrupted\"},
    \"files\": [{\"input\", \"output\", \"status\", \"code\", \"message\", \"notes\",
-              \"bytes_in\", \"bytes_out\", \"ms\"}]}
+              \"bytes_in\", \"bytes_out\", \"ms\", \"placed\" (with --into)}]}
 
 Exit codes:
   0  success: every file was converted (or skipped)
   1  some file failed; every other file was still converted
   2  usage error, or an I/O error about the command itself (OUT cannot be
      created, an INPUT does not exist, the report cannot be written)
+  3  nothing converted: no input converts to --to (every one skipped, or none found)
   130  interrupted by SIGINT (Ctrl-C)
 
 Errors print on stderr as `error[CODE]: INPUT: message`, CODE being a stable

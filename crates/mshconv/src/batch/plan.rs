@@ -71,7 +71,7 @@ pub(super) fn plan_input(
             let entries = Entries::Filtered {
                 filter,
                 rel: &name,
-                archive_accepted: !filter.has_include(),
+                archive_accepted: filter.accepts(&name),
             };
             plan_archive(input, to, &out.join(&file_name), &entries, plan);
         }
