@@ -233,11 +233,6 @@ impl Filter {
         })
     }
 
-    /// Whether an `--include` pattern was given.
-    pub fn has_include(&self) -> bool {
-        !self.include.is_empty()
-    }
-
     /// Whether an archive's entry passes the filter, read as the file
     /// `ARCHIVE/ENTRY` of a folder named after the archive (`rel`): taken when
     /// that path matches an include pattern, or the archive itself was taken
