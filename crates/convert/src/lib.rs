@@ -40,6 +40,8 @@ pub use report::{Note, Report};
 /// Converts glTF or GLB bytes to MSH bytes. A `.gltf` that names side-car
 /// buffer files gets them from `resolver` (plain file names only; `data:` URIs
 /// are read directly; no other URI is ever followed).
+/// A terrain model comes back only from an unedited export of it (else
+/// `import.terrain_edited`, `Unsupported`).
 pub fn gltf_to_msh(
     gltf: &[u8],
     options: &gltf::ImportOptions,
@@ -49,7 +51,8 @@ pub fn gltf_to_msh(
 }
 
 /// Converts MSH bytes to glTF: a `.glb` or a `.gltf` with its buffer embedded,
-/// as `options.format` says. The input must pass strict validation.
+/// as `options.format` says. The input must pass strict validation. A terrain
+/// model's geometry is shown from its raw tables, which travel in extras.
 pub fn msh_to_gltf(msh: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)> {
     gltf::export(msh, options)
 }

@@ -475,3 +475,32 @@ fn blender_edits_come_back_as_exactly_those_edits() {
     );
     common::fail_if_any("Blender edits", failures);
 }
+
+/// A terrain through Blender: with custom properties the file still says it is
+/// a terrain, whose tables come back only from an unedited export, so it is
+/// refused with `import.terrain_edited`; with the default profile (no extras)
+/// it is a foreign glTF and imports as a standard model of the tiles' geometry.
+#[test]
+fn blender_terrain_is_refused_or_imported_as_a_standard_model() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let bytes = std::fs::read(common::root().join("fixtures/small/edge/terrain_land.msh")).unwrap();
+    let (glb, _) = msh_to_gltf(&bytes, &ExportOptions::default()).unwrap();
+    std::fs::write(input.join("terrain.glb"), glb).unwrap();
+    for profile in ["default", "custom"] {
+        let out = dir.path().join(profile);
+        blender(&input, &out, profile);
+        let glb = std::fs::read(out.join("terrain.glb")).unwrap();
+        let result = gltf_to_msh(&glb, &Default::default(), &|_| None);
+        if profile == "custom" {
+            let e = result.expect_err("an edited terrain must not import");
+            assert_eq!(e.code(), "import.terrain_edited", "{e}");
+        } else {
+            let (back, _) = result.unwrap();
+            let v = msh::open(&back, Mode::Strict).unwrap().view;
+            assert_eq!(v.kind, Some(msh::ModelKind::Standard));
+            assert_eq!(v.nodes.len(), 256);
+        }
+    }
+}

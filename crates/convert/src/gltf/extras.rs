@@ -91,7 +91,8 @@ text_enum! {
         Standard = "standard",
         /// `legacy_nodes`: the legacy node table travels raw.
         LegacyNodes = "legacy_nodes",
-        /// `terrain`: every table travels raw; there is no geometry to read.
+        /// `terrain`: every table travels raw and the model comes back from them
+        /// alone; the meshes only show the geometry (an edited one is refused).
         Terrain = "terrain",
     }
 }

@@ -76,7 +76,7 @@ pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
             return Err(Error::new(
                 ErrorKind::Unsupported,
                 "obj.terrain",
-                "terrain models (Res21 triangles, no Res6/Res13) are not decoded, so there is no geometry to write as OBJ; convert it to glTF instead, which carries it through",
+                "terrain models (Res21 triangles, no Res6/Res13) are not written as OBJ, which could not bring their tables back; convert it to glTF instead, which shows the terrain's triangles and carries its tables through",
             ))
         }
         _ => {}

@@ -5,13 +5,16 @@
 //! - each MSH slot is a mesh, each batch a primitive, each material index a material;
 //! - Res8/Res19 become one animation (keys as they are where the engine's
 //!   sampling is the glTF one, else baked per frame);
-//! - what glTF cannot hold is in `extras.msh` and raw accessors (extras.rs).
+//! - what glTF cannot hold is in `extras.msh` and raw accessors (extras.rs);
+//! - terrain models: every table raw in extras, the geometry shown from them
+//!   (terrain.rs).
 
 mod animation;
 mod geometry;
 mod glb;
 mod lossless;
 mod nodes;
+mod terrain;
 
 pub(crate) use geometry::shown_normal;
 
@@ -147,12 +150,6 @@ impl<'m> Exporter<'m> {
             axis: self.options.axis.into(),
             rotation: self.options.rotation.into(),
         };
-        if kind == ModelKind::Terrain {
-            self.report.note(
-                "export.terrain",
-                "terrain model: its tables are carried in extras for the way back; no geometry is shown",
-            );
-        }
         if kind == ModelKind::LegacyNodes {
             self.report.note(
                 "export.legacy_nodes",
@@ -170,6 +167,8 @@ impl<'m> Exporter<'m> {
                 self.msh_nodes()?;
                 self.animation()?;
             }
+            // Its tables stay raw (carried in extras); the geometry is read from them.
+            ModelKind::Terrain => self.terrain()?,
             _ => {
                 self.flat_nodes();
                 // Not decoded as a hierarchy: the animation tables travel raw.

@@ -1,5 +1,6 @@
 //! Nodes: the MSH nodes with their rest pose, a child per used LOD/group slot
-//! (legacy and terrain models: one root over every slot's mesh).
+//! (legacy models, and terrain models without a node table: one root over
+//! every slot's mesh; terrain nodes are in terrain.rs).
 
 use super::{b64, empty_node, Exporter, UNIT_TOLERANCE};
 use crate::error::Result;
@@ -83,7 +84,8 @@ impl Exporter<'_> {
         Ok(())
     }
 
-    /// Legacy and terrain models: one root node, every slot's mesh shown under it.
+    /// Legacy models (and terrain models without nodes): one root node, every
+    /// slot's mesh shown under it.
     pub(super) fn flat_nodes(&mut self) {
         let meshes: Vec<(usize, u32)> = self
             .slot_mesh

@@ -6,11 +6,13 @@
 //! unedited file gives the original bytes back and an edit made in glTF is an
 //! edit in the MSH. Everything else (Blender exports with changed topology,
 //! foreign assets) goes through `generic.rs` and the shared assembler.
+//! Terrain models come back only from an unedited export (`terrain.rs`).
 
 mod generic;
 pub mod limits;
 mod lossless;
 pub(crate) mod read;
+mod terrain;
 
 pub use read::Resolver;
 
@@ -101,6 +103,10 @@ pub fn import(
         ));
     }
     let mut report = Report::default();
+    if let Some(extras) = recorded.as_ref().filter(|m| m.kind == ex::Kind::Terrain) {
+        // Every table is in the extras; the options do not apply.
+        return Ok((terrain::rebuild(&source, extras)?, report));
+    }
     if let Some(extras) = &recorded {
         let same_frame = ex::UpAxis::from(resolved.axis) == extras.options.axis
             && ex::RotationReading::from(resolved.rotation) == extras.options.rotation
