@@ -31,6 +31,9 @@ done
 rm -f fuzz/corpus/obj_import/*.mtl
 cp -n fixtures/foreign/obj/*.obj fuzz/corpus/obj_import/ 2>/dev/null || true
 cp -n fixtures/foreign/gltf/*.gl* fuzz/corpus/gltf_import/ 2>/dev/null || true
+# Seeds for the material targets (wear_parse, mat0_parse, texm_parse): the
+# samples mshconv-material builds in code (there are no retail files here).
+cargo run -q -p mshconv-material --example seeds -- fuzz/corpus
 (cd fuzz && cargo +nightly fuzz build -O)
 for target in $targets; do
   corpus="fuzz/corpus/$target"
