@@ -170,6 +170,9 @@ fn is_space(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
+/// A field of a line: its offset in the file and its bytes.
+type Field<'a> = (usize, &'a [u8]);
+
 /// One line of the input: where it starts, its content and its ending.
 #[derive(Clone, Copy)]
 struct Line<'a> {
@@ -184,7 +187,7 @@ impl Line<'_> {
     }
 
     /// The fields (offset in the file, bytes) and the spacing around them.
-    fn fields(&self) -> (Vec<(usize, &[u8])>, Vec<&[u8]>) {
+    fn fields(&self) -> (Vec<Field<'_>>, Vec<&[u8]>) {
         let mut fields = Vec::new();
         let mut spaces = Vec::new();
         let c = self.content;
@@ -547,17 +550,16 @@ fn write(wear: &Wear) -> Result<Vec<u8>> {
         w.rows(&lm.rows, "lightmap")?;
     }
     if !wear.trailer.is_empty() {
-        check_trailer(&wear.trailer, w.closed, wear.lightmaps.is_some())?;
+        check_trailer(&wear.trailer, w.closed)?;
         w.put(&wear.trailer, "trailer")?;
     }
     Ok(w.out)
 }
 
 /// The trailer must read back as blank lines after the last table: only
-/// spaces, tabs and line endings, after a line that ended; and without a
-/// lightmap block, not one blank line followed by text that could be taken
-/// for a marker (it holds no text at all, so that cannot happen).
-fn check_trailer(trailer: &str, closed: bool, _has_lightmaps: bool) -> Result<()> {
+/// spaces, tabs and line endings (a CR only before an LF), after a line
+/// that ended.
+fn check_trailer(trailer: &str, closed: bool) -> Result<()> {
     let b = trailer.as_bytes();
     let mut ok = !closed;
     let mut i = 0;
