@@ -422,11 +422,12 @@ impl Texm {
         if self.palette.is_some() != (self.format == PixelFormat::Indexed8) {
             return Err(bad("a palette goes with format 0, and only with it".into()));
         }
-        let bpp = self.format.bytes_per_pixel() as u64;
+        let bpp = self.format.bytes_per_pixel() as u128;
         for (i, l) in self.levels.iter().enumerate() {
             let (w, h) = level_size(self.width, self.height, i as u32);
-            let want = u64::from(w) * u64::from(h) * bpp;
-            if l.len() as u64 != want {
+            // u128: the product of two u32 and 4 cannot overflow it.
+            let want = u128::from(w) * u128::from(h) * bpp;
+            if l.len() as u128 != want {
                 return Err(bad(format!(
                     "mip level {i} has {} bytes, {w} x {h} needs {want}",
                     l.len()
@@ -523,6 +524,12 @@ impl Texm {
         format: PixelFormat,
         palette: Option<Palette>,
     ) -> Result<Texm> {
+        if image.width == 0 || image.height == 0 {
+            return Err(Error::new(
+                ErrorKind::TexmZeroSize,
+                "width or height is zero",
+            ));
+        }
         let palette = palette.map(Box::new);
         if palette.is_some() != (format == PixelFormat::Indexed8) {
             return Err(Error::new(
@@ -641,16 +648,16 @@ pub fn encode_level(
     reference: Option<&[u8]>,
 ) -> Result<Vec<u8>> {
     let bad = |m: String| Error::new(ErrorKind::TexmBadLayout, m);
-    let pixels = u64::from(width) * u64::from(height);
-    if rgba.len() as u64 != pixels * 4 {
+    let pixels = u128::from(width) * u128::from(height);
+    if rgba.len() as u128 != pixels * 4 {
         return Err(bad(format!(
             "{} RGBA bytes for {width} x {height} pixels",
             rgba.len()
         )));
     }
     let bpp = format.bytes_per_pixel();
-    let reference = reference.filter(|r| r.len() as u64 == pixels * bpp as u64);
-    let mut out = Vec::with_capacity(pixels as usize * bpp);
+    let reference = reference.filter(|r| r.len() as u128 == pixels * bpp as u128);
+    let mut out = Vec::with_capacity(rgba.len() / 4 * bpp);
     match format.layout() {
         None => {
             let p = palette.ok_or_else(|| bad("format 0 needs a palette".into()))?;

@@ -307,6 +307,32 @@ fn unwritable_texm() {
         "texm.bad_layout"
     );
     assert_eq!(t.format, PixelFormat::Rgb565);
+    let empty = mshconv_material::texm::Rgba8Image {
+        width: 0,
+        height: 3,
+        pixels: vec![],
+    };
+    assert_eq!(
+        Texm::from_rgba8(&empty, PixelFormat::Rgb565, None)
+            .unwrap_err()
+            .code(),
+        "texm.zero_size"
+    );
+    // Sizes whose byte counts overflow 64 bits are errors, not panics.
+    let mut huge = t.clone();
+    huge.width = u32::MAX;
+    huge.height = u32::MAX;
+    assert_eq!(huge.write().unwrap_err().code(), "texm.bad_layout");
+    assert_eq!(huge.decode_rgba8().unwrap_err().code(), "texm.bad_layout");
+    let e = mshconv_material::texm::encode_level(
+        PixelFormat::Argb8888,
+        None,
+        u32::MAX,
+        u32::MAX,
+        &[0; 4],
+        None,
+    );
+    assert_eq!(e.unwrap_err().code(), "texm.bad_layout");
 }
 
 #[test]
