@@ -517,6 +517,35 @@ impl Texm {
         Ok(())
     }
 
+    /// A texture of `mip_count` levels (at least 1) from RGBA8 pixels: level
+    /// 0 is `image`, each next one its [`downsample`]; flags zero, no Page
+    /// chunk.
+    pub fn from_rgba8_with_mips(
+        image: &Rgba8Image,
+        format: PixelFormat,
+        palette: Option<Palette>,
+        mip_count: u32,
+    ) -> Result<Texm> {
+        if mip_count == 0 {
+            return Err(Error::new(ErrorKind::TexmZeroMips, "no mip level"));
+        }
+        let mut texm = Texm::from_rgba8(image, format, palette)?;
+        let mut level = image.clone();
+        for _ in 1..mip_count {
+            level = downsample(&level);
+            let bytes = encode_level(
+                format,
+                texm.palette.as_deref(),
+                level.width,
+                level.height,
+                &level.pixels,
+                None,
+            )?;
+            texm.levels.push(bytes);
+        }
+        Ok(texm)
+    }
+
     /// A one-level texture of the given format from RGBA8 pixels (format 0
     /// needs a palette; the pixels take their nearest entries).
     pub fn from_rgba8(
@@ -556,6 +585,35 @@ impl Texm {
             levels: vec![level],
             page: None,
         })
+    }
+}
+
+/// The next mip level of an RGBA8 image: `max(1, width >> 1)` x
+/// `max(1, height >> 1)`, each pixel the rounded mean of its 2 x 2 source
+/// block (clamped at the edges; a last odd row or column is dropped, as the
+/// size rule implies). The image must not be empty.
+pub fn downsample(image: &Rgba8Image) -> Rgba8Image {
+    let (w, h) = (image.width as usize, image.height as usize);
+    let (nw, nh) = ((w >> 1).max(1), (h >> 1).max(1));
+    let mut pixels = Vec::with_capacity(nw * nh * 4);
+    for y in 0..nh {
+        for x in 0..nw {
+            let ys = [(2 * y).min(h - 1), (2 * y + 1).min(h - 1)];
+            let xs = [(2 * x).min(w - 1), (2 * x + 1).min(w - 1)];
+            for c in 0..4 {
+                let sum: u32 = ys
+                    .iter()
+                    .flat_map(|&sy| xs.iter().map(move |&sx| (sy * w + sx) * 4 + c))
+                    .map(|i| u32::from(image.pixels[i]))
+                    .sum();
+                pixels.push(((sum + 2) / 4) as u8);
+            }
+        }
+    }
+    Rgba8Image {
+        width: nw as u32,
+        height: nh as u32,
+        pixels,
     }
 }
 

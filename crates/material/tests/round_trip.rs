@@ -292,3 +292,35 @@ fn rgba8_encodes_to_every_format() {
     }
     assert!(Texm::from_rgba8(&image, PixelFormat::Indexed8, None).is_err());
 }
+
+#[test]
+fn a_mip_chain_is_built_from_rgba8() {
+    use mshconv_material::texm::downsample;
+    let pixels: Vec<u8> = (0..5 * 3)
+        .flat_map(|i| [i as u8 * 10, 255 - i as u8, 7, 255])
+        .collect();
+    let image = Rgba8Image {
+        width: 5,
+        height: 3,
+        pixels,
+    };
+    let half = downsample(&image);
+    assert_eq!((half.width, half.height), (2, 1));
+    // Pixel (0, 0) of level 1 is the mean of source (0..2, 0..2): red 0, 10, 50, 60.
+    assert_eq!(half.pixels[0], 30);
+    let one = downsample(&downsample(&half));
+    assert_eq!((one.width, one.height, one.pixels.len()), (1, 1, 4));
+    for (_, format, _) in FORMATS {
+        let palette = (format == PixelFormat::Indexed8).then(|| *samples::palette());
+        let t = Texm::from_rgba8_with_mips(&image, format, palette, 4).unwrap();
+        assert_eq!(t.levels.len(), 4);
+        let bytes = t.write().unwrap();
+        assert_eq!(Texm::parse(&bytes).unwrap(), t);
+    }
+    assert_eq!(
+        Texm::from_rgba8_with_mips(&image, PixelFormat::Rgb565, None, 0)
+            .unwrap_err()
+            .code(),
+        "texm.zero_mips"
+    );
+}
