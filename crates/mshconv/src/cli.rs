@@ -169,7 +169,7 @@ A file in DIR that the manifest does not list is refused (manifest.unlisted,
 exit 2), named in the message, unless --add: then each such file (in name
 order) becomes a new entry after the listed ones, named after the file, with
 the type its extension spells in capitals (tank.msh: MSH, notes.txt: TXT; an
-extension of 1 to 4 letters or digits is needed) and attributes 0, and the
+extension of 2 to 4 letters or digits is needed) and attributes 0, and the
 sort table is recomputed so the game finds it."
 );
 

@@ -435,12 +435,12 @@ fn refuse_unlisted(dir: &Path, unlisted: &[String]) -> anyhow::Error {
 
 /// The type of a file added with `--add`, from its extension: the extension
 /// upper-cased as the type's text (`tank.msh` gets `MSH`, the type of the
-/// game's model entries; `notes.txt` gets `TXT`), for an extension of 1 to 4
+/// game's model entries; `notes.txt` gets `TXT`), for an extension of 2 to 4
 /// ASCII letters or digits that is not all digits; `None` otherwise.
 pub fn derived_type(file_name: &str) -> Option<u32> {
     let (stem, ext) = file_name.rsplit_once('.')?;
     let fits = !stem.is_empty()
-        && (1..=4).contains(&ext.len())
+        && (2..=4).contains(&ext.len())
         && ext.bytes().all(|b| b.is_ascii_alphanumeric())
         && !ext.bytes().all(|b| b.is_ascii_digit());
     if !fits {
@@ -466,7 +466,7 @@ fn add_unlisted(
             Error::usage(
                 "manifest.unlisted",
                 format!(
-                    "{}: no type can be derived for {name:?} (it needs an extension of 1 to 4 letters or digits, such as .msh or .txt); list it in {MANIFEST_FILE} with its type_id instead",
+                    "{}: no type can be derived for {name:?} (it needs an extension of 2 to 4 letters or digits, such as .msh or .txt); list it in {MANIFEST_FILE} with its type_id instead",
                     dir.display()
                 ),
             )

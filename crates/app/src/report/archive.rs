@@ -11,14 +11,15 @@ use serde::Serialize;
 /// when they spell nothing printable.
 ///
 /// The bytes are read little-endian and trailing NUL bytes dropped; what is
-/// left must be 1 to 4 graphic ASCII characters (`!` to `~`, no space, no NUL
-/// inside) and not only digits (`"12"` would read as the number 12). The model
-/// tables' own types (1 to 21) are therefore numbers.
+/// left must be 2 to 4 graphic ASCII characters (`!` to `~`, no space, no NUL
+/// inside) and not only digits (`"12"` would read as the number 12). Every
+/// type below 256 is therefore a number: the model tables' own (1 to 21), and
+/// a stray 99 is not shown as `c`.
 pub fn type_text(type_id: u32) -> Option<String> {
     let bytes = type_id.to_le_bytes();
     let len = bytes.iter().rposition(|&b| b != 0)? + 1;
     let text = &bytes[..len];
-    let printable = text.iter().all(u8::is_ascii_graphic);
+    let printable = text.len() >= 2 && text.iter().all(u8::is_ascii_graphic);
     let digits = text.iter().all(u8::is_ascii_digit);
     (printable && !digits).then(|| String::from_utf8_lossy(text).into_owned())
 }
@@ -251,6 +252,11 @@ mod tests {
         assert_eq!(type_text(u32::from_le_bytes(*b"12\0\0")), None);
         assert_eq!(type_text(u32::from_le_bytes(*b"A\0B\0")), None);
         assert_eq!(type_text(u32::from_le_bytes(*b"A B\0")), None);
+        assert_eq!(type_text(99), None);
+        assert_eq!(
+            type_text(u32::from_le_bytes(*b"db\0\0")).as_deref(),
+            Some("db")
+        );
         assert_eq!(type_label(4739917), "MSH");
         assert_eq!(type_label(13), "13");
     }
