@@ -447,6 +447,17 @@ async fn pose_is_the_engines_sample() {
             serde_json::to_string_pretty(&expected).unwrap() + "\n",
             "time {t}"
         );
+        // Where the time falls, as `mshconv pose --json` says it.
+        let v: serde_json::Value = serde_json::from_str(&got).unwrap();
+        let frame = mshconv_app::report::FrameInfo::new(time, opened.view.frame_count);
+        assert_eq!(v["frame"], frame.frame, "time {t}");
+        assert_eq!(v["frame_count"], opened.view.frame_count, "time {t}");
+        if t == "-0.5" {
+            assert_eq!(
+                (v["frame"].as_i64(), v["timeline"].as_str()),
+                (Some(-1), Some("before"))
+            );
+        }
     }
     let r = client()
         .post(server.url("/v1/pose"))

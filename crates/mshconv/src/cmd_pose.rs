@@ -20,7 +20,8 @@ fn numbers<const N: usize>(values: [F32; N]) -> String {
 /// The document as JSON with one node per line (readable and diffable; the
 /// same value `serde_json` would print in one line), with where the time falls
 /// on the timeline (`frame`, `frame_count`, `timeline`) after `time`.
-pub fn json(doc: &PoseDoc, frame: &FrameInfo) -> serde_json::Result<String> {
+pub fn json(doc: &PoseDoc) -> serde_json::Result<String> {
+    let frame = &doc.at;
     let mut text = format!(
         "{{\"time\": {}, \"frame\": {}, \"frame_count\": {}, \"timeline\": {}, \"nodes\": [",
         serde_json::to_string(&doc.time)?,
@@ -57,9 +58,9 @@ pub fn run(args: &PoseArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         .map_err(msh::Error::from)
         .with_context(|| format!("cannot sample {} at time {t}", input.label))?;
     let doc = PoseDoc::new(view, t, &poses);
-    let frame = FrameInfo::new(t, view.frame_count);
+    let frame = doc.at;
     let text = if args.json {
-        json(&doc, &frame)?
+        json(&doc)?
     } else {
         let mut text = format!("time {t}: {}\n", frame_line(&frame));
 
@@ -130,10 +131,17 @@ mod tests {
         };
         let doc = PoseDoc {
             time: F32(-0.5),
+            at: FrameInfo::new(-0.5, 11),
             nodes: vec![node(0, Some("a")), node(1, None)],
         };
-        let frame = FrameInfo::new(-0.5, 11);
-        let text = json(&doc, &frame).unwrap();
+        let text = json(&doc).unwrap();
+        // The same value as serde's (the service's /v1/pose), one node per line.
+        let serde: serde_json::Value =
+            serde_json::from_str(&serde_json::to_string(&doc).unwrap()).unwrap();
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            serde
+        );
         assert_eq!(
             text,
             "{\"time\": -0.5, \"frame\": -1, \"frame_count\": 11, \"timeline\": \"before\", \"nodes\": [\n  \
@@ -142,13 +150,11 @@ mod tests {
         );
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["nodes"][1]["index"], 1);
-        let empty = json(
-            &PoseDoc {
-                time: F32(0.0),
-                nodes: Vec::new(),
-            },
-            &FrameInfo::new(0.0, 1),
-        )
+        let empty = json(&PoseDoc {
+            time: F32(0.0),
+            at: FrameInfo::new(0.0, 1),
+            nodes: Vec::new(),
+        })
         .unwrap();
         assert_eq!(
             empty,

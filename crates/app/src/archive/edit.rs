@@ -11,7 +11,7 @@ use nres::{OwnedArchive, OwnedEntry, WriteMode};
 /// little-endian u32 (what `nres list` shows as `MSH`).
 pub const MSH_TYPE: u32 = u32::from_le_bytes(*b"MSH\0");
 
-/// What [`put`] did.
+/// What [`Editor::put`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Placed {

@@ -5,11 +5,16 @@ use msh::anim::Pose;
 use msh::{ModelKind, ModelRef};
 use serde::Serialize;
 
-/// Every node's local pose at one time: `{"time": T, "nodes": [...]}`.
+/// Every node's local pose at one time, and where that time falls on the
+/// timeline: `{"time": T, "frame": F, "frame_count": N, "timeline": "within",
+/// "nodes": [...]}` (the CLI's `pose --json` and the service's `/v1/pose`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PoseDoc {
     /// The time sampled.
     pub time: F32,
+    /// Where the time falls on the timeline (`frame`, `frame_count`, `timeline`).
+    #[serde(flatten)]
+    pub at: FrameInfo,
     /// Every node, in node order.
     pub nodes: Vec<NodePose>,
 }
@@ -35,6 +40,7 @@ impl PoseDoc {
     pub fn new(view: &ModelRef<'_>, t: f32, poses: &[Pose]) -> PoseDoc {
         PoseDoc {
             time: F32(t),
+            at: FrameInfo::new(t, view.frame_count),
             nodes: poses
                 .iter()
                 .enumerate()
