@@ -23,6 +23,7 @@ pub mod assemble;
 pub mod axes;
 mod error;
 pub mod gltf;
+pub mod look;
 pub mod obj;
 mod options;
 pub mod palette;

@@ -65,6 +65,27 @@ impl Layout {
 }
 
 impl BufferBuilder {
+    /// Appends `data` as a view of its own (4-byte aligned, no target, no
+    /// accessor: an embedded image); returns the view's index.
+    pub fn push_view(&mut self, data: &[u8]) -> u32 {
+        while !self.bytes.len().is_multiple_of(4) {
+            self.bytes.push(0);
+        }
+        let offset = self.bytes.len();
+        self.bytes.extend_from_slice(data);
+        self.views.push(json::buffer::View {
+            buffer: Index::new(0),
+            byte_length: USize64::from(data.len()),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: None,
+            extensions: None,
+            extras: Default::default(),
+        });
+        self.views.len() as u32 - 1
+    }
+
     /// Appends `data` as a new view and accessor of `count` elements; returns the accessor index.
     pub fn push(
         &mut self,

@@ -7,5 +7,5 @@ pub mod import;
 mod json_text;
 pub mod names;
 
-pub use export::export;
+pub use export::{export, export_with_look, GltfFiles};
 pub use import::{import, AnimationChoice, ImportOptions, Resolver};

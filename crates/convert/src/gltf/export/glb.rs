@@ -21,6 +21,8 @@ pub(crate) struct Document {
     pub bin: Option<Vec<u8>>,
     /// What the export noticed.
     pub report: Report,
+    /// Files the document names by URI (a `.gltf`'s PNG textures).
+    pub side_files: Vec<(String, Vec<u8>)>,
 }
 
 impl Document {

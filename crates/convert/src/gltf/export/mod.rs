@@ -12,6 +12,7 @@
 mod animation;
 mod geometry;
 mod glb;
+mod look;
 mod lossless;
 mod nodes;
 mod terrain;
@@ -22,6 +23,7 @@ use super::buffer::BufferBuilder;
 use super::extras as ex;
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
+use crate::look::Look;
 use crate::options::{ExportOptions, GltfFormat};
 use crate::report::Report;
 use base64::Engine as _;
@@ -42,8 +44,44 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
     document(bytes, options)?.encode(options.format)
 }
 
+/// What [`export_with_look`] makes: the `.glb` or `.gltf`, and the files
+/// beside it (a `.gltf`'s PNG textures; none for a `.glb`, which embeds them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GltfFiles {
+    /// The `.glb` or `.gltf`.
+    pub main: Vec<u8>,
+    /// `(file name, bytes)` of each file the main one names by URI.
+    pub side: Vec<(String, Vec<u8>)>,
+}
+
+/// Converts MSH bytes to glTF with the game's look: materials named after the
+/// resolved MAT0 entries, their textures as PNG (embedded in a `.glb`; files
+/// named `{image_stem}_{texture}.png` beside a `.gltf`), and the MAT0, Texm and
+/// WEAR fields PNG and glTF cannot hold in extras (docs/GLTF.md, "Textures").
+/// An empty `look` gives the bytes [`export`] gives.
+pub fn export_with_look(
+    bytes: &[u8],
+    options: &ExportOptions,
+    look: &Look,
+    image_stem: &str,
+) -> Result<(GltfFiles, Report)> {
+    let mut document = document_with(bytes, options, Some((look, image_stem)))?;
+    let side = std::mem::take(&mut document.side_files);
+    let (main, report) = document.encode(options.format)?;
+    Ok((GltfFiles { main, side }, report))
+}
+
 /// The document [`export`] writes, before it is written out.
 pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document> {
+    document_with(bytes, options, None)
+}
+
+/// The document, with the game's look and the stem of side image files when given.
+fn document_with(
+    bytes: &[u8],
+    options: &ExportOptions,
+    look: Option<(&Look, &str)>,
+) -> Result<Document> {
     options.check()?;
     // The tables are read where they lie (the validated view); only the
     // container's facts are copied out.
@@ -51,6 +89,7 @@ pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document
     crate::repeats::check(&opened.view, None)?;
     let container = Container::of(&opened.archive);
     let mut exporter = Exporter::new(&container, opened.view, options);
+    exporter.look = look.map(|(look, stem)| look::LookState::new(look, stem));
     // The buffer holds about 1.5 bytes per input byte (floats for packed
     // values, raw tables), and the GLB is assembled in it (plus the JSON, under
     // 64 KiB for most models): sized once, no copies while it grows.
@@ -104,6 +143,8 @@ struct Exporter<'m> {
     anim_raw_nodes: bool,
     /// Whether Res15 reads as a second UV set (checked once).
     stream15_uv: bool,
+    /// The game's look, when the export was given one (`export_with_look`).
+    look: Option<look::LookState<'m>>,
 }
 
 impl<'m> Exporter<'m> {
@@ -134,6 +175,7 @@ impl<'m> Exporter<'m> {
             extras_empty: Vec::new(),
             anim_raw_nodes: false,
             stream15_uv: view.stream15.is_some_and(stream15_is_uv),
+            look: None,
             view,
             options,
         }
@@ -182,6 +224,8 @@ impl<'m> Exporter<'m> {
         self.raw_tables();
         self.gaps();
         self.container_extras();
+        // After every other table, so the geometry's views lie where they lie without a look.
+        self.apply_look();
         Ok(())
     }
 
@@ -226,6 +270,11 @@ impl<'m> Exporter<'m> {
             });
         }
         let mut extras = self.extras;
+        let look = self
+            .look
+            .take()
+            .map(look::LookState::finish)
+            .unwrap_or_default();
         let buffer_len = self.buf.bytes.len();
         let mut root = json::Root {
             asset: json::Asset {
@@ -242,6 +291,10 @@ impl<'m> Exporter<'m> {
             meshes: self.meshes,
             materials: self.materials,
             animations: self.animations,
+            images: look.images,
+            textures: look.textures,
+            samplers: look.samplers,
+            extras: look.root_extras,
             ..Default::default()
         };
         extras.format = ex::Format::V1;
@@ -281,6 +334,7 @@ impl<'m> Exporter<'m> {
             node_extras: self.node_extras,
             bin: (buffer_len > 0).then_some(bin),
             report: self.report,
+            side_files: look.side_files,
         }
     }
 }

@@ -1,0 +1,243 @@
+//! A model's look from the game's libraries, as the exports take it: each
+//! `material_index` the model's WEAR resolves, with its MAT0 and its decoded
+//! texture. The application layer resolves it (`mshconv_app::game`); the
+//! exports only map it (docs/MATERIALS.md, "The resolver and the export").
+//!
+//! Textures are shared (`Arc`) between every model that uses them, and each
+//! is encoded to PNG once, on first use ([`Texture::png`]).
+
+use mshconv_material::texm::Rgba8Image;
+use mshconv_material::{Mat0, Texm};
+use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
+
+/// How a WEAR row's name became a MAT0 entry: the runtime's rule, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Resolution {
+    /// The entry with the row's name (names compared case-insensitively).
+    Exact,
+    /// No entry of that name: the entry named `DEFAULT`.
+    Default,
+    /// Neither: the first entry of `Material.lib`.
+    FirstEntry,
+}
+
+impl Resolution {
+    /// The name written in extras and notes: `exact`, `default`, `first_entry`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Resolution::Exact => "exact",
+            Resolution::Default => "default",
+            Resolution::FirstEntry => "first_entry",
+        }
+    }
+}
+
+/// A MAT0 entry of `Material.lib`, parsed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Material {
+    /// The entry's name as stored.
+    pub name: String,
+    /// The entry's `attr1` (runtime flags, kept raw).
+    pub attr1: u32,
+    /// The material (its `version` is the entry's `attr2`).
+    pub mat0: Mat0,
+}
+
+/// How a texture's alpha channel is used, from its pixels (the evidence
+/// `../shared/spec/MATERIALS.md` names until the MAT0 parameters are known).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Alpha {
+    /// Every pixel's alpha is 255.
+    Opaque,
+    /// Alpha is only 0 or 255 (and not all 255): glTF `MASK`.
+    Mask,
+    /// Some alpha strictly between 0 and 255: glTF `BLEND`.
+    Blend,
+}
+
+impl Alpha {
+    /// The alpha use of RGBA8 pixels.
+    pub fn of(pixels: &[u8]) -> Alpha {
+        let mut alpha = Alpha::Opaque;
+        for a in pixels.iter().skip(3).step_by(4) {
+            match a {
+                255 => {}
+                0 => alpha = Alpha::Mask,
+                _ => return Alpha::Blend,
+            }
+        }
+        alpha
+    }
+}
+
+/// A Texm entry of `Textures.lib`, parsed, with mip 0 decoded to RGBA8.
+#[derive(Debug)]
+pub struct Texture {
+    /// The entry's name as stored.
+    pub name: String,
+    /// The Texm (every level, the palette, the Page rectangles).
+    pub texm: Texm,
+    /// Mip 0 as RGBA8, rows top to bottom.
+    pub rgba: Rgba8Image,
+    /// How its alpha is used.
+    pub alpha: Alpha,
+    png: OnceLock<Vec<u8>>,
+}
+
+impl Texture {
+    /// The texture `name` from its Texm; `None` when mip 0 does not decode
+    /// (which a parsed Texm always does).
+    pub fn new(name: String, texm: Texm) -> Option<Texture> {
+        let rgba = texm.decode_rgba8().ok()?;
+        let alpha = Alpha::of(&rgba.pixels);
+        Some(Texture {
+            name,
+            texm,
+            rgba,
+            alpha,
+            png: OnceLock::new(),
+        })
+    }
+
+    /// Mip 0 as a PNG (RGBA, 8 bits; RGB when opaque), encoded on first use.
+    pub fn png(&self) -> &[u8] {
+        self.png.get_or_init(|| encode_png(&self.rgba, self.alpha))
+    }
+}
+
+/// Encodes RGBA8 pixels as PNG with a fast setting (the images are small and
+/// a batch encodes each once per process). Opaque images drop the alpha
+/// channel. An image whose size the encoder refuses (never one a Texm holds)
+/// gives an empty vector.
+pub fn encode_png(image: &Rgba8Image, alpha: Alpha) -> Vec<u8> {
+    let mut out = Vec::new();
+    let opaque = alpha == Alpha::Opaque;
+    let rgb: Vec<u8>;
+    let data: &[u8] = if opaque {
+        rgb = image
+            .pixels
+            .chunks_exact(4)
+            .flat_map(|p| [p[0], p[1], p[2]])
+            .collect();
+        &rgb
+    } else {
+        &image.pixels
+    };
+    let result = (|| -> Result<(), png::EncodingError> {
+        let mut encoder = png::Encoder::new(&mut out, image.width, image.height);
+        encoder.set_color(if opaque {
+            png::ColorType::Rgb
+        } else {
+            png::ColorType::Rgba
+        });
+        encoder.set_depth(png::BitDepth::Eight);
+        encoder.set_compression(png::Compression::Fast);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(data)?;
+        writer.finish()
+    })();
+    if result.is_err() {
+        return Vec::new();
+    }
+    out
+}
+
+/// One `material_index` resolved.
+#[derive(Debug, Clone)]
+pub struct ResolvedMaterial {
+    /// The WEAR row's legacy id, as written.
+    pub legacy_id: String,
+    /// The WEAR row's material name.
+    pub row_name: String,
+    /// Which of the runtime's rules found the material.
+    pub resolution: Resolution,
+    /// The MAT0 entry.
+    pub material: Arc<Material>,
+    /// The texture the material names (its first non-empty texture name),
+    /// when `Textures.lib` has it.
+    pub texture: Option<Arc<Texture>>,
+}
+
+/// The WEAR a look was resolved through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WearSource {
+    /// Its entry or file name.
+    pub name: String,
+    /// Its text, decoded from Windows-1251 (every byte is one character, so
+    /// the bytes come back exactly).
+    pub text: String,
+}
+
+/// What an export takes from the game's libraries: each `material_index` the
+/// model's WEAR resolves (an index missing here is exported as without a
+/// game folder: `mat<n>`, palette colour), and the WEAR itself.
+#[derive(Debug, Clone, Default)]
+pub struct Look {
+    /// By `material_index`.
+    pub materials: BTreeMap<u16, ResolvedMaterial>,
+    /// The model's WEAR, kept in the output's extras.
+    pub wear: Option<WearSource>,
+}
+
+/// Makes a texture name a safe file-name part: ASCII letters, digits, `-`
+/// and `_` kept, anything else `_`.
+pub fn file_name_part(name: &str) -> String {
+    let s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() {
+        "texture".to_string()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn alpha_use_from_pixels() {
+        assert_eq!(Alpha::of(&[1, 2, 3, 255, 4, 5, 6, 255]), Alpha::Opaque);
+        assert_eq!(Alpha::of(&[1, 2, 3, 0, 4, 5, 6, 255]), Alpha::Mask);
+        assert_eq!(Alpha::of(&[1, 2, 3, 0, 4, 5, 6, 128]), Alpha::Blend);
+    }
+
+    #[test]
+    fn png_round_trip() {
+        for pixels in [
+            vec![10, 20, 30, 255, 40, 50, 60, 255],
+            vec![10, 20, 30, 0, 40, 50, 60, 200],
+        ] {
+            let image = Rgba8Image {
+                width: 2,
+                height: 1,
+                pixels: pixels.clone(),
+            };
+            let png = encode_png(&image, Alpha::of(&pixels));
+            let decoder = png::Decoder::new(std::io::Cursor::new(png));
+            let mut reader = decoder.read_info().unwrap();
+            let mut buf = vec![0; reader.output_buffer_size()];
+            let info = reader.next_frame(&mut buf).unwrap();
+            let got: Vec<u8> = if info.color_type == png::ColorType::Rgb {
+                buf[..info.buffer_size()]
+                    .chunks(3)
+                    .flat_map(|p| [p[0], p[1], p[2], 255])
+                    .collect()
+            } else {
+                buf[..info.buffer_size()].to_vec()
+            };
+            assert_eq!(got, pixels);
+        }
+        assert_eq!(file_name_part("a b/ü.T"), "a_b___T");
+        assert_eq!(file_name_part(""), "texture");
+    }
+}
