@@ -81,8 +81,29 @@ pub fn convert(
                 GltfFormat::Gltf
             };
             let export = options.gltf_export(format, &names.model);
-            let (bytes, report) = mshconv_convert::msh_to_gltf(input, &export)?;
-            (vec![file(to.name(), bytes)], report)
+            match resources.look() {
+                // Without a game folder: the export as it always was.
+                None => {
+                    let (bytes, report) = mshconv_convert::msh_to_gltf(input, &export)?;
+                    (vec![file(to.name(), bytes)], report)
+                }
+                Some(game) => {
+                    let (out, mut report) = mshconv_convert::gltf::export_with_look(
+                        input,
+                        &export,
+                        &game.look,
+                        &names.file,
+                    )?;
+                    crate::game::add_notes(input, &game, &mut report);
+                    let mut files = vec![file(to.name(), out.main)];
+                    files.extend(
+                        out.side
+                            .into_iter()
+                            .map(|(name, bytes)| OutputFile { name, bytes }),
+                    );
+                    (files, report)
+                }
+            }
         }
         (Format::Glb | Format::Gltf, Format::Msh) => {
             let side = |name: &str| resources.side_file(name);

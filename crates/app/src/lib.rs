@@ -9,6 +9,8 @@
 //! - [`Options`]: every conversion option, parsed (`FromStr`) and range-checked once;
 //! - [`convert()`]: the one conversion entry point, taking what lies outside the
 //!   input through [`Resources`];
+//! - [`game`]: the game folder's libraries, read once per process, and the
+//!   resolver of a model's materials and textures (`--game-dir`);
 //! - [`archive`]: the archive policy (the game's lookup with its fallback, the
 //!   shared-bytes refusal, safe output names);
 //! - [`Error`]: one error with its stable code, CLI exit code, HTTP status and
@@ -27,6 +29,7 @@ pub mod archive;
 mod convert;
 mod error;
 mod format;
+pub mod game;
 pub mod names;
 mod options;
 pub mod resources;
@@ -34,6 +37,7 @@ pub mod resources;
 pub use convert::{convert, model_as_msh, Names, Output, OutputFile};
 pub use error::{io_code, Error, Kind, Location, EXIT_INVALID, EXIT_USAGE};
 pub use format::{input_format, is_archive_path, Format, UnknownFormatName, JSON, TEXT_PLAIN, ZIP};
+pub use game::{GameDir, GameLook, GameResources, ModelLocation};
 pub use options::{
     AnimationOption, AxisOption, Fps, Group, Lod, OptionName, Options, RotationOption,
 };

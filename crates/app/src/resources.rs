@@ -1,7 +1,7 @@
 //! What a conversion may read besides its input: the seam through which the
 //! front ends bring files that lie outside the input (a `.gltf`'s side-car
-//! buffers, an `.obj`'s `.mtl`) and, later, a model's sibling entries in its
-//! archive and the game's material and texture libraries.
+//! buffers, an `.obj`'s `.mtl`) and the game's look of a model (its WEAR
+//! sibling resolved through the game folder's libraries: [`crate::game`]).
 
 use std::path::{Path, PathBuf};
 
@@ -18,6 +18,14 @@ pub trait Resources {
     /// it names none): by default the side file of that name.
     fn mtl(&self, named: Option<&str>) -> Option<Vec<u8>> {
         named.and_then(|n| self.side_file(n))
+    }
+
+    /// The game's look of the model being converted (its resolved materials
+    /// and decoded textures, [`crate::game::GameLook`]), or `None` without a
+    /// game folder. The MSH -> glTF/OBJ exports use it; `None` keeps their
+    /// output byte for byte what it was without one.
+    fn look(&self) -> Option<crate::game::GameLook> {
+        None
     }
 }
 

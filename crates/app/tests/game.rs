@@ -1,0 +1,424 @@
+//! `--game-dir`'s resolver and the glTF export with the game's look: a small
+//! game folder built here (Material.lib with DEFAULT, Textures.lib with Texm
+//! of three formats, an archive with a model and its WEAR, a loose model and
+//! its WEAR); the material names, the texture pixels (PNG decoded back and
+//! compared with `Texm::decode_rgba8`), the fallbacks' notes, the extras, the
+//! Khronos glTF-Validator, and the output without a game folder unchanged.
+
+use mshconv_app::{
+    convert, Format, GameDir, GameResources, ModelLocation, Names, NoResources, Options, Resources,
+};
+use mshconv_material::mat0::{Mat0, Phase, MAT0_TYPE_ID};
+use mshconv_material::texm::{PixelFormat, Rgba8Image, TEXM_MAGIC};
+use mshconv_material::{Texm, Wear, WEAR_TYPE_ID};
+use nres::{OwnedArchive, OwnedEntry, WriteMode};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+/// A model whose batches use materials 2, 7 and 31.
+fn model() -> Vec<u8> {
+    std::fs::read(root().join("fixtures/small/models/m277_turret.msh")).unwrap()
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn image(w: u32, h: u32, alpha: impl Fn(u32) -> u8) -> Rgba8Image {
+    let mut pixels = Vec::new();
+    for i in 0..w * h {
+        pixels.extend_from_slice(&[(i * 37) as u8, (i * 91) as u8, (i * 13 + 5) as u8, alpha(i)]);
+    }
+    Rgba8Image {
+        width: w,
+        height: h,
+        pixels,
+    }
+}
+
+fn textures() -> Vec<(&'static str, Texm)> {
+    vec![
+        (
+            "SteelTex",
+            Texm::from_rgba8_with_mips(&image(8, 4, |_| 255), PixelFormat::Rgb565, None, 3)
+                .unwrap(),
+        ),
+        (
+            "GLASS",
+            Texm::from_rgba8(
+                &image(4, 4, |i| (i * 16) as u8),
+                PixelFormat::Argb4444,
+                None,
+            )
+            .unwrap(),
+        ),
+        (
+            "GRATE",
+            Texm::from_rgba8(
+                &image(2, 2, |i| if i % 2 == 0 { 0 } else { 255 }),
+                PixelFormat::Argb8888,
+                None,
+            )
+            .unwrap(),
+        ),
+    ]
+}
+
+fn mat0_entry(name: &str, version: u32, texture: &[u8]) -> OwnedEntry {
+    let mat0 = Mat0 {
+        version: 0,
+        phases: vec![Phase::new(texture)],
+        ..Mat0::default()
+    };
+    let mut e = OwnedEntry::new(MAT0_TYPE_ID, name, mat0.write().unwrap()).unwrap();
+    e.attr1 = 7;
+    e.attr2 = version;
+    e
+}
+
+fn archive(entries: Vec<OwnedEntry>) -> Vec<u8> {
+    let mut a = OwnedArchive::new();
+    for e in entries {
+        a.push(e);
+    }
+    a.write(WriteMode::Canonical).unwrap()
+}
+
+fn wear(names: &[&str]) -> Vec<u8> {
+    let rows = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| mshconv_material::wear::WearRow::new(format!("{}", 100 + i), *n))
+        .collect();
+    Wear::new(rows).write().unwrap()
+}
+
+/// A game folder: `material.LIB` (case differs on purpose) with `Steel`,
+/// `DEFAULT` (when `with_default`) and `Grate`; `TEXTURES.lib`; `units.rlb`
+/// with `TURRET.MSH` and `turret.wea`; `loose/turret.msh` and `loose/TURRET.WEA`.
+fn game_folder(with_default: bool) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let mut mats = vec![mat0_entry("Grate", 0, b"GRATE")];
+    mats.push(mat0_entry("Steel", 0, b"STEELTEX"));
+    if with_default {
+        mats.push(mat0_entry("DEFAULT", 0, b"glass"));
+    }
+    std::fs::write(p.join("material.LIB"), archive(mats)).unwrap();
+    let tex = textures()
+        .into_iter()
+        .map(|(n, t)| OwnedEntry::new(TEXM_MAGIC, n, t.write().unwrap()).unwrap())
+        .collect();
+    std::fs::write(p.join("TEXTURES.lib"), archive(tex)).unwrap();
+    // Rows: 2 = STEEL (exact, other case), 7 = no such material (fallback).
+    let rows = ["A", "B", "STEEL", "C", "D", "E", "F", "NOSUCH"];
+    std::fs::write(
+        p.join("units.rlb"),
+        archive(vec![
+            OwnedEntry::new(0x0048_534D, "TURRET.MSH", model()).unwrap(),
+            OwnedEntry::new(WEAR_TYPE_ID, "turret.wea", wear(&rows)).unwrap(),
+        ]),
+    )
+    .unwrap();
+    std::fs::create_dir(p.join("loose")).unwrap();
+    std::fs::write(p.join("loose/turret.msh"), model()).unwrap();
+    std::fs::write(p.join("loose/TURRET.WEA"), wear(&rows)).unwrap();
+    dir
+}
+
+fn export(game: &Path, at: ModelLocation, to: Format) -> mshconv_app::Output {
+    let res = GameResources {
+        inner: &NoResources,
+        game: GameDir::open(game).unwrap(),
+        at,
+    };
+    convert(
+        &model(),
+        (Format::Msh, to),
+        &Options::default(),
+        &Names::same("turret"),
+        &res,
+    )
+    .unwrap()
+}
+
+/// The JSON and BIN chunks of a GLB.
+fn glb_parts(glb: &[u8]) -> (Value, Vec<u8>) {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let bin = glb[28 + json_len..].to_vec();
+    (json, bin)
+}
+
+fn decode_png(png: &[u8]) -> Rgba8Image {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let data = &buf[..info.buffer_size()];
+    let pixels = match info.color_type {
+        png::ColorType::Rgb => data
+            .chunks(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::Rgba => data.to_vec(),
+        other => panic!("unexpected PNG colour type {other:?}"),
+    };
+    Rgba8Image {
+        width: info.width,
+        height: info.height,
+        pixels,
+    }
+}
+
+fn material_named<'a>(json: &'a Value, name: &str) -> &'a Value {
+    json["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name)
+        .unwrap_or_else(|| panic!("no material {name}: {}", json["materials"]))
+}
+
+fn codes(output: &mshconv_app::Output) -> Vec<&str> {
+    output.report.notes.iter().map(|n| n.code).collect()
+}
+
+#[test]
+fn an_archive_model_exports_with_its_materials_and_textures() {
+    let game = game_folder(true);
+    let at = ModelLocation::Entry {
+        archive: game.path().join("units.rlb"),
+        entry: "TURRET.MSH".into(),
+    };
+    let out = export(game.path(), at, Format::Glb);
+    assert_eq!(out.files.len(), 1, "a GLB embeds its textures");
+    let (json, bin) = glb_parts(&out.main().bytes);
+    // Index 2 resolves exactly (STEEL -> Steel), 7 falls back to DEFAULT, 31
+    // has no WEAR row and stays as without a game folder.
+    let steel = material_named(&json, "Steel");
+    assert_eq!(steel["extras"]["msh"]["material"], 2);
+    assert_eq!(steel["extras"]["msh"]["resolved"], "exact");
+    assert_eq!(steel["extras"]["msh"]["wear"]["legacy_id"], "102");
+    assert_eq!(steel["extras"]["msh"]["mat0"]["attr1"], 7);
+    assert!(steel.get("alphaMode").is_none_or(|a| a == "OPAQUE"));
+    let default = material_named(&json, "DEFAULT");
+    assert_eq!(default["extras"]["msh"]["material"], 7);
+    assert_eq!(default["extras"]["msh"]["resolved"], "default");
+    assert_eq!(default["alphaMode"], "BLEND");
+    let untouched = material_named(&json, "mat31");
+    assert_eq!(untouched["extras"]["msh"]["material"], 31);
+    assert!(untouched["pbrMetallicRoughness"]
+        .get("baseColorTexture")
+        .is_none());
+    let c = codes(&out);
+    assert!(c.contains(&"game.material_default"), "{c:?}");
+    assert!(c.contains(&"game.missing_wear_row"), "{c:?}");
+    assert!(c.contains(&"export.alpha_mode"), "{c:?}");
+    // The WEAR text travels in the root's extras.
+    assert_eq!(
+        json["extras"]["msh"]["wear"]["text"]
+            .as_str()
+            .unwrap()
+            .as_bytes(),
+        &wear(&["A", "B", "STEEL", "C", "D", "E", "F", "NOSUCH"])[..]
+    );
+    assert_eq!(json["samplers"][0]["wrapS"], 10497);
+    // Each texture's pixels, from the PNG in the BIN chunk.
+    let expect: std::collections::BTreeMap<&str, Texm> = textures().into_iter().collect();
+    for (material, texture) in [(steel, "SteelTex"), (default, "GLASS")] {
+        let t = material["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+            .as_u64()
+            .unwrap() as usize;
+        let image = &json["images"][json["textures"][t]["source"].as_u64().unwrap() as usize];
+        assert_eq!(image["name"], texture);
+        assert_eq!(image["mimeType"], "image/png");
+        let view = &json["bufferViews"][image["bufferView"].as_u64().unwrap() as usize];
+        let start = view["byteOffset"].as_u64().unwrap() as usize;
+        let len = view["byteLength"].as_u64().unwrap() as usize;
+        let texm = &expect[texture];
+        assert_eq!(
+            decode_png(&bin[start..start + len]),
+            texm.decode_rgba8().unwrap()
+        );
+        let extras = &image["extras"]["msh"]["texm"];
+        assert_eq!(extras["format"], texm.format.code());
+        assert_eq!(extras["mip_count"], texm.levels.len());
+    }
+}
+
+#[test]
+fn a_loose_model_gets_png_files_beside_its_gltf() {
+    let game = game_folder(true);
+    let at = ModelLocation::File(game.path().join("loose/turret.msh"));
+    let out = export(game.path(), at, Format::Gltf);
+    let names: Vec<&str> = out.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["turret.gltf", "turret_SteelTex.png", "turret_GLASS.png"]
+    );
+    let json: Value = serde_json::from_slice(&out.main().bytes).unwrap();
+    let steel = material_named(&json, "Steel");
+    let t = steel["pbrMetallicRoughness"]["baseColorTexture"]["index"]
+        .as_u64()
+        .unwrap() as usize;
+    let image = &json["images"][json["textures"][t]["source"].as_u64().unwrap() as usize];
+    assert_eq!(image["uri"], "turret_SteelTex.png");
+    let texm = &textures()[0].1;
+    assert_eq!(
+        decode_png(&out.files[1].bytes),
+        texm.decode_rgba8().unwrap()
+    );
+}
+
+#[test]
+fn without_default_the_first_entry_is_used_and_said() {
+    let game = game_folder(false);
+    let at = ModelLocation::File(game.path().join("loose/turret.msh"));
+    let out = export(game.path(), at, Format::Glb);
+    let (json, _) = glb_parts(&out.main().bytes);
+    let first = material_named(&json, "Grate");
+    assert_eq!(first["extras"]["msh"]["material"], 7);
+    assert_eq!(first["extras"]["msh"]["resolved"], "first_entry");
+    assert_eq!(first["alphaMode"], "MASK");
+    assert!(codes(&out).contains(&"game.material_first_entry"));
+}
+
+#[test]
+fn missing_or_damaged_pieces_are_notes_and_the_export_goes_on() {
+    let game = game_folder(true);
+    // No WEAR beside the model.
+    std::fs::write(game.path().join("lonely.msh"), model()).unwrap();
+    let out = export(
+        game.path(),
+        ModelLocation::File(game.path().join("lonely.msh")),
+        Format::Glb,
+    );
+    assert!(codes(&out).contains(&"game.no_wear"));
+    let plain = convert(
+        &model(),
+        (Format::Msh, Format::Glb),
+        &Options::default(),
+        &Names::same("turret"),
+        &NoResources,
+    )
+    .unwrap();
+    let (json, _) = glb_parts(&out.main().bytes);
+    let (plain_json, _) = glb_parts(&plain.main().bytes);
+    assert_eq!(json, plain_json, "without a WEAR the look is the plain one");
+
+    // A damaged Textures.lib and a damaged WEAR.
+    let broken = tempfile::tempdir().unwrap();
+    for f in ["material.LIB", "units.rlb"] {
+        std::fs::copy(game.path().join(f), broken.path().join(f)).unwrap();
+    }
+    std::fs::write(broken.path().join("Textures.lib"), b"NRes broken").unwrap();
+    std::fs::write(broken.path().join("bad.msh"), model()).unwrap();
+    std::fs::write(broken.path().join("bad.wea"), b"x\r\n").unwrap();
+    let out = export(
+        broken.path(),
+        ModelLocation::Entry {
+            archive: broken.path().join("units.rlb"),
+            entry: "TURRET.MSH".into(),
+        },
+        Format::Glb,
+    );
+    let c = codes(&out);
+    assert!(c.contains(&"game.bad_textures_lib"), "{c:?}");
+    assert!(c.contains(&"game.no_texture"), "{c:?}");
+    let (json, _) = glb_parts(&out.main().bytes);
+    assert!(material_named(&json, "Steel")["pbrMetallicRoughness"]
+        .get("baseColorTexture")
+        .is_none());
+    let out = export(
+        broken.path(),
+        ModelLocation::File(broken.path().join("bad.msh")),
+        Format::Glb,
+    );
+    assert!(codes(&out).contains(&"game.bad_wear"));
+    assert!(GameDir::open(&broken.path().join("nothing")).is_err());
+}
+
+#[test]
+fn the_game_folder_is_shared_and_textures_decoded_once() {
+    let game = game_folder(true);
+    let a = GameDir::open(game.path()).unwrap();
+    let b = GameDir::open(&game.path().join(".")).unwrap();
+    assert!(Arc::ptr_eq(&a, &b));
+    let t1 = a.texture("steeltex").unwrap();
+    let t2 = b.texture("STEELTEX").unwrap();
+    assert!(Arc::ptr_eq(&t1, &t2));
+    assert_eq!(t1.name, "SteelTex");
+    assert!(a.texture("nothing").is_err());
+    assert!(NoResources.look().is_none());
+}
+
+/// The Khronos glTF-Validator on the GLB and the `.gltf` with its PNG files:
+/// no errors, no warnings.
+#[test]
+fn exports_with_textures_pass_the_validator() {
+    let game = game_folder(true);
+    let out_dir = tempfile::tempdir().unwrap();
+    for (to, at) in [
+        (
+            Format::Glb,
+            ModelLocation::Entry {
+                archive: game.path().join("units.rlb"),
+                entry: "TURRET.MSH".into(),
+            },
+        ),
+        (
+            Format::Gltf,
+            ModelLocation::File(game.path().join("loose/turret.msh")),
+        ),
+    ] {
+        for f in export(game.path(), at, to).files {
+            std::fs::write(out_dir.path().join(f.name), f.bytes).unwrap();
+        }
+    }
+    let tool = root().join("tools/gltf-validator");
+    assert!(
+        tool.join("node_modules/gltf-validator").exists(),
+        "the Khronos glTF-Validator is not installed: run `npm ci --prefix tools/gltf-validator`"
+    );
+    // As tools/gltf-validator/validate.mjs, with the files beside the .gltf
+    // given to the validator (plain names only).
+    let script = r#"
+import { readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import validator from 'gltf-validator';
+for (const file of process.argv.slice(1)) {
+  const report = await validator.validateBytes(new Uint8Array(readFileSync(file)), {
+    uri: file, maxIssues: 50,
+    externalResourceFunction: (uri) => /^[A-Za-z0-9_.-]+$/.test(uri)
+      ? Promise.resolve(new Uint8Array(readFileSync(join(dirname(file), uri))))
+      : Promise.reject(new Error('not a plain name: ' + uri)),
+  });
+  const i = report.issues;
+  console.log(JSON.stringify({ file, errors: i.numErrors, warnings: i.numWarnings,
+    messages: i.messages.filter((m) => m.severity < 2).map((m) => `${m.code}:${m.pointer}:${m.message}`) }));
+}
+"#;
+    let out = Command::new("node")
+        .current_dir(&tool)
+        .args(["--input-type=module", "-e", script])
+        .arg(out_dir.path().join("turret.glb"))
+        .arg(out_dir.path().join("turret.gltf"))
+        .output()
+        .expect("node must be on PATH to run the glTF validator");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 2, "{text}");
+    for line in text.lines() {
+        let v: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["errors"], 0, "{line}");
+        assert_eq!(v["warnings"], 0, "{line}");
+    }
+}
