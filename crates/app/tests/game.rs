@@ -422,3 +422,75 @@ for (const file of process.argv.slice(1)) {
         assert_eq!(v["warnings"], 0, "{line}");
     }
 }
+
+/// The resolver against the fixture game folder's plan
+/// (`fixtures/small/game/expected.json`, written by the generator, not by a
+/// resolver): every material index of every model, its status, fallback,
+/// MAT0 entry and texture.
+#[test]
+fn the_resolver_matches_the_fixture_game_folders_plan() {
+    let game = root().join("fixtures/small/game");
+    let plan: Value =
+        serde_json::from_slice(&std::fs::read(game.join("expected.json")).unwrap()).unwrap();
+    let mut checked = 0;
+    for model in plan["models"].as_array().unwrap() {
+        let dir = game.join(model["root"].as_str().unwrap());
+        // Paths are relative to the game folder; the libraries are the root's.
+        let file = game.join(model["model"]["file"].as_str().unwrap());
+        let at = match model["model"]["entry"].as_str() {
+            Some(entry) => ModelLocation::Entry {
+                archive: file,
+                entry: entry.to_string(),
+            },
+            None => ModelLocation::File(file),
+        };
+        let resolved = GameDir::open(&dir).unwrap().look(&at);
+        let what = format!("{at:?}");
+        assert_eq!(
+            resolved.wear_rows,
+            model["wear_rows"].as_u64().map(|n| n as usize),
+            "{what}"
+        );
+        for m in model["materials"].as_array().unwrap() {
+            let index = m["material_index"].as_u64().unwrap() as u16;
+            let got = resolved.look.materials.get(&index);
+            if m["status"] == "no_row" {
+                assert!(got.is_none(), "{what} {index}");
+                continue;
+            }
+            let got = got.unwrap_or_else(|| panic!("{what} {index} not resolved"));
+            assert_eq!(
+                got.material.name,
+                m["material"].as_str().unwrap(),
+                "{what} {index}"
+            );
+            assert_eq!(
+                got.row_name,
+                m["wear_name"].as_str().unwrap(),
+                "{what} {index}"
+            );
+            assert_eq!(
+                got.legacy_id,
+                m["legacy_id"].as_str().unwrap(),
+                "{what} {index}"
+            );
+            let fallback = match got.resolution {
+                mshconv_convert::look::Resolution::Exact => "none",
+                mshconv_convert::look::Resolution::Default => "default",
+                mshconv_convert::look::Resolution::FirstEntry => "first",
+            };
+            assert_eq!(fallback, m["fallback"], "{what} {index}");
+            match m["texture_entry"].as_u64() {
+                None => assert!(got.texture.is_none(), "{what} {index}"),
+                // The MAT0 names it in its own case; the entry keeps its own.
+                Some(_) => assert_eq!(
+                    got.texture.as_ref().map(|t| t.name.to_ascii_uppercase()),
+                    m["texture"].as_str().map(str::to_ascii_uppercase),
+                    "{what} {index}"
+                ),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 10, "{checked}");
+}

@@ -372,9 +372,24 @@ pub struct ConversionArgs {
     /// another), none, an index, or a name [default: all].
     #[arg(long)]
     pub animation: Option<String>,
+    /// MSH -> glTF/GLB: the game's folder (Material.lib, Textures.lib): each
+    /// model's materials are resolved through its WEAR sibling and exported
+    /// with their names and textures (docs/MATERIALS.md).
+    #[arg(long, value_name = "DIR", env = "MSHCONV_GAME_DIR")]
+    pub game_dir: Option<std::path::PathBuf>,
 }
 
 impl ConversionArgs {
+    /// The game folder of `--game-dir` (or `MSHCONV_GAME_DIR`), opened
+    /// (shared by every conversion of the process); `None` without one.
+    pub fn game(&self) -> Result<Option<std::sync::Arc<mshconv_app::GameDir>>, mshconv_app::Error> {
+        self.game_dir
+            .as_deref()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(mshconv_app::GameDir::open)
+            .transpose()
+    }
+
     /// The options, parsed and range-checked by the application layer.
     pub fn options(&self) -> Result<mshconv_app::Options, mshconv_app::Error> {
         use mshconv_app::OptionName as N;

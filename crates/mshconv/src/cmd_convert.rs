@@ -52,16 +52,17 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     }
     let options = args.conversion.options()?;
     let stdin = args.input.as_os_str() == "-";
-    let (bytes, in_archive) = if stdin {
+    let (bytes, loaded_entry) = if stdin {
         let mut b = Vec::new();
         std::io::stdin()
             .read_to_end(&mut b)
             .context("cannot read stdin")?;
-        (b, false)
+        (b, None)
     } else {
         let loaded = input::load(&args.input, args.entry.as_deref(), false)?;
-        (loaded.bytes, loaded.entry.is_some())
+        (loaded.bytes, loaded.entry)
     };
+    let in_archive = loaded_entry.is_some();
     // An entry of an archive is a model whatever its name; a file is told by its bytes.
     let given = args.from.or(in_archive.then_some(Format::Msh));
     let named = (!stdin).then_some(args.input.as_path());
@@ -79,6 +80,20 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             &folder
         }
         _ => &NoResources,
+    };
+    // With a game folder: the model's look, found from where the model lies.
+    let game_resources;
+    let resources: &dyn Resources = match (args.conversion.game()?, stdin) {
+        (Some(game), false) => {
+            let at = model_location(&args.input, args.entry.is_some(), loaded_entry);
+            game_resources = mshconv_app::GameResources {
+                inner: resources,
+                game,
+                at,
+            };
+            &game_resources
+        }
+        _ => resources,
     };
     let names = Names {
         model: model_name(&args.input.to_string_lossy()),
@@ -118,4 +133,26 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         write_atomically(&args.output, &main.bytes)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the model `input` lies, for its WEAR sibling: the archive and the
+/// entry read (`FILE --entry NAME`, or `ARCHIVE:ENTRY` as `input::load` reads
+/// it), else the file.
+fn model_location(
+    input: &std::path::Path,
+    entry_flag: bool,
+    entry: Option<String>,
+) -> mshconv_app::ModelLocation {
+    let Some(entry) = entry else {
+        return mshconv_app::ModelLocation::File(input.to_path_buf());
+    };
+    let archive = if entry_flag || input.is_file() {
+        input.to_path_buf()
+    } else {
+        input
+            .to_str()
+            .and_then(|s| s.rsplit_once(':'))
+            .map_or_else(|| input.to_path_buf(), |(a, _)| a.into())
+    };
+    mshconv_app::ModelLocation::Entry { archive, entry }
 }

@@ -95,6 +95,9 @@ pub(super) struct Plan {
 pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = args.conversion.options()?;
+    if let Some(game) = args.conversion.game()? {
+        let _ = work::GAME_DIR.set(game);
+    }
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| Error::bad_option(e.0))?;
     for input in &args.inputs {
         if archive_entry(input).is_none() {

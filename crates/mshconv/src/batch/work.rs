@@ -12,7 +12,12 @@ use mshconv_app::{Folder, Names, NoResources, Options};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
+
+/// The game folder of `--game-dir`, set once by `batch::run` before the
+/// tasks run (a process runs one batch); unset without one.
+pub(super) static GAME_DIR: OnceLock<Arc<mshconv_app::GameDir>> = OnceLock::new();
 
 /// Runs the tasks on `jobs` threads; `on_done` sees each record as it arrives
 /// (on the calling thread). The result holds a record per task, `None` for a
@@ -136,6 +141,29 @@ pub(super) fn convert_task(
     let resources: &dyn mshconv_app::Resources = match &folder {
         Some(folder) => folder,
         None => &NoResources,
+    };
+    // With --game-dir: the model's look (the libraries are shared by every task).
+    let game_resources;
+    let resources: &dyn mshconv_app::Resources = match GAME_DIR.get() {
+        Some(game) => {
+            let at = match &task.source {
+                Source::File(path) => mshconv_app::ModelLocation::File(path.clone()),
+                Source::Entry { archive, .. } => mshconv_app::ModelLocation::Entry {
+                    archive: archive.to_path_buf(),
+                    entry: task
+                        .input
+                        .rsplit_once(':')
+                        .map_or_else(String::new, |(_, e)| e.to_string()),
+                },
+            };
+            game_resources = mshconv_app::GameResources {
+                inner: resources,
+                game: Arc::clone(game),
+                at,
+            };
+            &game_resources
+        }
+        None => resources,
     };
     let names = Names {
         model: model_name(&task.input),
