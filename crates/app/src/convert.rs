@@ -113,12 +113,34 @@ pub fn convert(
         }
         (Format::Msh, Format::Obj) => {
             let export = options.obj_export(format!("{}.mtl", names.file));
-            let (out, report) = mshconv_convert::msh_to_obj(input, &export)?;
+            let game = resources.look();
+            let (out, side, report) = match &game {
+                // Without a game folder: the export as it always was.
+                None => {
+                    let (out, report) = mshconv_convert::msh_to_obj(input, &export)?;
+                    (out, Vec::new(), report)
+                }
+                Some(game) => {
+                    let (out, side, mut report) = mshconv_convert::obj::export_with_look(
+                        input,
+                        &export,
+                        &game.look,
+                        &names.file,
+                    )?;
+                    crate::game::add_notes(input, game, &mut report);
+                    (out, side, report)
+                }
+            };
             let mtl = OutputFile {
                 name: out.mtl_name,
                 bytes: out.mtl,
             };
-            (vec![file("obj", out.obj), mtl], report)
+            let mut files = vec![file("obj", out.obj), mtl];
+            files.extend(
+                side.into_iter()
+                    .map(|(name, bytes)| OutputFile { name, bytes }),
+            );
+            (files, report)
         }
         (Format::Obj, Format::Msh) => {
             let mtl = resources.mtl(mtllib_name(input).as_deref());

@@ -494,3 +494,57 @@ fn the_resolver_matches_the_fixture_game_folders_plan() {
     }
     assert!(checked > 10, "{checked}");
 }
+
+/// OBJ: the `.obj` as without a game folder, the `.mtl` with `map_Kd` for
+/// each textured material, and the PNGs beside with their rows bottom up
+/// (OBJ's V origin), so the texture shows the right way up.
+#[test]
+fn obj_gets_map_kd_and_bottom_up_pngs() {
+    let game = game_folder(true);
+    let out = export(
+        game.path(),
+        ModelLocation::File(game.path().join("loose/turret.msh")),
+        Format::Obj,
+    );
+    let names: Vec<&str> = out.files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "turret.obj",
+            "turret.mtl",
+            "turret_SteelTex.png",
+            "turret_GLASS.png"
+        ]
+    );
+    let plain = convert(
+        &model(),
+        (Format::Msh, Format::Obj),
+        &Options::default(),
+        &Names::same("turret"),
+        &NoResources,
+    )
+    .unwrap();
+    assert_eq!(out.files[0], plain.files[0], "the .obj itself is unchanged");
+    let mtl = String::from_utf8(out.files[1].bytes.clone()).unwrap();
+    assert!(
+        mtl.contains("# Steel (exact)\nnewmtl mat2\nKd 1 1 1\nmap_Kd turret_SteelTex.png\n"),
+        "{mtl}"
+    );
+    assert!(
+        mtl.contains("newmtl mat7\nKd 1 1 1\nmap_Kd turret_GLASS.png\n"),
+        "{mtl}"
+    );
+    assert!(mtl.contains("newmtl mat31\nKd "), "{mtl}");
+    let texm = &textures()[0].1;
+    let top_down = texm.decode_rgba8().unwrap();
+    let row = top_down.width as usize * 4;
+    let bottom_up: Vec<u8> = top_down
+        .pixels
+        .chunks(row)
+        .rev()
+        .flatten()
+        .copied()
+        .collect();
+    assert_eq!(decode_png(&out.files[2].bytes).pixels, bottom_up);
+    assert!(codes(&out).contains(&"game.material_default"));
+}

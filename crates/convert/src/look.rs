@@ -83,6 +83,7 @@ pub struct Texture {
     /// How its alpha is used.
     pub alpha: Alpha,
     png: OnceLock<Vec<u8>>,
+    png_bottom_up: OnceLock<Vec<u8>>,
 }
 
 impl Texture {
@@ -97,12 +98,40 @@ impl Texture {
             rgba,
             alpha,
             png: OnceLock::new(),
+            png_bottom_up: OnceLock::new(),
         })
     }
 
     /// Mip 0 as a PNG (RGBA, 8 bits; RGB when opaque), encoded on first use.
     pub fn png(&self) -> &[u8] {
         self.png.get_or_init(|| encode_png(&self.rgba, self.alpha))
+    }
+
+    /// Mip 0 as a PNG with its rows in reverse order, for OBJ: OBJ tools put
+    /// the V origin at the image's bottom, MSH UVs (written as stored, so the
+    /// round trip stays exact) have it at the top; flipping the image instead
+    /// of V shows the texture the right way up. Encoded on first use.
+    pub fn png_bottom_up(&self) -> &[u8] {
+        self.png_bottom_up.get_or_init(|| {
+            let row = self.rgba.width as usize * 4;
+            let pixels = if row == 0 {
+                Vec::new()
+            } else {
+                self.rgba
+                    .pixels
+                    .chunks(row)
+                    .rev()
+                    .flatten()
+                    .copied()
+                    .collect()
+            };
+            let flipped = Rgba8Image {
+                width: self.rgba.width,
+                height: self.rgba.height,
+                pixels,
+            };
+            encode_png(&flipped, self.alpha)
+        })
     }
 }
 
@@ -179,6 +208,9 @@ pub struct Look {
     /// The model's WEAR, kept in the output's extras.
     pub wear: Option<WearSource>,
 }
+
+/// Files an export writes beside its main file: `(file name, bytes)`.
+pub type SideFiles = Vec<(String, Vec<u8>)>;
 
 /// Makes a texture name a safe file-name part: ASCII letters, digits, `-`
 /// and `_` kept, anything else `_`.

@@ -372,7 +372,7 @@ pub struct ConversionArgs {
     /// another), none, an index, or a name [default: all].
     #[arg(long)]
     pub animation: Option<String>,
-    /// MSH -> glTF/GLB: the game's folder (Material.lib, Textures.lib): each
+    /// MSH -> glTF/GLB/OBJ: the game's folder (Material.lib, Textures.lib): each
     /// model's materials are resolved through its WEAR sibling and exported
     /// with their names and textures (docs/MATERIALS.md).
     #[arg(long, value_name = "DIR", env = "MSHCONV_GAME_DIR")]

@@ -39,15 +39,7 @@ pub(crate) struct Posed {
 /// Converts MSH bytes to an OBJ and its MTL. The input must pass strict validation.
 pub fn export(bytes: &[u8], options: &ObjExportOptions) -> Result<(ObjFiles, Report)> {
     let posed = pose(bytes, options)?;
-    let header = format!(
-        "# mshconv {}: MSH -> OBJ, LOD {} group {}, {}, rotation {}\n# geometry in world space, rest pose applied through the hierarchy (docs/OBJ.md)\n",
-        env!("CARGO_PKG_VERSION"),
-        options.lod,
-        options.group,
-        options.axis,
-        rotation_name(options.rotation)
-    );
-    let obj = write_obj(&posed.meshes, &header, &options.mtl_name);
+    let obj = write_obj(&posed.meshes, &header(options), &options.mtl_name);
     let mtl = write_mtl(&posed.materials);
     Ok((
         ObjFiles {
@@ -320,6 +312,89 @@ pub(crate) fn write_obj(meshes: &[ObjMesh], header: &str, mtl_name: &str) -> Vec
         base += m.positions.len();
     }
     out.into_bytes()
+}
+
+/// Converts MSH bytes to an OBJ and its MTL with the game's look: each
+/// material the look resolves keeps its `newmtl mat<k>` name (the importer
+/// reads the index from it) with the MAT0 name in a comment, `Kd 1 1 1` and
+/// `map_Kd {image_stem}_{texture}.png`; the PNG files (rows bottom up, see
+/// [`crate::look::Texture::png_bottom_up`]) are returned beside. The `.obj`
+/// is the one [`export`] writes.
+pub fn export_with_look(
+    bytes: &[u8],
+    options: &ObjExportOptions,
+    look: &crate::look::Look,
+    image_stem: &str,
+) -> Result<(ObjFiles, crate::look::SideFiles, Report)> {
+    let posed = pose(bytes, options)?;
+    let obj = write_obj(&posed.meshes, &header(options), &options.mtl_name);
+    let mut out = format!(
+        "# mshconv {}: MSH material indices as OBJ materials (mat<index>), resolved through the game folder\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    let mut side: Vec<(String, Vec<u8>)> = Vec::new();
+    // Texture name -> its file.
+    let mut file_of: std::collections::BTreeMap<&str, String> = Default::default();
+    for &m in &posed.materials {
+        let name = names::material_name(m, 0);
+        match look.materials.get(&m) {
+            Some(r) => {
+                let _ = writeln!(
+                    out,
+                    "\n# {} ({})\nnewmtl {name}",
+                    r.material.name.replace(['\r', '\n'], " "),
+                    r.resolution.name()
+                );
+                match &r.texture {
+                    Some(t) => {
+                        let file = match file_of.get(t.name.as_str()) {
+                            Some(f) => f.clone(),
+                            None => {
+                                let base = format!(
+                                    "{image_stem}_{}",
+                                    crate::look::file_name_part(&t.name)
+                                );
+                                let mut file = format!("{base}.png");
+                                if side.iter().any(|(n, _)| *n == file) {
+                                    file = format!("{base}_{}.png", side.len());
+                                }
+                                side.push((file.clone(), t.png_bottom_up().to_vec()));
+                                file_of.insert(&t.name, file.clone());
+                                file
+                            }
+                        };
+                        let _ = writeln!(out, "Kd 1 1 1\nmap_Kd {file}");
+                    }
+                    None => {
+                        let [r, g, b] = material_colour(m);
+                        let _ = writeln!(out, "Kd {r} {g} {b}");
+                    }
+                }
+            }
+            None => {
+                let [r, g, b] = material_colour(m);
+                let _ = writeln!(out, "\nnewmtl {name}\nKd {r} {g} {b}");
+            }
+        }
+    }
+    let files = ObjFiles {
+        obj,
+        mtl: out.into_bytes(),
+        mtl_name: options.mtl_name.clone(),
+    };
+    Ok((files, side, posed.report))
+}
+
+/// The `.obj`'s header comment.
+fn header(options: &ObjExportOptions) -> String {
+    format!(
+        "# mshconv {}: MSH -> OBJ, LOD {} group {}, {}, rotation {}\n# geometry in world space, rest pose applied through the hierarchy (docs/OBJ.md)\n",
+        env!("CARGO_PKG_VERSION"),
+        options.lod,
+        options.group,
+        options.axis,
+        rotation_name(options.rotation)
+    )
 }
 
 /// Writes the MTL text: one `newmtl mat<k>` with a stable `Kd` colour per index.

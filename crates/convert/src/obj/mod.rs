@@ -19,7 +19,7 @@ mod export;
 mod import;
 mod triangulate;
 
-pub use export::export;
+pub use export::{export, export_with_look};
 pub use import::{import, to_scene};
 
 use crate::options::{Axis, BadOption, Rotation};
