@@ -548,3 +548,27 @@ fn obj_gets_map_kd_and_bottom_up_pngs() {
     assert_eq!(decode_png(&out.files[2].bytes).pixels, bottom_up);
     assert!(codes(&out).contains(&"game.material_default"));
 }
+
+/// A GLB and a `.gltf` exported with the game's look import back to the
+/// identical model (the look adds images, textures, a sampler and extras;
+/// the importer's lossless path is unchanged).
+#[test]
+fn exports_with_the_look_import_back_to_the_same_model() {
+    let game = game_folder(true);
+    for to in [Format::Glb, Format::Gltf] {
+        let out = export(
+            game.path(),
+            ModelLocation::File(game.path().join("loose/turret.msh")),
+            to,
+        );
+        let back = convert(
+            &out.main().bytes,
+            (to, Format::Msh),
+            &Options::default(),
+            &Names::same("turret"),
+            &NoResources,
+        )
+        .unwrap();
+        assert_eq!(back.main().bytes, model(), "{to:?}");
+    }
+}
