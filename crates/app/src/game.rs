@@ -77,6 +77,9 @@ pub struct GameLook {
     pub wear_rows: Option<usize>,
 }
 
+/// A texture decoded on first use, or why there is none.
+type TextureCell = OnceLock<Result<Arc<Texture>, String>>;
+
 /// The `.wea` entries of an archive: upper-case name -> payload.
 type WearEntries = HashMap<String, Vec<u8>>;
 
@@ -102,7 +105,9 @@ pub struct GameDir {
     material: OnceLock<MaterialLib>,
     textures: OnceLock<TexturesLib>,
     /// Decoded textures by upper-case name (`Err`: why there is none).
-    texture_cache: Mutex<HashMap<String, Result<Arc<Texture>, String>>>,
+    /// Each cell is filled once, outside the map's lock: two threads asking
+    /// for one texture decode it once, two textures decode at once.
+    texture_cache: Mutex<HashMap<String, Arc<TextureCell>>>,
     /// The `.wea` entries of each archive read so far (upper-case name -> bytes).
     archive_wears: Mutex<HashMap<PathBuf, Arc<WearEntries>>>,
 }
@@ -281,15 +286,18 @@ impl GameDir {
     /// The texture `name` of `Textures.lib` (the first entry of that name,
     /// case-insensitively), decoded once and kept; `Err` says why there is none.
     pub fn texture(&self, name: &str) -> Result<Arc<Texture>, String> {
-        let key = name.to_ascii_uppercase();
-        if let Some(t) = self
+        let cell = self
             .texture_cache
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return t.clone();
-        }
+            .entry(name.to_ascii_uppercase())
+            .or_default()
+            .clone();
+        cell.get_or_init(|| self.decode_texture(name)).clone()
+    }
+
+    /// The texture `name` read from `Textures.lib` and decoded.
+    fn decode_texture(&self, name: &str) -> Result<Arc<Texture>, String> {
         let lib = self.textures_lib();
         let found = match lib.entries.iter().find(|(n, _)| same_name(n, name)) {
             None if lib.bytes.is_empty() => Err(format!("{TEXTURES_LIB} is not available")),
@@ -305,10 +313,6 @@ impl GameDir {
                 .map(Arc::new)
                 .map_err(|e| format!("{TEXTURES_LIB} entry {stored:?} is damaged ({e})")),
         };
-        self.texture_cache
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key, found.clone());
         found
     }
 

@@ -572,3 +572,17 @@ fn exports_with_the_look_import_back_to_the_same_model() {
         assert_eq!(back.main().bytes, model(), "{to:?}");
     }
 }
+
+/// Threads asking for one texture at once get one decoded texture.
+#[test]
+fn threads_share_one_decoded_texture() {
+    let game = game_folder(true);
+    let dir = GameDir::open(game.path()).unwrap();
+    let textures: Vec<_> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|_| s.spawn(|| dir.texture("GLASS").unwrap()))
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert!(textures.iter().all(|t| Arc::ptr_eq(t, &textures[0])));
+}
