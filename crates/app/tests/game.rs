@@ -512,8 +512,8 @@ fn obj_gets_map_kd_and_bottom_up_pngs() {
         [
             "turret.obj",
             "turret.mtl",
-            "turret_SteelTex.png",
-            "turret_GLASS.png"
+            "turret_SteelTex.obj.png",
+            "turret_GLASS.obj.png"
         ]
     );
     let plain = convert(
@@ -527,11 +527,11 @@ fn obj_gets_map_kd_and_bottom_up_pngs() {
     assert_eq!(out.files[0], plain.files[0], "the .obj itself is unchanged");
     let mtl = String::from_utf8(out.files[1].bytes.clone()).unwrap();
     assert!(
-        mtl.contains("# Steel (exact)\nnewmtl mat2\nKd 1 1 1\nmap_Kd turret_SteelTex.png\n"),
+        mtl.contains("# Steel (exact)\nnewmtl mat2\nKd 1 1 1\nmap_Kd turret_SteelTex.obj.png\n"),
         "{mtl}"
     );
     assert!(
-        mtl.contains("newmtl mat7\nKd 1 1 1\nmap_Kd turret_GLASS.png\n"),
+        mtl.contains("newmtl mat7\nKd 1 1 1\nmap_Kd turret_GLASS.obj.png\n"),
         "{mtl}"
     );
     assert!(mtl.contains("newmtl mat31\nKd "), "{mtl}");

@@ -317,7 +317,7 @@ pub(crate) fn write_obj(meshes: &[ObjMesh], header: &str, mtl_name: &str) -> Vec
 /// Converts MSH bytes to an OBJ and its MTL with the game's look: each
 /// material the look resolves keeps its `newmtl mat<k>` name (the importer
 /// reads the index from it) with the MAT0 name in a comment, `Kd 1 1 1` and
-/// `map_Kd {image_stem}_{texture}.png`; the PNG files (rows bottom up, see
+/// `map_Kd {image_stem}_{texture}.obj.png`; the PNG files (rows bottom up, see
 /// [`crate::look::Texture::png_bottom_up`]) are returned beside. The `.obj`
 /// is the one [`export`] writes.
 pub fn export_with_look(
@@ -354,9 +354,11 @@ pub fn export_with_look(
                                     "{image_stem}_{}",
                                     crate::look::file_name_part(&t.name)
                                 );
-                                let mut file = format!("{base}.png");
+                                // `.obj.png`: not the name of the glTF export's
+                                // (top-down) PNG of the same model and texture.
+                                let mut file = format!("{base}.obj.png");
                                 if side.iter().any(|(n, _)| *n == file) {
-                                    file = format!("{base}_{}.png", side.len());
+                                    file = format!("{base}_{}.obj.png", side.len());
                                 }
                                 side.push((file.clone(), t.png_bottom_up().to_vec()));
                                 file_of.insert(&t.name, file.clone());
