@@ -586,3 +586,110 @@ fn threads_share_one_decoded_texture() {
     });
     assert!(textures.iter().all(|t| Arc::ptr_eq(t, &textures[0])));
 }
+
+/// Every fixture model exported to GLB with its game folder: each textured
+/// material's PNG shows the plan's probe pixels at their places (top row
+/// first), and the extras carry the plan's MAT0 version and attributes and
+/// the Texm's format, mip count and Page rectangles.
+#[test]
+fn fixture_models_export_the_plans_pixels_and_fields() {
+    let game = root().join("fixtures/small/game");
+    let plan: Value =
+        serde_json::from_slice(&std::fs::read(game.join("expected.json")).unwrap()).unwrap();
+    let mut probes = 0;
+    for model in plan["models"].as_array().unwrap() {
+        let root_name = model["root"].as_str().unwrap();
+        let root_plan = plan["roots"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["root"] == root_name)
+            .unwrap();
+        let dir = game.join(root_name);
+        let file = game.join(model["model"]["file"].as_str().unwrap());
+        let (at, bytes) = match model["model"]["entry"].as_str() {
+            Some(entry) => {
+                let archive = std::fs::read(&file).unwrap();
+                let parsed = nres::Archive::parse(&archive).unwrap();
+                let data = parsed.find_by_name(entry).unwrap().data().to_vec();
+                (
+                    ModelLocation::Entry {
+                        archive: file,
+                        entry: entry.to_string(),
+                    },
+                    data,
+                )
+            }
+            None => {
+                let data = std::fs::read(&file).unwrap();
+                (ModelLocation::File(file), data)
+            }
+        };
+        let what = format!("{at:?}");
+        let res = GameResources {
+            inner: &NoResources,
+            game: GameDir::open(&dir).unwrap(),
+            at,
+        };
+        let out = convert(
+            &bytes,
+            (Format::Msh, Format::Glb),
+            &Options::default(),
+            &Names::same("m"),
+            &res,
+        )
+        .unwrap();
+        let (json, bin) = glb_parts(&out.main().bytes);
+        for m in model["materials"].as_array().unwrap() {
+            if m["status"] != "resolved" || m["used"] != true {
+                continue;
+            }
+            let index = m["material_index"].as_u64().unwrap();
+            let material = json["materials"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|x| x["extras"]["msh"]["material"] == index)
+                .unwrap_or_else(|| panic!("{what}: material {index}"));
+            let mat_plan = &root_plan["materials"][m["material_entry"].as_u64().unwrap() as usize];
+            let mat0 = &material["extras"]["msh"]["mat0"];
+            assert_eq!(mat0["version"], mat_plan["version"], "{what} {index}");
+            assert_eq!(mat0["attr1"], mat_plan["attr1"], "{what} {index}");
+            assert_eq!(
+                mat0["animation_blocks"].as_array().unwrap().len() as u64,
+                mat_plan["animation_blocks"].as_u64().unwrap(),
+                "{what} {index}"
+            );
+            let base = &material["pbrMetallicRoughness"]["baseColorTexture"];
+            let Some(t_entry) = m["texture_entry"].as_u64() else {
+                assert!(base.is_null(), "{what} {index}");
+                continue;
+            };
+            let t_plan = &root_plan["textures"][t_entry as usize];
+            let t = base["index"].as_u64().unwrap() as usize;
+            let image = &json["images"][json["textures"][t]["source"].as_u64().unwrap() as usize];
+            let texm = &image["extras"]["msh"]["texm"];
+            assert_eq!(texm["format"], t_plan["format"], "{what} {index}");
+            assert_eq!(texm["mip_count"], t_plan["mips"], "{what} {index}");
+            assert_eq!(texm["page"], t_plan["page"], "{what} {index}");
+            let view = &json["bufferViews"][image["bufferView"].as_u64().unwrap() as usize];
+            let start = view["byteOffset"].as_u64().unwrap() as usize;
+            let len = view["byteLength"].as_u64().unwrap() as usize;
+            let png = decode_png(&bin[start..start + len]);
+            assert_eq!(png.width, t_plan["width"].as_u64().unwrap() as u32);
+            for p in t_plan["probes"].as_array().unwrap() {
+                let (x, y) = (p["x"].as_u64().unwrap(), p["y"].as_u64().unwrap());
+                let at = ((y * u64::from(png.width) + x) * 4) as usize;
+                let want: Vec<u8> = p["rgba"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap() as u8)
+                    .collect();
+                assert_eq!(&png.pixels[at..at + 4], &want[..], "{what} {index} {p}");
+                probes += 1;
+            }
+        }
+    }
+    assert!(probes > 20, "{probes}");
+}
