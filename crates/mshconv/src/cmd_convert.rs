@@ -124,6 +124,12 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let main = output.main();
     if args.output.as_os_str() == "-" {
         // For stdout: the .obj alone, no .mtl.
+        if to == Format::Gltf && output.files.len() > 1 && !args.quiet {
+            out::note_line(
+                "convert.textures_not_written",
+                "the .gltf names PNG files beside it, which are not written to stdout; give an output file",
+            );
+        }
         out.bytes(&main.bytes)?;
     } else {
         // The .mtl goes beside the .obj, and first: a model is complete once its .obj is there.

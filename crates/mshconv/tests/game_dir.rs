@@ -97,3 +97,21 @@ fn batch_takes_the_game_folder_from_the_environment_and_writes_pngs_beside_gltf(
     }
     assert!(material_names(&pipe).contains(&"TANK_BODY".to_string()));
 }
+
+#[test]
+fn a_gltf_on_stdout_says_its_pngs_are_not_written() {
+    let input = format!("{}:TANK.MSH", game().join("units.rlb").display());
+    let run = Command::new(BIN)
+        .args(["convert", &input, "-", "--to", "gltf", "--game-dir"])
+        .arg(game())
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("note[convert.textures_not_written]"),
+        "{stderr}"
+    );
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert!(json["images"][0]["uri"].as_str().unwrap().ends_with(".png"));
+}
