@@ -14,8 +14,8 @@
 #![forbid(unsafe_code)]
 
 mod archive_out;
-mod cli;
 mod batch;
+mod cli;
 mod cmd_convert;
 mod cmd_inspect;
 mod cmd_nres;
