@@ -12,6 +12,7 @@
 #   BENCH_RUNS=5 bench/run.sh    # best of 5 instead of 3 for the timed steps
 #   BENCH_SKIP_PEER=1 bench/run.sh   # without assimp (it is the slow part)
 #   BENCH_ONLY=service bench/run.sh  # only (d), the service against its floor (~5 minutes)
+#   BENCH_SERVER=PATH BENCH_ONLY=service bench/run.sh  # (d) for another build of the service
 #
 # Work files go to /dev/shm when it exists (the corpus fits in memory, so the
 # floor and the converter both run at memory speed), else to a temp dir.
@@ -130,7 +131,9 @@ typical=$(find "$corpus/models" -name '*.msh' -printf '%s %p\n' | sort -n | awk 
 large=$(find "$corpus/models" -name '*.msh' -printf '%s %p\n' | sort -n | awk '{a[NR]=$2} END {print a[int(NR*0.9)]}')
 port=$((20000 + RANDOM % 20000))
 service="http://127.0.0.1:$port/v1/convert?to=glb"
-"$bin/mshconv-server" --addr "127.0.0.1:$port" --max-jobs 32 >"$logs/server.log" 2>&1 &
+# BENCH_SERVER=PATH measures another build of the service (e.g. the base
+# revision scripts/same-output.sh builds) against the same floor.
+"${BENCH_SERVER:-$bin/mshconv-server}" --addr "127.0.0.1:$port" --max-jobs 32 >"$logs/server.log" 2>&1 &
 server_pid=$!
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break; sleep 0.1; done
 # The GLBs the service answers for the two models: their sizes are the floors' answers.
