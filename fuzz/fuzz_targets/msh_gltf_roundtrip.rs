@@ -17,8 +17,13 @@ fuzz_target!(|data: &[u8]| {
                     Err(e) => panic!("re-importing our own export failed: {e}"),
                 }
             }
-            // Only invalid files, or values glTF cannot hold (NaN positions), may be refused.
-            Err(e) => assert!(!valid || e.code() == "export.non_finite", "a valid file failed to export: {e}"),
+            // Only invalid files, values glTF cannot hold (NaN positions), or a
+            // valid file whose ranges repeat its tables past the bound of
+            // docs/ROBUSTNESS.md (standard or terrain slots) may be refused.
+            Err(e) => assert!(
+                !valid || matches!(e.code(), "export.non_finite" | "export.ranges_overlap"),
+                "a valid file failed to export: {e}"
+            ),
         }
     }
 });
