@@ -208,42 +208,23 @@ impl Exporter<'_> {
         material: (u16, u16),
     ) -> json::mesh::Primitive {
         use json::mesh::Semantic;
+        // The tables borrow the model's bytes, not the exporter.
         let view = &self.view;
+        let (positions, normals, uv0) = (view.positions, view.normals, view.uv0);
+        let (stream15, stream18) = (view.stream15, view.stream18);
         let f = self.axes;
         let mut attributes = BTreeMap::new();
         let a = self.buf.push_floats_iter(
-            view.positions[range.clone()]
+            positions[range.clone()]
                 .iter()
                 .map(|[x, y, z]| f.vec([x.get(), y.get(), z.get()])),
             Layout::attribute(ComponentType::F32, Type::Vec3, false),
         );
         attributes.insert(Checked::Valid(Semantic::Positions), a);
-        if let Some(normals) = view.normals {
-            let mut zero = false;
-            let a = self.buf.push_float_iter(
-                normals[range.clone()].iter().map(|n| {
-                    let (unit, was_zero) = shown_normal(n);
-                    zero |= was_zero;
-                    f.vec(unit)
-                }),
-                Layout::attribute(ComponentType::F32, Type::Vec3, false),
-            );
-            attributes.insert(Checked::Valid(Semantic::Normals), a);
-            if zero && !self.report.has("export.zero_normal") {
-                self.report.note(
-                    "export.zero_normal",
-                    "zero-length vertex normals are shown as +Z (the raw bytes are kept)",
-                );
-            }
-        }
-        if let Some(uv) = view.uv0 {
-            let a = self.buf.push_float_iter(
-                uv[range.clone()].iter().map(|t| t.decode()),
-                Layout::attribute(ComponentType::F32, Type::Vec2, false),
-            );
-            attributes.insert(Checked::Valid(Semantic::TexCoords(0)), a);
-        }
-        if let Some(s15) = view.stream15.filter(|_| self.stream15_uv) {
+        let normals = normals.map(|n| n[range.clone()].iter());
+        let uvs = uv0.map(|uv| uv[range.clone()].iter());
+        self.normals_and_uvs(&mut attributes, normals, uvs);
+        if let Some(s15) = stream15.filter(|_| self.stream15_uv) {
             let a = self.buf.push_with(
                 range.clone().count(),
                 Layout::attribute(ComponentType::F32, Type::Vec2, false),
@@ -252,7 +233,7 @@ impl Exporter<'_> {
             );
             attributes.insert(Checked::Valid(Semantic::TexCoords(1)), a);
         }
-        if let Some(s18) = view.stream18 {
+        if let Some(s18) = stream18 {
             // Res18 read as D3DCOLOR (bytes B, G, R, A); glTF wants R, G, B, A.
             let a = self.buf.push_with(
                 range.clone().count(),
@@ -299,6 +280,46 @@ impl Exporter<'_> {
             material: self.material_of.get(&material).map(|&m| Index::new(m)),
             mode: Checked::Valid(json::mesh::Mode::Triangles),
             targets: None,
+        }
+    }
+}
+
+impl Exporter<'_> {
+    /// A primitive's normals and first UVs (each when the model has them, one
+    /// per vertex in the order given) as accessors into `attributes`; a
+    /// zero-length normal is shown as +Z, with one note per export.
+    pub(super) fn normals_and_uvs<'v>(
+        &mut self,
+        attributes: &mut BTreeMap<Checked<json::mesh::Semantic>, Index<json::Accessor>>,
+        normals: Option<impl ExactSizeIterator<Item = &'v msh::raw::PackedNormal>>,
+        uvs: Option<impl ExactSizeIterator<Item = &'v msh::raw::PackedUv>>,
+    ) {
+        use json::mesh::Semantic;
+        let f = self.axes;
+        if let Some(normals) = normals {
+            let mut zero = false;
+            let a = self.buf.push_float_iter(
+                normals.map(|n| {
+                    let (unit, was_zero) = shown_normal(n);
+                    zero |= was_zero;
+                    f.vec(unit)
+                }),
+                Layout::attribute(ComponentType::F32, Type::Vec3, false),
+            );
+            attributes.insert(Checked::Valid(Semantic::Normals), a);
+            if zero && !self.report.has("export.zero_normal") {
+                self.report.note(
+                    "export.zero_normal",
+                    "zero-length vertex normals are shown as +Z (the raw bytes are kept)",
+                );
+            }
+        }
+        if let Some(uvs) = uvs {
+            let a = self.buf.push_float_iter(
+                uvs.map(|t| t.decode()),
+                Layout::attribute(ComponentType::F32, Type::Vec2, false),
+            );
+            attributes.insert(Checked::Valid(Semantic::TexCoords(0)), a);
         }
     }
 }

@@ -15,7 +15,7 @@
 //! and hidden (scale 0) otherwise; each slot a mesh `slot<n>` with one
 //! primitive per primary material (`mat<n>`).
 
-use super::geometry::{cross, dot, material, shown_normal, sub};
+use super::geometry::{cross, dot, material, sub};
 use super::{empty_node, Exporter};
 use crate::error::{Error, ErrorKind, Result};
 use crate::gltf::buffer::Layout;
@@ -278,31 +278,11 @@ impl Exporter<'_> {
             Layout::attribute(ComponentType::F32, Type::Vec3, false),
         );
         attributes.insert(Checked::Valid(Semantic::Positions), a);
-        if let Some(normals) = t.normals {
-            let mut zero = false;
-            let a = self.buf.push_float_iter(
-                verts.iter().map(|&v| {
-                    let (unit, was_zero) = shown_normal(&normals[v as usize]);
-                    zero |= was_zero;
-                    f.vec(unit)
-                }),
-                Layout::attribute(ComponentType::F32, Type::Vec3, false),
-            );
-            attributes.insert(Checked::Valid(Semantic::Normals), a);
-            if zero && !self.report.has("export.zero_normal") {
-                self.report.note(
-                    "export.zero_normal",
-                    "zero-length vertex normals are shown as +Z (the raw bytes are kept)",
-                );
-            }
-        }
-        if let Some(uv) = t.uv0 {
-            let a = self.buf.push_float_iter(
-                verts.iter().map(|&v| uv[v as usize].decode()),
-                Layout::attribute(ComponentType::F32, Type::Vec2, false),
-            );
-            attributes.insert(Checked::Valid(Semantic::TexCoords(0)), a);
-        }
+        let normals = t
+            .normals
+            .map(|n| verts.iter().map(move |&v| &n[v as usize]));
+        let uvs = t.uv0.map(|uv| verts.iter().map(move |&v| &uv[v as usize]));
+        self.normals_and_uvs(&mut attributes, normals, uvs);
         // 65535 is the primitive-restart value of u16 indices.
         let wide = verts.len() > 0xFFFF;
         let mut ib = Layout::raw(
