@@ -27,6 +27,7 @@ pub mod look;
 pub mod obj;
 mod options;
 pub mod palette;
+pub mod raster;
 mod repeats;
 mod report;
 pub mod scene;
