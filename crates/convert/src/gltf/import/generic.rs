@@ -157,7 +157,7 @@ pub fn scene(
             "node scale was baked into the geometry (MSH nodes have no scale)",
         );
     }
-    let materials = material_indices(doc, report)?;
+    let materials = super::look::material_indices(doc, report)?;
     let winding_cw = recorded.is_some_and(|r| r.winding == ex::Winding::Cw);
     let mut nodes: Vec<SceneNode> = Vec::with_capacity(items.len());
     for it in &items {
@@ -270,45 +270,6 @@ fn slot_opaque(mesh: &gltf::Mesh<'_>) -> [u32; 5] {
         }),
         None => [0; 5],
     }
-}
-
-/// MSH material index of every glTF material: the exporter's extras, else a
-/// `mat<k>` name, else the lowest free index (reported).
-fn material_indices(doc: &gltf::Document, report: &mut Report) -> Result<Vec<u16>> {
-    let mut out: Vec<Option<u16>> = doc
-        .materials()
-        .map(|m| {
-            #[derive(serde::Deserialize)]
-            struct E {
-                material: u16,
-            }
-            ex::unwrap::<E>(m.extras())
-                .map(|e| e.material)
-                .or_else(|| m.name().and_then(names::material_index))
-        })
-        .collect();
-    let taken: std::collections::HashSet<u16> = out.iter().flatten().copied().collect();
-    let mut free = (0..=u16::MAX).filter(|k| !taken.contains(k));
-    for (i, m) in doc.materials().enumerate() {
-        if out[i].is_none() {
-            // More materials than MSH's 16-bit indices: the model cannot be made.
-            let Some(next) = free.next() else {
-                return Err(unsupported(
-                    "gltf.too_many_materials",
-                    "more than 65536 materials: MSH material indices are 16-bit; merge materials first",
-                ));
-            };
-            out[i] = Some(next);
-            report.note(
-                "import.material_assigned",
-                format!(
-                    "material {:?} has no MSH index; it gets index {next}",
-                    m.name().unwrap_or("(unnamed)")
-                ),
-            );
-        }
-    }
-    Ok(out.into_iter().map(|m| m.unwrap_or(0)).collect())
 }
 
 /// The batches of one glTF mesh, transformed by `m` (node-local frame) then into the game frame.

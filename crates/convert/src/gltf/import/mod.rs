@@ -10,6 +10,7 @@
 
 mod generic;
 pub mod limits;
+pub mod look;
 mod lossless;
 pub(crate) mod read;
 mod terrain;

@@ -179,7 +179,7 @@ fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
 }
 
 /// A buffer URI: `data:` (base64), or a plain file name given to the resolver.
-fn load_uri(uri: &str, resolver: Resolver<'_>) -> Result<Vec<u8>> {
+pub(super) fn load_uri(uri: &str, resolver: Resolver<'_>) -> Result<Vec<u8>> {
     if let Some(rest) = uri.strip_prefix("data:") {
         let (_, data) = rest.split_once(";base64,").ok_or_else(|| {
             invalid(
