@@ -21,6 +21,7 @@
 
 pub mod assemble;
 pub mod axes;
+pub mod clips;
 mod error;
 pub mod gltf;
 pub mod look;
@@ -32,6 +33,7 @@ mod repeats;
 mod report;
 pub mod scene;
 
+pub use clips::{Clip, ClipList, LoopMode};
 pub use error::{Cause, Error, ErrorKind, Result};
 pub use obj::{ObjExportOptions, ObjFiles, ObjImportOptions};
 pub use options::{
