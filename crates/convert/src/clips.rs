@@ -14,6 +14,10 @@
 //! | `clips.invalid` | the text or JSON does not parse, a name is empty, too long or repeated, `first > last`, too many clips |
 //! | `clips.past_timeline` | a clip's last frame is at or past the model's frame count |
 //!
+//! The glTF import's key checks have their codes here too ([`NO_TRACK`],
+//! [`KEY_TIME_INVALID`], [`KEY_TIME_DUPLICATE`], [`KEY_TIME_ORDER`],
+//! [`PAST_TIMELINE`]); docs/GLTF.md says how each is handled.
+//!
 //! The JSON form is `{"clips": [{"name": "idle", "first": 0, "last": 10,
 //! "mode": "loop"}]}`; `mode` defaults to `loop` in both forms.
 
@@ -31,6 +35,16 @@ pub const MAX_NAME_BYTES: usize = 256;
 pub const INVALID: &str = "clips.invalid";
 /// Code of a clip whose range reaches past the model's timeline.
 pub const PAST_TIMELINE: &str = "clips.past_timeline";
+/// Code of a clip that animates nothing: clips given for a model without an
+/// animated node (refused), or a glTF animation without a channel on a node
+/// (left out of the timeline, with a note).
+pub const NO_TRACK: &str = "clips.no_track";
+/// Code of a key time that is negative, NaN or infinite (refused).
+pub const KEY_TIME_INVALID: &str = "clips.key_time_invalid";
+/// Code of two keys of one sampler at the same time (the first is kept, with a note).
+pub const KEY_TIME_DUPLICATE: &str = "clips.key_time_duplicate";
+/// Code of a sampler's key times out of order (sorted, with a note).
+pub const KEY_TIME_ORDER: &str = "clips.key_time_order";
 
 /// How a clip plays once it reaches its last frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

@@ -44,6 +44,9 @@ pub struct ExportOptions {
     pub format: GltfFormat,
     /// Name of the model (scene name); default `model`.
     pub name: String,
+    /// Animation clips: one glTF animation per clip instead of one over the
+    /// whole timeline (default none). See [`crate::clips`].
+    pub clips: Option<crate::clips::ClipList>,
 }
 
 impl Default for ExportOptions {
@@ -56,6 +59,7 @@ impl Default for ExportOptions {
             rotation: Rotation::Conjugate,
             format: GltfFormat::Glb,
             name: "model".to_string(),
+            clips: None,
         }
     }
 }

@@ -8,7 +8,7 @@ mod common;
 
 use gltf::animation::util::ReadOutputs;
 use mshconv_convert::axes::Axes;
-use mshconv_convert::{msh_to_gltf, Axis, ExportOptions, Rotation};
+use mshconv_convert::{msh_to_gltf, Axis, Clip, ClipList, ExportOptions, Rotation};
 
 type Quat = [f64; 4]; // x, y, z, w
 
@@ -131,6 +131,18 @@ fn quat_of(m: [[f64; 3]; 3]) -> Quat {
 
 /// Compares one model's exported animation with the engine; returns failures.
 fn compare(name: &str, msh_bytes: &[u8], options: &ExportOptions) -> (Vec<String>, usize) {
+    compare_clip(name, msh_bytes, options, None)
+}
+
+/// [`compare`] for the animation of one clip (exported with `options.clips`):
+/// its time `k / fps` against the engine at frame `first + k`, for every
+/// frame of the clip.
+fn compare_clip(
+    name: &str,
+    msh_bytes: &[u8],
+    options: &ExportOptions,
+    clip: Option<&Clip>,
+) -> (Vec<String>, usize) {
     let mut failures = Vec::new();
     let (glb, _) = msh_to_gltf(msh_bytes, options).unwrap();
     let gltf = gltf::Gltf::from_slice(&glb).unwrap();
@@ -144,7 +156,10 @@ fn compare(name: &str, msh_bytes: &[u8], options: &ExportOptions) -> (Vec<String
     let n = view.nodes.len();
     let mut trans: Vec<Option<Channel>> = (0..n).map(|_| None).collect();
     let mut rots: Vec<Option<Channel>> = (0..n).map(|_| None).collect();
-    for anim in doc.animations() {
+    for anim in doc
+        .animations()
+        .filter(|a| clip.is_none_or(|c| a.name() == Some(c.name.as_str())))
+    {
         for ch in anim.channels() {
             let reader = ch.reader(|_| blob.as_deref());
             let times: Vec<f32> = reader.read_inputs().unwrap().collect();
@@ -172,20 +187,25 @@ fn compare(name: &str, msh_bytes: &[u8], options: &ExportOptions) -> (Vec<String
         rotation: options.rotation,
     };
     let mut compared = 0;
-    for f in 0..=view.frame_count + 1 {
+    let (frames, first) = match clip {
+        Some(c) => (c.first..=c.last, c.first),
+        None => (0..=view.frame_count + 1, 0),
+    };
+    for f in frames {
         let t = f as f32;
+        let shown = (f - first) as f32;
         let engine = msh::pose::world_transforms(view, t, options.rotation).unwrap();
         let local = msh::pose::local_poses(view, t).unwrap();
         let mut world: Vec<[[f64; 4]; 3]> = Vec::with_capacity(n);
         for i in 0..n {
             let (nt, nr, _) = nodes[i].transform().decomposed();
             let tt = trans[i].as_ref().map_or(nt.map(f64::from), |c| {
-                let v = c.sample(t / options.fps, false);
+                let v = c.sample(shown / options.fps, false);
                 [v[0], v[1], v[2]]
             });
             let rr = rots[i]
                 .as_ref()
-                .map_or(nr.map(f64::from), |c| c.sample(t / options.fps, true));
+                .map_or(nr.map(f64::from), |c| c.sample(shown / options.fps, true));
             let own = affine(rr, tt);
             let w = match view.nodes[i].parent() {
                 Some(p) => compose(&world[p as usize], &own),
@@ -290,4 +310,56 @@ fn option_combinations_keep_the_engine_pose() {
         }
     }
     common::fail_if_any("options", failures);
+}
+
+/// Clips over each animated fixture's timeline (a first clip from frame 1, a
+/// one-frame clip, one to the last frame, overlapping, leaving frame 0 and a
+/// gap outside every clip): each clip's animation is the engine's pose at
+/// `first + k` for every frame k of the clip.
+#[test]
+fn each_clip_is_the_engine_pose_over_its_frames() {
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    let mut models = 0;
+    for (name, bytes) in common::valid_fixtures() {
+        let Ok(opened) = msh::open(&bytes, msh::Mode::Strict) else {
+            continue;
+        };
+        let fc = opened.view.frame_count;
+        if !opened.view.is_animated()
+            || fc < 8
+            || opened.view.kind != Some(msh::ModelKind::Standard)
+        {
+            continue;
+        }
+        models += 1;
+        let list: ClipList = format!(
+            "walk=1..{}:loop,hold=3..3:once,tail={}..{}:pingpong",
+            fc / 2,
+            fc / 2 + 2,
+            fc - 1
+        )
+        .parse()
+        .unwrap();
+        for fps in [24.0f32, 30.0] {
+            let options = ExportOptions {
+                fps,
+                clips: Some(list.clone()),
+                ..ExportOptions::default()
+            };
+            for clip in list.clips() {
+                let (f, c) = compare_clip(
+                    &format!("{name} {} {fps}", clip.name),
+                    &bytes,
+                    &options,
+                    Some(clip),
+                );
+                failures.extend(f.into_iter().take(3));
+                compared += c;
+            }
+        }
+    }
+    assert!(models >= 3, "only {models} animated models");
+    assert!(compared > 1000, "only {compared} node poses compared");
+    common::fail_if_any("clips", failures);
 }

@@ -447,6 +447,38 @@ fn is_zero(v: &u16) -> bool {
     *v == 0
 }
 
+/// `animations[i].extras.msh` of an animation the export made from a clip.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnimationExtras {
+    /// The clip the animation plays.
+    pub clip: ClipExtras,
+}
+
+/// Where a clip lies on the MSH timeline (its name is the animation's).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ClipExtras {
+    /// First game frame (the animation's time 0).
+    pub first: u32,
+    /// Last game frame, inclusive.
+    pub last: u32,
+    /// `loop`, `once` or `pingpong`.
+    pub mode: String,
+    /// Game frames per second of the animation's times.
+    pub fps: f32,
+}
+
+impl ClipExtras {
+    /// The extras of `clip` exported at `fps`.
+    pub fn new(clip: &crate::clips::Clip, fps: f32) -> Self {
+        ClipExtras {
+            first: clip.first,
+            last: clip.last,
+            mode: clip.mode.as_str().to_string(),
+            fps,
+        }
+    }
+}
+
 /// Wraps a value as `{"msh": value}` raw JSON for an `extras` field.
 pub fn wrap<T: Serialize>(value: &T) -> Option<Box<serde_json::value::RawValue>> {
     #[derive(Serialize)]

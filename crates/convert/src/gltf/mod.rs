@@ -8,4 +8,4 @@ mod json_text;
 pub mod names;
 
 pub use export::{export, export_with_look, GltfFiles};
-pub use import::{import, AnimationChoice, ImportOptions, Resolver};
+pub use import::{import, import_with_clips, AnimationChoice, ImportOptions, Resolver};

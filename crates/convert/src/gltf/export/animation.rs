@@ -5,8 +5,10 @@
 
 use super::nodes::quat_exact;
 use super::{Exporter, UNIT_TOLERANCE};
-use crate::error::Result;
+use crate::clips::ClipList;
+use crate::error::{Error, ErrorKind, Result};
 use crate::gltf::buffer::Layout;
+use crate::gltf::extras as ex;
 use gltf_json as json;
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::validation::Checked;
@@ -18,6 +20,9 @@ use zerocopy::IntoBytes;
 impl Exporter<'_> {
     /// One animation with translation and rotation channels per animated node.
     pub(super) fn animation(&mut self) -> Result<()> {
+        if let Some(clips) = &self.options.clips {
+            return self.clip_animations(clips);
+        }
         let view = self.view.clone();
         let view = &view;
         let keys = view.anim_keys.unwrap_or(&[]);
@@ -80,12 +85,7 @@ impl Exporter<'_> {
             let direct = tracks
                 .as_ref()
                 .and_then(|t| direct_track(view, &key_times, i, t[i]));
-            let Samples {
-                times,
-                translations,
-                rotations,
-                rotation_times,
-            } = match direct {
+            let samples = match direct {
                 Some((start, end)) => {
                     let track = &keys[start..=end];
                     let times: Vec<[f32; 1]> = track.iter().map(|k| [k.time() / fps]).collect();
@@ -130,52 +130,10 @@ impl Exporter<'_> {
                             "node {i}: its keys and frame map are not the canonical layout the glTF timeline can show as is; sampled as the engine does at every frame 0..={fc}"
                         ),
                     );
-                    self.bake(i, node)?
+                    self.bake(i, node, 0..=fc)?
                 }
             };
-            let input = self.buf.push_floats(&times, Layout::float(Type::Scalar));
-            let r_input = match &rotation_times {
-                Some(t) => self.buf.push_floats(t, Layout::float(Type::Scalar)),
-                None => input,
-            };
-            let t_out = self
-                .buf
-                .push_float_iter(translations.iter().copied(), Layout::float(Type::Vec3));
-            let r_out = match &rotations {
-                Rotations::Short(raw) => {
-                    let mut l = Layout::raw(ComponentType::I16, Type::Vec4);
-                    l.normalized = true;
-                    self.buf.push_with(raw.len(), l, None, |out| {
-                        out.extend(raw.as_flattened().iter().flat_map(|c| c.to_le_bytes()))
-                    })
-                }
-                Rotations::Float(q) => self
-                    .buf
-                    .push_float_iter(q.iter().copied(), Layout::float(Type::Vec4)),
-            };
-            for (output, input, path) in [
-                (t_out, input, json::animation::Property::Translation),
-                (r_out, r_input, json::animation::Property::Rotation),
-            ] {
-                samplers.push(json::animation::Sampler {
-                    extensions: None,
-                    extras: Default::default(),
-                    input,
-                    interpolation: Checked::Valid(json::animation::Interpolation::Linear),
-                    output,
-                });
-                channels.push(json::animation::Channel {
-                    sampler: Index::new(samplers.len() as u32 - 1),
-                    target: json::animation::Target {
-                        extensions: None,
-                        extras: Default::default(),
-                        node: Index::new(i as u32),
-                        path: Checked::Valid(path),
-                    },
-                    extensions: None,
-                    extras: Default::default(),
-                });
-            }
+            self.push_channels(i, &samples, &mut samplers, &mut channels);
         }
         self.animations.push(json::Animation {
             extensions: None,
@@ -188,6 +146,104 @@ impl Exporter<'_> {
             self.raw_animation();
         }
         Ok(())
+    }
+
+    /// With `--clips`: one animation per clip, named after it, sampled as
+    /// the engine does at every frame of its range, its times from 0 at
+    /// `--fps`, the clip in its extras; Res8/Res19 travel raw, so every frame
+    /// (those outside every clip too) comes back exactly.
+    fn clip_animations(&mut self, clips: &ClipList) -> Result<()> {
+        let view = self.view.clone();
+        clips.check(view.frame_count)?;
+        let animated: Vec<usize> = (0..view.nodes.len())
+            .filter(|&i| view.nodes[i].map_start().is_some())
+            .collect();
+        if animated.is_empty() && !clips.is_empty() {
+            return Err(Error::new(
+                ErrorKind::BadOption,
+                crate::clips::NO_TRACK,
+                "the model has no animated node: a clip would have no track (leave out --clips)",
+            ));
+        }
+        for clip in clips.clips() {
+            let mut samplers = Vec::new();
+            let mut channels = Vec::new();
+            for &i in &animated {
+                let samples = self.bake(i, &view.nodes[i], clip.first..=clip.last)?;
+                self.push_channels(i, &samples, &mut samplers, &mut channels);
+            }
+            self.animations.push(json::Animation {
+                extensions: None,
+                extras: ex::wrap(&ex::AnimationExtras {
+                    clip: ex::ClipExtras::new(clip, self.options.fps),
+                }),
+                channels,
+                name: Some(clip.name.clone()),
+                samplers,
+            });
+        }
+        self.raw_animation();
+        Ok(())
+    }
+
+    /// The accessors of one node's translation and rotation keys, and their
+    /// two samplers and channels.
+    fn push_channels(
+        &mut self,
+        i: usize,
+        samples: &Samples,
+        samplers: &mut Vec<json::animation::Sampler>,
+        channels: &mut Vec<json::animation::Channel>,
+    ) {
+        let Samples {
+            times,
+            translations,
+            rotations,
+            rotation_times,
+        } = samples;
+        let input = self.buf.push_floats(times, Layout::float(Type::Scalar));
+        let r_input = match rotation_times {
+            Some(t) => self.buf.push_floats(t, Layout::float(Type::Scalar)),
+            None => input,
+        };
+        let t_out = self
+            .buf
+            .push_float_iter(translations.iter().copied(), Layout::float(Type::Vec3));
+        let r_out = match rotations {
+            Rotations::Short(raw) => {
+                let mut l = Layout::raw(ComponentType::I16, Type::Vec4);
+                l.normalized = true;
+                self.buf.push_with(raw.len(), l, None, |out| {
+                    out.extend(raw.as_flattened().iter().flat_map(|c| c.to_le_bytes()))
+                })
+            }
+            Rotations::Float(q) => self
+                .buf
+                .push_float_iter(q.iter().copied(), Layout::float(Type::Vec4)),
+        };
+        for (output, input, path) in [
+            (t_out, input, json::animation::Property::Translation),
+            (r_out, r_input, json::animation::Property::Rotation),
+        ] {
+            samplers.push(json::animation::Sampler {
+                extensions: None,
+                extras: Default::default(),
+                input,
+                interpolation: Checked::Valid(json::animation::Interpolation::Linear),
+                output,
+            });
+            channels.push(json::animation::Channel {
+                sampler: Index::new(samplers.len() as u32 - 1),
+                target: json::animation::Target {
+                    extensions: None,
+                    extras: Default::default(),
+                    node: Index::new(i as u32),
+                    path: Checked::Valid(path),
+                },
+                extensions: None,
+                extras: Default::default(),
+            });
+        }
     }
 
     /// Tools that interpolate a quaternion's components linearly (Blender keys
@@ -299,16 +355,22 @@ impl Exporter<'_> {
         self.extras.keep_frame_count = true;
     }
 
-    /// Samples the engine at every frame `0..=frame_count`: the pose a viewer
-    /// shows at each integer frame is the engine's.
-    pub(super) fn bake(&mut self, i: usize, node: &msh::raw::Node38) -> Result<Samples> {
+    /// Samples the engine at every frame of `range` (`0..=frame_count` for
+    /// the whole timeline): the pose a viewer shows at each integer frame is
+    /// the engine's. Times start at 0 at the range's first frame.
+    pub(super) fn bake(
+        &mut self,
+        i: usize,
+        node: &msh::raw::Node38,
+        range: std::ops::RangeInclusive<u32>,
+    ) -> Result<Samples> {
         let tracks = msh::pose::tracks(&self.view);
-        let fc = self.view.frame_count;
-        let frames = sample_capacity(fc as u64 + 1);
+        let first = *range.start();
+        let frames = sample_capacity((*range.end() as u64 + 1).saturating_sub(first as u64));
         let mut times = Vec::with_capacity(frames);
         let mut translations = Vec::with_capacity(frames);
         let mut rotations: Vec<[f32; 4]> = Vec::with_capacity(frames);
-        for f in 0..=fc {
+        for f in range {
             let pose = msh::anim::sample(&tracks, i, node, f as f32).map_err(msh::Error::from)?;
             // The engine's value as sampled (its tiny departures from unit length
             // scale children exactly as in the game); only a degenerate one is normalised.
@@ -318,7 +380,7 @@ impl Exporter<'_> {
                     q = q.map(|c| -c);
                 }
             }
-            times.push([f as f32 / self.options.fps]);
+            times.push([(f - first) as f32 / self.options.fps]);
             translations.push(self.axes.vec(pose.translation));
             rotations.push(q);
         }

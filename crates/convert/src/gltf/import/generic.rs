@@ -3,8 +3,9 @@
 //! rigid); strips and fans become lists; what MSH cannot hold is an error.
 
 use super::read::Source;
-use super::{AnimationChoice, Resolved};
+use super::{AnimationChoice, Laid, Resolved};
 use crate::axes::Axes;
+use crate::clips::{Clip, LoopMode};
 use crate::error::{Error, ErrorKind, Result};
 use crate::gltf::extras::{self as ex, ModelExtras};
 use crate::gltf::names;
@@ -29,14 +30,15 @@ struct Item<'a> {
     k_parent: M3,
 }
 
-/// Builds the scene description of the document's default scene.
+/// Builds the scene description of the document's default scene, and the
+/// clips its animations became on the timeline.
 pub fn scene(
     src: &Source<'_>,
     recorded: Option<&ModelExtras>,
     opts: &Resolved,
     choice: &AnimationChoice,
     report: &mut Report,
-) -> Result<SceneModel> {
+) -> Result<(SceneModel, Laid)> {
     let doc = &src.doc;
     if doc.skins().next().is_some() {
         return Err(unsupported(
@@ -238,7 +240,7 @@ pub fn scene(
             }),
         }
     }
-    animation(src, &items, &mut nodes, &axes, opts.fps, choice, report)?;
+    let clips = animation(src, &items, &mut nodes, &axes, opts.fps, choice, report)?;
     // Reorder by the recorded original index when there is one.
     let mut perm: Vec<usize> = (0..nodes.len()).collect();
     perm.sort_by_key(|&i| (order_key[i], i));
@@ -253,7 +255,7 @@ pub fn scene(
         }
         nodes = reordered;
     }
-    Ok(SceneModel { nodes })
+    Ok((SceneModel { nodes }, clips))
 }
 
 /// The unknown tail of the slot a mesh stands for, from its extras (zero without them).
@@ -428,7 +430,8 @@ fn mesh_batches(
     Ok(out)
 }
 
-/// Samples the chosen animations at whole frames and sets each node's track.
+/// Samples the chosen animations at whole frames and sets each node's
+/// track; returns where each clip (animation, or group playing together) lies.
 fn animation(
     src: &Source<'_>,
     items: &[Item<'_>],
@@ -437,9 +440,9 @@ fn animation(
     fps: f32,
     choice: &AnimationChoice,
     report: &mut Report,
-) -> Result<()> {
+) -> Result<Laid> {
     let anims: Vec<gltf::Animation<'_>> = match choice {
-        AnimationChoice::None => return Ok(()),
+        AnimationChoice::None => return Ok(Laid::default()),
         AnimationChoice::All => src.doc.animations().collect(),
         AnimationChoice::Index(i) => vec![src.doc.animations().nth(*i).ok_or_else(|| {
             Error::new(
@@ -465,16 +468,29 @@ fn animation(
         .enumerate()
         .map(|(i, it)| (it.node.index(), i))
         .collect();
-    let groups = if *choice == AnimationChoice::All {
+    // Clips an export recorded go back to their frames, each its own group.
+    let placed = match choice {
+        AnimationChoice::All => super::clips::recorded(src, fps, report)?,
+        _ => None,
+    };
+    let groups = if *choice == AnimationChoice::All && placed.is_none() {
         play_together(anims)
     } else {
         anims.into_iter().map(|a| vec![a]).collect()
     };
-    let mut offset = 0u32;
+    let names = super::clips::unique_names(
+        &groups
+            .iter()
+            .map(|g| g.iter().map(|a| a.name()).collect())
+            .collect::<Vec<_>>(),
+    );
+    // The next free frame (laid end to end, each group starts there).
+    let mut next = 0u32;
     let mut clips = Vec::new();
+    let mut laid = Vec::new();
     let mut samples: Vec<Vec<KeySample>> = vec![Vec::new(); nodes.len()];
     let mut animated = vec![false; nodes.len()];
-    for group in &groups {
+    for (g, group) in groups.iter().enumerate() {
         let mut curves: HashMap<(usize, u8), Curve> = HashMap::new();
         let mut duration = 0f32;
         let group_name = group
@@ -526,6 +542,17 @@ fn animation(
             } else {
                 1
             };
+            let (times, values) = super::clips::mend_keys(
+                &format!(
+                    "animation {:?} sampler {}",
+                    anim.name().unwrap_or(""),
+                    sampler.index()
+                ),
+                times,
+                values,
+                per_key,
+                report,
+            )?;
             if times.is_empty() || values.len() != times.len() * per_key {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
@@ -547,12 +574,15 @@ fn animation(
                 },
             );
         }
-        let exact = duration * fps;
-        let frames = if (exact - exact.round()).abs() < 1e-3 {
-            exact.round()
-        } else {
-            exact.ceil()
-        } as u32;
+        if curves.is_empty() {
+            report.note(
+                crate::clips::NO_TRACK,
+                format!("animation {group_name} moves no node: it was left out of the timeline"),
+            );
+            continue;
+        }
+        let frames = super::clips::frames_of(duration, fps);
+        let offset = placed.as_ref().map_or(next, |p| p[g].first);
         // Checked before sampling anything: the frame map holds at most 65535 words
         // (frames x animated nodes), so a longer timeline cannot be an MSH animation.
         let animated_count = animated.iter().filter(|&&a| a).count().max(1) as u64;
@@ -595,9 +625,16 @@ fn animation(
                 });
             }
         }
-        offset += frames + 1;
+        laid.push(Clip {
+            name: names[g].clone(),
+            first: offset,
+            last: offset + frames,
+            mode: placed.as_ref().map_or(LoopMode::Loop, |p| p[g].mode),
+        });
+        next = next.max(offset + frames + 1);
     }
-    if clips.len() > 1 {
+    let offset = next;
+    if clips.len() > 1 && placed.is_none() {
         report.note(
             "import.clips",
             format!("animations laid end to end: {}", clips.join(", ")),
@@ -620,7 +657,10 @@ fn animation(
             nodes[i].track = Some(full.into_values().collect());
         }
     }
-    Ok(())
+    Ok(Laid {
+        clips: laid,
+        recorded: placed.is_some(),
+    })
 }
 
 /// Animations grouped into clips that play at the same time: each animation

@@ -8,6 +8,7 @@
 //! foreign assets) goes through `generic.rs` and the shared assembler.
 //! Terrain models come back only from an unedited export (`terrain.rs`).
 
+mod clips;
 mod generic;
 pub mod limits;
 pub mod look;
@@ -71,6 +72,54 @@ pub fn import(
     options: &ImportOptions,
     resolver: Resolver<'_>,
 ) -> Result<(Vec<u8>, Report)> {
+    import_with_clips(bytes, options, resolver).map(|(msh, _, report)| (msh, report))
+}
+
+/// [`import`], and the clips the animations became on the MSH timeline
+/// (docs/GLTF.md, "Clips"): the clips an export with `--clips` recorded, at
+/// their frames; else, when there are two or more, the animations as laid
+/// end to end; `None` for a single animation or none. The report lists them
+/// (`import.clip_list`).
+pub fn import_with_clips(
+    bytes: &[u8],
+    options: &ImportOptions,
+    resolver: Resolver<'_>,
+) -> Result<(Vec<u8>, Option<crate::ClipList>, Report)> {
+    let (msh, laid, mut report) = import_model(bytes, options, resolver)?;
+    let clips = (laid.clips.len() > 1 || laid.recorded)
+        .then(|| crate::ClipList::new(laid.clips))
+        .transpose()?;
+    if let Some(list) = &clips {
+        report.note(
+            "import.clip_list",
+            format!(
+                "clips: {}",
+                list.clips()
+                    .iter()
+                    .map(|c| format!("{} {}..{} {}", c.name, c.first, c.last, c.mode))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        );
+    }
+    Ok((msh, clips, report))
+}
+
+/// Where the animations went on the MSH timeline.
+#[derive(Debug, Default)]
+pub(crate) struct Laid {
+    /// The clips, in animation order.
+    pub clips: Vec<crate::Clip>,
+    /// Whether they are the clips an export recorded, at their frames.
+    pub recorded: bool,
+}
+
+/// The import, with where its animations went.
+fn import_model(
+    bytes: &[u8],
+    options: &ImportOptions,
+    resolver: Resolver<'_>,
+) -> Result<(Vec<u8>, Laid, Report)> {
     let source = read::parse(bytes, resolver)?;
     let recorded: Option<ModelExtras> = source
         .doc
@@ -106,7 +155,7 @@ pub fn import(
     let mut report = Report::default();
     if let Some(extras) = recorded.as_ref().filter(|m| m.kind == ex::Kind::Terrain) {
         // Every table is in the extras; the options do not apply.
-        return Ok((terrain::rebuild(&source, extras)?, report));
+        return Ok((terrain::rebuild(&source, extras)?, Laid::default(), report));
     }
     if let Some(extras) = &recorded {
         let same_frame = ex::UpAxis::from(resolved.axis) == extras.options.axis
@@ -126,7 +175,14 @@ pub fn import(
                 }
             });
             match rebuilt {
-                Ok(bytes) => return Ok((bytes, report)),
+                Ok(bytes) => {
+                    let clips = clips::recorded(&source, resolved.fps, &mut report)?;
+                    let laid = Laid {
+                        recorded: clips.is_some(),
+                        clips: clips.unwrap_or_default(),
+                    };
+                    return Ok((bytes, laid, report));
+                }
                 Err(why) => report.note(
                     "import.rebuilt",
                     format!("the file was written by mshconv but {why}; the model was rebuilt from its content"),
@@ -134,7 +190,7 @@ pub fn import(
             }
         }
     }
-    let scene = generic::scene(
+    let (scene, laid) = generic::scene(
         &source,
         recorded.as_ref(),
         &resolved,
@@ -155,5 +211,5 @@ pub fn import(
             format!("the glTF could not be turned into a valid model: {e}"),
         ));
     }
-    Ok((bytes, report))
+    Ok((bytes, laid, report))
 }

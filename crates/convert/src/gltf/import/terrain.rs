@@ -39,6 +39,7 @@ pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras) -> Result<Vec<u8>>
             .next()
             .and_then(|s| s.name().map(str::to_string))
             .unwrap_or_else(|| ExportOptions::default().name),
+        clips: None,
     };
     let resolved = Resolved {
         fps: options.fps,

@@ -1,0 +1,202 @@
+//! The glTF animations as clips on the MSH timeline, and the checks of their
+//! key times (docs/GLTF.md, "Clips").
+//!
+//! - [`recorded`]: the clips an export with `--clips` recorded in each
+//!   animation's `extras.msh.clip`, when every animation has them and each
+//!   still fits its range (else the animations are laid end to end).
+//! - [`mend_keys`]: one sampler's key times checked: a time that is negative,
+//!   NaN or infinite is refused (`clips.key_time_invalid`); times out of order
+//!   are sorted (`clips.key_time_order`) and a repeated time keeps its first
+//!   key (`clips.key_time_duplicate`), each with a note.
+//! - [`unique_names`]: clip names for animations laid end to end.
+
+use super::read::Source;
+use crate::clips::{
+    Clip, ClipList, LoopMode, KEY_TIME_DUPLICATE, KEY_TIME_INVALID, KEY_TIME_ORDER, PAST_TIMELINE,
+};
+use crate::error::{Error, ErrorKind, Result};
+use crate::gltf::extras::{self as ex, AnimationExtras};
+use crate::report::Report;
+
+/// The whole frames an animation of `duration` seconds spans at `fps`: its
+/// last key's frame, rounded when within 1/1000 of a frame, else up.
+pub(super) fn frames_of(duration: f32, fps: f32) -> u32 {
+    let exact = duration * fps;
+    let frames = if (exact - exact.round()).abs() < 1e-3 {
+        exact.round()
+    } else {
+        exact.ceil()
+    };
+    frames as u32
+}
+
+/// The clips recorded in the animations' extras, in animation order: `Some`
+/// when every animation has a named clip at this `fps` and runs no longer
+/// than its range; each clip's `last` is where the animation ends
+/// (`first` + its frames). A clip that no longer fits is
+/// `clips.past_timeline`, mended by laying every animation end to end (note).
+pub(super) fn recorded(
+    src: &Source<'_>,
+    fps: f32,
+    report: &mut Report,
+) -> Result<Option<Vec<Clip>>> {
+    let mut clips = Vec::new();
+    for anim in src.doc.animations() {
+        let Some(extras) = ex::unwrap::<AnimationExtras>(anim.extras()) else {
+            return Ok(None);
+        };
+        let (Some(name), Ok(mode)) = (anim.name(), extras.clip.mode.parse::<LoopMode>()) else {
+            return Ok(None);
+        };
+        if extras.clip.fps != fps || extras.clip.first > extras.clip.last {
+            return Ok(None);
+        }
+        let mut duration = 0f32;
+        for sampler in anim.samplers() {
+            if let Some(&[t]) = src.floats::<1>(&sampler.input())?.last() {
+                duration = duration.max(t);
+            }
+        }
+        let frames = frames_of(duration, fps);
+        let last = u64::from(extras.clip.first) + u64::from(frames);
+        if last > u64::from(extras.clip.last) {
+            report.note(
+                PAST_TIMELINE,
+                format!(
+                    "animation {name:?} runs {} frames, past its recorded clip {}..{}: every animation is laid end to end instead",
+                    frames + 1,
+                    extras.clip.first,
+                    extras.clip.last
+                ),
+            );
+            return Ok(None);
+        }
+        clips.push(Clip {
+            name: name.to_string(),
+            first: extras.clip.first,
+            last: last as u32,
+            mode,
+        });
+    }
+    // Names and ranges by the list's own rules (a repeated name: end to end).
+    Ok((!clips.is_empty())
+        .then(|| ClipList::new(clips.clone()).ok().map(|_| clips))
+        .flatten())
+}
+
+/// A sampler's key times (`times`) and outputs (`per_key` values a key)
+/// with their times checked: refused when one is negative, NaN or infinite;
+/// sorted (stably) when out of order and the first of keys at one time kept,
+/// with a note each. `what` names the sampler in messages.
+pub(super) fn mend_keys<T: Copy>(
+    what: &str,
+    times: Vec<f32>,
+    values: Vec<T>,
+    per_key: usize,
+    report: &mut Report,
+) -> Result<(Vec<f32>, Vec<T>)> {
+    if let Some((k, t)) = times
+        .iter()
+        .enumerate()
+        .find(|(_, t)| !t.is_finite() || **t < 0.0)
+    {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            KEY_TIME_INVALID,
+            format!("{what}: key {k} has time {t}; key times must be finite and not negative"),
+        ));
+    }
+    if times.windows(2).all(|w| w[0] < w[1]) || values.len() != times.len() * per_key {
+        return Ok((times, values));
+    }
+    let mut order: Vec<usize> = (0..times.len()).collect();
+    if times.windows(2).any(|w| w[0] > w[1]) {
+        report.note(
+            KEY_TIME_ORDER,
+            format!("{what}: key times are out of order; the keys were sorted by time"),
+        );
+        order.sort_by(|&a, &b| times[a].total_cmp(&times[b]));
+    }
+    let before = order.len();
+    order.dedup_by(|b, a| times[*a] == times[*b]);
+    if order.len() < before {
+        report.note(
+            KEY_TIME_DUPLICATE,
+            format!(
+                "{what}: {} key(s) repeat the time of the key before; the first at each time was kept",
+                before - order.len()
+            ),
+        );
+    }
+    let kept_times = order.iter().map(|&k| times[k]).collect();
+    let kept_values = order
+        .iter()
+        .flat_map(|&k| values[k * per_key..(k + 1) * per_key].iter().copied())
+        .collect();
+    Ok((kept_times, kept_values))
+}
+
+/// Clip names for animations laid end to end: each group's own name (its
+/// animations' names joined by `+`, `clip{k}` when none has one), a repeat
+/// made unique with `#2`, `#3`…
+pub(super) fn unique_names(groups: &[Vec<Option<&str>>]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::with_capacity(groups.len());
+    for (k, group) in groups.iter().enumerate() {
+        let mut parts: Vec<&str> = group.iter().flatten().copied().collect();
+        parts.dedup();
+        let base = if parts.is_empty() {
+            format!("clip{k}")
+        } else {
+            parts.join("+")
+        };
+        let mut name = base.clone();
+        let mut n = 2;
+        while names.contains(&name) {
+            name = format!("{base}#{n}");
+            n += 1;
+        }
+        names.push(name);
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_checked_and_mended() {
+        let mut report = Report::default();
+        let (t, v) = mend_keys("s", vec![0.0, 1.0, 2.0], vec![1, 2, 3], 1, &mut report).unwrap();
+        assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
+        assert!(report.notes.is_empty());
+        let (t, v) = mend_keys(
+            "s",
+            vec![2.0, 0.0, 1.0, 1.0],
+            vec![3, 1, 2, 9],
+            1,
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
+        assert!(report.has(KEY_TIME_ORDER) && report.has(KEY_TIME_DUPLICATE));
+        let (t, v) =
+            mend_keys("s", vec![0.0, 0.0], vec![1, 2, 3, 4, 5, 6], 3, &mut report).unwrap();
+        assert_eq!((t, v), (vec![0.0], vec![1, 2, 3]));
+        for bad in [-1.0, f32::NAN, f32::INFINITY] {
+            let e = mend_keys("s", vec![0.0, bad], vec![1, 2], 1, &mut report).unwrap_err();
+            assert_eq!(e.code(), KEY_TIME_INVALID);
+        }
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let names = unique_names(&[
+            vec![Some("walk")],
+            vec![None],
+            vec![Some("walk")],
+            vec![Some("a"), Some("b")],
+        ]);
+        assert_eq!(names, ["walk", "clip1", "walk#2", "a+b"]);
+    }
+}
