@@ -120,7 +120,7 @@ fn note(code: &'static str, message: impl Into<String>) -> Note {
 }
 
 /// The file in `dir` named `name` (case-insensitively), if any.
-fn find_in_folder(dir: &Path, name: &str) -> Option<PathBuf> {
+pub fn find_in_folder(dir: &Path, name: &str) -> Option<PathBuf> {
     let exact = dir.join(name);
     if exact.is_file() {
         return Some(exact);

@@ -30,6 +30,7 @@ mod convert;
 mod error;
 mod format;
 pub mod game;
+pub mod look_import;
 pub mod names;
 mod options;
 pub mod resources;

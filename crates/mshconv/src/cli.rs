@@ -306,6 +306,11 @@ pub struct ConvertArgs {
     /// Do not print notes about approximations.
     #[arg(long, short)]
     pub quiet: bool,
+    /// List what would be written (files, archive entries and, with
+    /// --game-dir, the library entries a glTF's look adds or replaces) and
+    /// write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
 }
 
 /// Options of `batch`.

@@ -10,6 +10,7 @@ use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
 use crate::fs::write_atomically;
 use crate::input;
+use crate::look_out;
 use crate::out::{self, Out};
 use anyhow::Context;
 use mshconv_app::names::model_name;
@@ -109,10 +110,36 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             }
         }
     };
+    // glTF -> MSH with a game folder: the look goes back into the game's data.
+    let look_game = match args.conversion.game()? {
+        Some(game) if to == Format::Msh && look_out::brings_look(from) => Some(game),
+        _ => None,
+    };
+    if let Some(game) = look_game {
+        let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
+        let (libs, plan) = look_out::plan(&bytes, resources, &game, &target, &args.output)?;
+        print_notes(&report);
+        print_notes(&plan.report);
+        if args.dry_run {
+            look_out::print_plan(out, &plan, &libs, &target, &args.output, msh.len())?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        look_out::write_libraries(&plan, &libs, args.quiet)?;
+        look_out::write_model(&plan, &target, &args.output, msh, args.quiet)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Target::Entry { archive, name } = &target {
         // Into an archive: an .msh as it is (opened strictly), anything else converted.
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
         print_notes(&report);
+        if args.dry_run {
+            out.text(&format!(
+                "would put {}:{name} ({} bytes)\n",
+                archive.display(),
+                msh.len()
+            ))?;
+            return Ok(ExitCode::SUCCESS);
+        }
         let placed = archive_out::put(archive, name, None, msh)?;
         if !args.quiet {
             archive_out::placed_line(archive, name, placed);
@@ -122,6 +149,23 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let output = mshconv_app::convert(&bytes, (from, to), &options, &names, resources)?;
     print_notes(&output.report);
     let main = output.main();
+    if args.dry_run {
+        let mut text = String::new();
+        for file in &output.files {
+            let path = if std::ptr::eq(file, main) {
+                args.output.clone()
+            } else {
+                args.output.with_file_name(&file.name)
+            };
+            text += &format!(
+                "would write {} ({} bytes)\n",
+                path.display(),
+                file.bytes.len()
+            );
+        }
+        out.text(&text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.output.as_os_str() == "-" {
         // For stdout: the .obj alone, no .mtl.
         if to == Format::Gltf && output.files.len() > 1 && !args.quiet {

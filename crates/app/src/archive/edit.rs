@@ -54,6 +54,28 @@ impl Editor {
         })
     }
 
+    /// A new, empty archive (written in the canonical layout): a library the
+    /// game folder does not have yet.
+    pub fn new_archive() -> Editor {
+        Editor {
+            owned: OwnedArchive::new(),
+            mode: WriteMode::Canonical,
+        }
+    }
+
+    /// Sets the attributes of the entry `name` (after a [`Editor::put`]); an
+    /// error when there is none.
+    pub fn set_attributes(
+        &mut self,
+        name: &str,
+        [attr1, attr2, attr3]: [u32; 3],
+    ) -> Result<(), Error> {
+        let i = self.existing(name)?;
+        let entry = &mut self.owned.entries[i];
+        (entry.attr1, entry.attr2, entry.attr3) = (attr1, attr2, attr3);
+        Ok(())
+    }
+
     /// Whether the archive was in the canonical layout (and will be written so).
     pub fn is_canonical(&self) -> bool {
         self.mode == WriteMode::Canonical
@@ -76,6 +98,18 @@ impl Editor {
         entries
             .iter()
             .position(|e| nres::cmp_names(e.name.as_bytes(), name.as_bytes()).is_eq())
+    }
+
+    /// The index of the entry `name`; an error naming it when there is none.
+    fn existing(&self, name: &str) -> Result<usize, Error> {
+        self.index_of(name).ok_or_else(|| {
+            super::no_such_entry(
+                "the archive",
+                name,
+                self.len(),
+                "`mshconv nres list` lists them",
+            )
+        })
     }
 
     /// Puts `data` under `name`: replaces the payload of the entry of that name
@@ -116,14 +150,7 @@ impl Editor {
 
     /// Removes the entry `name`; an error when there is none.
     pub fn remove(&mut self, name: &str) -> Result<(), Error> {
-        let Some(i) = self.index_of(name) else {
-            return Err(super::no_such_entry(
-                "the archive",
-                name,
-                self.len(),
-                "`mshconv nres list` lists them",
-            ));
-        };
+        let i = self.existing(name)?;
         self.owned.entries.remove(i);
         self.owned.recompute_sort_index();
         if let Some(order) = &mut self.owned.physical_order {

@@ -1,0 +1,324 @@
+//! Materials of the look import: each MSH material index made a MAT0 entry
+//! of `Material.lib` and the name its WEAR row carries (docs/MATERIALS.md,
+//! "The way back").
+//!
+//! - A material a textured export recorded (`extras.msh.mat0`): the recorded
+//!   MAT0, its phases' texture name changed to the planned texture's when
+//!   that changed; under the glTF material's name (a rename in the editor is
+//!   a new material). An identical entry is reused; the recorded entry with
+//!   other content is replaced (every model using it sees the edit); a
+//!   renamed material is added (fitted, unique).
+//! - A new material with a texture: a new MAT0 from the template
+//!   (`DEFAULT`, else the library's first MAT0, else [`builtin_template`]):
+//!   its version, metadata, `attr1` and first phase's parameters, one phase
+//!   naming the texture, no animation blocks; added under the material's
+//!   name, fitted (an identical entry of that name is reused).
+//! - A new material without a texture: the library's entry of its name when
+//!   there is one, else nothing: its WEAR row stays as it is, and a row that
+//!   must be added (a later index has one) names `DEFAULT`
+//!   (`look.material_untextured`).
+//!
+//! Entries the import did not export are never changed.
+
+use super::naming::{fit_name, ENTRY_NAME_MAX};
+use super::{Action, Change, Library};
+use crate::archive::Editor;
+use crate::error::Error;
+use crate::game::{same_name, DEFAULT_MATERIAL, MATERIAL_LIB};
+use mshconv_convert::gltf::import::look::ImportedMaterial;
+use mshconv_convert::Report;
+use mshconv_material::mat0::{Metadata, Phase, MAT0_TYPE_ID, TEXTURE_NAME_BYTES};
+use mshconv_material::Mat0;
+
+/// The MAT0 a new material starts from when `Material.lib` has none
+/// (**a choice**: version 6 as every retail MAT0 the public notes checked,
+/// each prefix field at the runtime's default, one phase of zero parameters).
+pub fn builtin_template() -> (u32, Mat0) {
+    let defaults = mshconv_material::mat0::PREFIX_FIELDS;
+    let mat0 = Mat0 {
+        version: 6,
+        metadata: Metadata {
+            a: Some(defaults[0].default as u8),
+            b: Some(defaults[1].default as u8),
+            c: Some(defaults[2].default),
+            d: Some(defaults[3].default),
+        },
+        phases: vec![Phase::new(b"")],
+        animation_blocks: Vec::new(),
+    };
+    (0, mat0)
+}
+
+/// A MAT0 entry of the library.
+struct Entry {
+    name: String,
+    attr1: u32,
+    attr2: u32,
+    data: Vec<u8>,
+}
+
+/// What a material's WEAR row gets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Row {
+    /// The legacy id the export recorded, if any.
+    pub legacy_id: Option<String>,
+    /// The row's name (a MAT0 entry's, or the recorded row's).
+    pub name: String,
+}
+
+/// The material side of a plan: `Material.lib`'s MAT0 entries and its editor.
+pub(super) struct Planner {
+    entries: Vec<Entry>,
+    editor: Editor,
+    changed: bool,
+}
+
+fn texture_field(name: &str) -> [u8; TEXTURE_NAME_BYTES] {
+    let mut field = [0; TEXTURE_NAME_BYTES];
+    let n = name.len().min(TEXTURE_NAME_BYTES - 1);
+    field[..n].copy_from_slice(&name.as_bytes()[..n]);
+    field
+}
+
+impl Planner {
+    pub(super) fn new(lib: &Library, editor: Editor) -> Result<Planner, Error> {
+        let entries = lib.entries(|e| {
+            (e.type_id() == MAT0_TYPE_ID).then(|| Entry {
+                name: e.name(),
+                attr1: e.attr1(),
+                attr2: e.attr2(),
+                data: e.data().to_vec(),
+            })
+        })?;
+        Ok(Planner {
+            entries,
+            editor,
+            changed: false,
+        })
+    }
+
+    fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| same_name(&e.name, name))
+    }
+
+    /// The template of a new material: `(attr1, MAT0)`.
+    fn template(&self) -> (u32, Mat0) {
+        let parsed = |e: &Entry| Mat0::parse(&e.data, e.attr2).ok().map(|m| (e.attr1, m));
+        self.entry(DEFAULT_MATERIAL)
+            .and_then(parsed)
+            .or_else(|| self.entries.iter().find_map(parsed))
+            .unwrap_or_else(builtin_template)
+    }
+
+    fn put(&mut self, name: &str, attr1: u32, mat0: &Mat0) -> Result<(), Error> {
+        let data = mat0
+            .write()
+            .map_err(|e| Error::invalid("look.bad_material", format!("material {name:?}: {e}")))?;
+        self.editor.put(name, Some(MAT0_TYPE_ID), data.clone())?;
+        self.editor.set_attributes(name, [attr1, mat0.version, 0])?;
+        let entry = Entry {
+            name: name.to_string(),
+            attr1,
+            attr2: mat0.version,
+            data,
+        };
+        match self.entries.iter_mut().find(|e| same_name(&e.name, name)) {
+            Some(slot) => {
+                *slot = Entry {
+                    name: slot.name.clone(),
+                    ..entry
+                }
+            }
+            None => self.entries.push(entry),
+        }
+        self.changed = true;
+        Ok(())
+    }
+
+    /// Whether the entry `name` holds exactly this material.
+    fn holds(&self, name: &str, attr1: u32, mat0: &Mat0) -> bool {
+        self.entry(name).is_some_and(|e| {
+            e.attr1 == attr1 && e.attr2 == mat0.version && mat0.write().is_ok_and(|d| d == e.data)
+        })
+    }
+
+    /// Plans material `index`; `texture` is its planned texture entry. `None`:
+    /// the look says nothing of it (its WEAR row, if any, stays).
+    pub(super) fn plan(
+        &mut self,
+        index: u16,
+        m: &ImportedMaterial,
+        texture: Option<&str>,
+        changes: &mut Vec<Change>,
+        report: &mut Report,
+    ) -> Result<Option<Row>, Error> {
+        let legacy_id = m.wear_row.as_ref().map(|(id, _)| id.clone());
+        let (action, name, row_name) = match &m.mat0 {
+            Some(rec) => {
+                let mut mat0 = rec.mat0.clone();
+                if let Some(t) = texture {
+                    retexture(&mut mat0, t);
+                }
+                let wanted = m.name.clone().unwrap_or_else(|| rec.name.clone());
+                if same_name(&wanted, &rec.name) {
+                    let name = rec.name.clone();
+                    let action = if self.holds(&name, rec.attr1, &mat0) {
+                        Action::Reused
+                    } else {
+                        let action = if self.entry(&name).is_some() {
+                            report.note(
+                                "look.material_replaced",
+                                format!("material {name:?} changed (its texture or fields): the entry is replaced"),
+                            );
+                            Action::Replaced
+                        } else {
+                            Action::Added
+                        };
+                        self.put(&name, rec.attr1, &mat0)?;
+                        action
+                    };
+                    // An unedited material keeps the recorded row (a row
+                    // that resolved by a fallback stays that row).
+                    let row = match (&m.wear_row, action) {
+                        (Some((_, row)), Action::Reused) => row.clone(),
+                        _ => name.clone(),
+                    };
+                    (action, name, row)
+                } else {
+                    let (action, name) = self.add_unique(&wanted, rec.attr1, &mat0, report)?;
+                    (action, name.clone(), name)
+                }
+            }
+            None => match texture {
+                Some(t) => match self.names_texture(m.name.as_deref(), t) {
+                    // The game's own material, come back without its record
+                    // (an editor that drops material extras keeps the name).
+                    Some(name) => (Action::Reused, name.clone(), name),
+                    None => {
+                        let (attr1, template) = self.template();
+                        let mat0 = Mat0 {
+                            phases: vec![Phase {
+                                parameters: template
+                                    .phases
+                                    .first()
+                                    .map(|p| p.parameters)
+                                    .unwrap_or_default(),
+                                texture_name: texture_field(t),
+                            }],
+                            animation_blocks: Vec::new(),
+                            ..template
+                        };
+                        let wanted = m.name.clone().unwrap_or_else(|| t.to_string());
+                        let (action, name) = self.add_unique(&wanted, attr1, &mat0, report)?;
+                        (action, name.clone(), name)
+                    }
+                },
+                None => {
+                    let by_name = m
+                        .name
+                        .as_deref()
+                        .and_then(|n| self.entry(n))
+                        .map(|e| e.name.clone());
+                    match by_name {
+                        Some(name) => (Action::Reused, name.clone(), name),
+                        None => {
+                            report.note(
+                                "look.material_untextured",
+                                format!(
+                                    "material {index} ({:?}) has no texture and no {MATERIAL_LIB} entry of its name: its WEAR row stays as it is ({DEFAULT_MATERIAL} where a row must be added)",
+                                    m.name.as_deref().unwrap_or("unnamed")
+                                ),
+                            );
+                            return Ok(None);
+                        }
+                    }
+                }
+            },
+        };
+        changes.push(Change {
+            library: MATERIAL_LIB,
+            entry: name,
+            action,
+            detail: format!(
+                "material {index}{}",
+                texture
+                    .map(|t| format!(", texture {t}"))
+                    .unwrap_or_default()
+            ),
+        });
+        Ok(Some(Row {
+            legacy_id,
+            name: row_name,
+        }))
+    }
+
+    /// The stored name of the entry `name` when its still texture is `texture`.
+    fn names_texture(&self, name: Option<&str>, texture: &str) -> Option<String> {
+        let e = self.entry(name?)?;
+        let mat0 = Mat0::parse(&e.data, e.attr2).ok()?;
+        mat0.texture()?
+            .eq_ignore_ascii_case(texture.as_bytes())
+            .then(|| e.name.clone())
+    }
+
+    /// Adds `mat0` under `wanted` fitted and unique (an identical entry of
+    /// the fitted name is reused).
+    fn add_unique(
+        &mut self,
+        wanted: &str,
+        attr1: u32,
+        mat0: &Mat0,
+        report: &mut Report,
+    ) -> Result<(Action, String), Error> {
+        let name = fit_name(wanted, "MATERIAL", ENTRY_NAME_MAX, |n| {
+            self.entry(n).is_some() && !self.holds(n, attr1, mat0)
+        });
+        if name != wanted {
+            report.note(
+                "look.name_fitted",
+                format!("material name {wanted:?} is stored as {name:?}"),
+            );
+        }
+        if self.holds(&name, attr1, mat0) {
+            return Ok((Action::Reused, name));
+        }
+        self.put(&name, attr1, mat0)?;
+        Ok((Action::Added, name))
+    }
+
+    /// `Material.lib`'s new bytes, when an entry was added or replaced.
+    pub(super) fn finish(self) -> Result<Option<Vec<u8>>, Error> {
+        if !self.changed {
+            return Ok(None);
+        }
+        Ok(Some(self.editor.write()?))
+    }
+}
+
+/// Points the material at texture `name`: every phase that named its still
+/// texture names `name`; a material without any texture gets it in its
+/// first phase (a phase is added when it has none).
+fn retexture(mat0: &mut Mat0, name: &str) {
+    let old = mat0.texture().map(<[u8]>::to_vec);
+    // Names compare as the game compares them (`rock_888` is `ROCK_888`).
+    if old
+        .as_deref()
+        .is_some_and(|o| o.eq_ignore_ascii_case(name.as_bytes()))
+    {
+        return;
+    }
+    let field = texture_field(name);
+    match old {
+        Some(old) => {
+            for p in &mut mat0.phases {
+                if p.texture() == old.as_slice() {
+                    p.texture_name = field;
+                }
+            }
+        }
+        None => match mat0.phases.first_mut() {
+            Some(p) => p.texture_name = field,
+            None => mat0.phases.push(Phase::new(name.as_bytes())),
+        },
+    }
+}

@@ -1,0 +1,193 @@
+//! The way back of a model's look: an imported glTF's materials and images
+//! (`mshconv_convert::gltf::import::look`) made into the game's data: the
+//! model's WEAR, and the MAT0 and Texm entries of the game folder's
+//! `Material.lib` and `Textures.lib` (docs/MATERIALS.md, "The way back").
+//!
+//! [`plan`] decides everything in memory and writes nothing: the WEAR's
+//! bytes, each library's new bytes when it changes, and one [`Change`] per
+//! entry (reused, added, replaced) for `--dry-run` and the report. The front
+//! end writes the files (atomically, a backup of each library the first
+//! time it is changed).
+//!
+//! An unedited export comes back as it was: every entry already identical is
+//! reused (its library is not rewritten at all), the WEAR text is the
+//! recorded one byte for byte.
+
+mod material;
+mod naming;
+mod texture;
+mod wear;
+
+use crate::archive::Editor;
+use crate::error::Error;
+use crate::game::{find_in_folder, MATERIAL_LIB, TEXTURES_LIB};
+use mshconv_convert::gltf::import::look::ImportedLook;
+use mshconv_convert::Report;
+use std::path::{Path, PathBuf};
+
+pub use naming::{fit_name, ENTRY_NAME_MAX, TEXTURE_NAME_MAX};
+pub use texture::{new_texture_format, new_texture_size, MAX_NEW_TEXTURE_SIDE};
+
+/// A library file of the game folder: where it is (or would be) and its bytes.
+#[derive(Debug, Clone)]
+pub struct Library {
+    /// The file (an existing file's own spelling, else the canonical name in the folder).
+    pub path: PathBuf,
+    /// Its bytes; `None` when the folder has no such file yet.
+    pub bytes: Option<Vec<u8>>,
+}
+
+impl Library {
+    /// The library `name` of `dir`, found case-insensitively.
+    pub fn read(dir: &Path, name: &str) -> Result<Library, Error> {
+        match find_in_folder(dir, name) {
+            Some(path) => {
+                let bytes = std::fs::read(&path).map_err(|e| Error::io(path.display(), &e))?;
+                Ok(Library {
+                    path,
+                    bytes: Some(bytes),
+                })
+            }
+            None => Ok(Library {
+                path: dir.join(name),
+                bytes: None,
+            }),
+        }
+    }
+
+    /// The library's entries as `map` makes them (none when there is no file).
+    fn entries<T>(&self, map: impl Fn(nres::Entry<'_>) -> Option<T>) -> Result<Vec<T>, Error> {
+        let Some(bytes) = &self.bytes else {
+            return Ok(Vec::new());
+        };
+        let archive = nres::Archive::parse(bytes).map_err(|e| {
+            Error::invalid(
+                "look.bad_library",
+                format!("{}: {}", self.path.display(), e.message()),
+            )
+        })?;
+        Ok(archive.entries().filter_map(map).collect())
+    }
+
+    /// The library opened for editing: strictly (a damaged library is not
+    /// written into: `look.bad_library`), or a new empty one.
+    fn editor(&self) -> Result<Editor, Error> {
+        match &self.bytes {
+            Some(bytes) => Editor::open(bytes).map_err(|e| {
+                Error::invalid(
+                    "look.bad_library",
+                    format!(
+                        "{} cannot be updated: {} (repair or restore it first)",
+                        self.path.display(),
+                        e.message()
+                    ),
+                )
+            }),
+            None => Ok(Editor::new_archive()),
+        }
+    }
+}
+
+/// The two libraries the look import writes into.
+#[derive(Debug, Clone)]
+pub struct Libraries {
+    /// `Material.lib`.
+    pub materials: Library,
+    /// `Textures.lib`.
+    pub textures: Library,
+}
+
+impl Libraries {
+    /// The libraries of the game folder `dir`.
+    pub fn read(dir: &Path) -> Result<Libraries, Error> {
+        Ok(Libraries {
+            materials: Library::read(dir, MATERIAL_LIB)?,
+            textures: Library::read(dir, TEXTURES_LIB)?,
+        })
+    }
+}
+
+/// What happens to one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    /// An identical entry is there: nothing written.
+    Reused,
+    /// A new entry.
+    Added,
+    /// The entry of that name gets new content (every model using it sees it).
+    Replaced,
+}
+
+impl Action {
+    /// `reuse`, `add`, `replace`.
+    pub fn verb(self) -> &'static str {
+        match self {
+            Action::Reused => "reuse",
+            Action::Added => "add",
+            Action::Replaced => "replace",
+        }
+    }
+}
+
+/// One entry of a library and what happens to it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Change {
+    /// `Material.lib` or `Textures.lib`.
+    pub library: &'static str,
+    /// The entry's name.
+    pub entry: String,
+    /// What happens.
+    pub action: Action,
+    /// For whom and how (`material 2`, `565 64 x 64, 7 mips`).
+    pub detail: String,
+}
+
+/// Everything the look import would write.
+#[derive(Debug, Clone)]
+pub struct LookPlan {
+    /// The model's WEAR.
+    pub wear: Vec<u8>,
+    /// `Material.lib`'s new bytes, when an entry is added or replaced.
+    pub materials_lib: Option<Vec<u8>>,
+    /// `Textures.lib`'s new bytes, when an entry is added or replaced.
+    pub textures_lib: Option<Vec<u8>>,
+    /// Every entry the model's materials use, in material order.
+    pub changes: Vec<Change>,
+    /// Notes (`look.*`).
+    pub report: Report,
+}
+
+/// Plans the look import of `look` into `libs`. `existing_wear` is the WEAR
+/// already at the output's place (its rows and legacy ids are kept where the
+/// glTF does not record them).
+pub fn plan(
+    look: &ImportedLook,
+    libs: &Libraries,
+    existing_wear: Option<&[u8]>,
+) -> Result<LookPlan, Error> {
+    let mut report = Report::default();
+    let mut changes = Vec::new();
+    let mut textures = texture::Planner::new(&libs.textures, libs.textures.editor()?)?;
+    let mut materials = material::Planner::new(&libs.materials, libs.materials.editor()?)?;
+    let mut rows = Vec::new();
+    for (&index, m) in &look.materials {
+        let texture = match &m.image {
+            Some(image) => Some(textures.plan(image, m, index, &mut changes, &mut report)?),
+            None => None,
+        };
+        if let Some(row) =
+            materials.plan(index, m, texture.as_deref(), &mut changes, &mut report)?
+        {
+            rows.push((index, row));
+        }
+    }
+    let wear = wear::build(look, &rows, existing_wear, &mut report)?;
+    Ok(LookPlan {
+        wear,
+        materials_lib: materials.finish()?,
+        textures_lib: textures.finish()?,
+        changes,
+        report,
+    })
+}

@@ -1,0 +1,413 @@
+//! Textures of the look import: each base-colour image made a Texm entry of
+//! `Textures.lib` (docs/MATERIALS.md, "The way back").
+//!
+//! - An image a textured export recorded (`extras.msh.texm`) whose pixels are
+//!   those of the library's entry of that name: the entry is reused.
+//! - Recorded, same size, but the pixels differ (edited) or the library lacks
+//!   it: level 0 is encoded in the recorded format (the library's level as the
+//!   reference, so unchanged pixels keep their exact bits; 888's unused byte
+//!   from the record); the lower mips are the record's when the library had no
+//!   entry (an import into another folder), else rebuilt from the new level 0
+//!   by `texm::downsample` (a 2 x 2 box filter), as many as before. Flags,
+//!   palette and Page rectangles are the record's. The entry of that name is
+//!   replaced (every model using the texture sees the edit).
+//! - Recorded but resized in an editor: a new chain of the recorded format at
+//!   the new size (the Page rectangles scaled), replacing the entry.
+//! - Not recorded (a new image): [`new_texture_size`], [`new_texture_format`],
+//!   a full mip chain, flags 0, under the image's name fitted by
+//!   [`super::fit_name`] (an identical entry of that name is reused).
+
+use super::naming::{fit_name, TEXTURE_NAME_MAX};
+use super::{Action, Change, Library};
+use crate::archive::Editor;
+use crate::error::Error;
+use crate::game::{same_name, TEXTURES_LIB};
+use mshconv_convert::gltf::import::look::{ImportedImage, ImportedMaterial, RecordedTexm};
+use mshconv_convert::Report;
+use mshconv_material::texm::{
+    downsample, encode_level, level_size, PixelFormat, Rgba8Image, TEXM_MAGIC,
+};
+use mshconv_material::Texm;
+
+/// The largest side of a new texture (**a choice**: the retail sizes are not
+/// known; 1998 hardware commonly took 256, later cards 1024 and more).
+pub const MAX_NEW_TEXTURE_SIDE: u32 = 1024;
+
+/// The size a new texture gets: each side the power of two nearest to it
+/// (a tie goes up), at most [`MAX_NEW_TEXTURE_SIDE`].
+pub fn new_texture_size(width: u32, height: u32) -> (u32, u32) {
+    let side = |v: u32| {
+        let down = 1u32 << (31 - v.max(1).leading_zeros());
+        let up = down.saturating_mul(2);
+        let nearest = if v - down < up - v { down } else { up };
+        nearest.min(MAX_NEW_TEXTURE_SIDE)
+    };
+    (side(width), side(height))
+}
+
+/// The format a new texture gets: 8888 when any alpha is below 255, else 565.
+pub fn new_texture_format(image: &Rgba8Image) -> PixelFormat {
+    if image.pixels.iter().skip(3).step_by(4).any(|&a| a < 255) {
+        PixelFormat::Argb8888
+    } else {
+        PixelFormat::Rgb565
+    }
+}
+
+/// The image resampled to `width` x `height` (bilinear at pixel centres;
+/// the image itself when the size is its own).
+fn resample(image: &Rgba8Image, width: u32, height: u32) -> Rgba8Image {
+    if (image.width, image.height) == (width, height) {
+        return image.clone();
+    }
+    let (sw, sh) = (image.width as usize, image.height as usize);
+    let px = |x: usize, y: usize, c: usize| f32::from(image.pixels[(y * sw + x) * 4 + c]);
+    let mut pixels = Vec::with_capacity(width as usize * height as usize * 4);
+    for y in 0..height {
+        let fy = ((y as f32 + 0.5) * sh as f32 / height as f32 - 0.5).clamp(0.0, (sh - 1) as f32);
+        let (y0, ty) = (fy.floor() as usize, fy.fract());
+        let y1 = (y0 + 1).min(sh - 1);
+        for x in 0..width {
+            let fx =
+                ((x as f32 + 0.5) * sw as f32 / width as f32 - 0.5).clamp(0.0, (sw - 1) as f32);
+            let (x0, tx) = (fx.floor() as usize, fx.fract());
+            let x1 = (x0 + 1).min(sw - 1);
+            for c in 0..4 {
+                let top = px(x0, y0, c) * (1.0 - tx) + px(x1, y0, c) * tx;
+                let bottom = px(x0, y1, c) * (1.0 - tx) + px(x1, y1, c) * tx;
+                pixels.push((top * (1.0 - ty) + bottom * ty).round() as u8);
+            }
+        }
+    }
+    Rgba8Image {
+        width,
+        height,
+        pixels,
+    }
+}
+
+/// How many levels a full chain of a `width` x `height` texture has.
+fn full_chain(width: u32, height: u32) -> u32 {
+    32 - width.max(height).max(1).leading_zeros()
+}
+
+fn material_error(e: mshconv_material::Error, what: &str) -> Error {
+    Error::invalid("look.bad_texture", format!("{what}: {e}"))
+}
+
+/// One planned image: its identity and the entry it became.
+struct Planned {
+    record: Option<String>,
+    name: Option<String>,
+    pixels: Rgba8Image,
+    entry: String,
+}
+
+/// The texture side of a plan: `Textures.lib`'s entries and its editor.
+pub(super) struct Planner {
+    /// Every entry's name and payload, as the plan goes (new ones included).
+    entries: Vec<(String, Vec<u8>)>,
+    editor: Editor,
+    changed: bool,
+    planned: Vec<Planned>,
+}
+
+impl Planner {
+    pub(super) fn new(lib: &Library, editor: Editor) -> Result<Planner, Error> {
+        let entries = lib.entries(|e| Some((e.name(), e.data().to_vec())))?;
+        Ok(Planner {
+            entries,
+            editor,
+            changed: false,
+            planned: Vec::new(),
+        })
+    }
+
+    fn entry(&self, name: &str) -> Option<&[u8]> {
+        self.entries
+            .iter()
+            .find(|(n, _)| same_name(n, name))
+            .map(|(_, d)| d.as_slice())
+    }
+
+    /// The entry `name` parsed, if there is one and it parses.
+    fn texm(&self, name: &str) -> Option<Texm> {
+        Texm::parse(self.entry(name)?).ok()
+    }
+
+    fn put(&mut self, name: &str, texm: &Texm) -> Result<(), Error> {
+        let bytes = texm
+            .write()
+            .map_err(|e| material_error(e, &format!("texture {name:?}")))?;
+        self.editor.put(name, Some(TEXM_MAGIC), bytes.clone())?;
+        match self.entries.iter_mut().find(|(n, _)| same_name(n, name)) {
+            Some(slot) => slot.1 = bytes,
+            None => self.entries.push((name.to_string(), bytes)),
+        }
+        self.changed = true;
+        Ok(())
+    }
+
+    /// The texture entry of `image` (used by material `index`), planned.
+    pub(super) fn plan(
+        &mut self,
+        image: &ImportedImage,
+        material: &ImportedMaterial,
+        index: u16,
+        changes: &mut Vec<Change>,
+        report: &mut Report,
+    ) -> Result<String, Error> {
+        let record = image.texm.as_ref().map(|t| t.name.clone());
+        if let Some(p) = self
+            .planned
+            .iter()
+            .find(|p| p.record == record && p.name == image.name && p.pixels == image.pixels)
+        {
+            return Ok(p.entry.clone());
+        }
+        let (entry, action, detail) = match &image.texm {
+            Some(rec) => self.plan_recorded(image, rec, report)?,
+            None => self.plan_new(image, material, report)?,
+        };
+        changes.push(Change {
+            library: TEXTURES_LIB,
+            entry: entry.clone(),
+            action,
+            detail: format!("material {index}: {detail}"),
+        });
+        self.planned.push(Planned {
+            record,
+            name: image.name.clone(),
+            pixels: image.pixels.clone(),
+            entry: entry.clone(),
+        });
+        Ok(entry)
+    }
+
+    fn plan_recorded(
+        &mut self,
+        image: &ImportedImage,
+        rec: &RecordedTexm,
+        report: &mut Report,
+    ) -> Result<(String, Action, String), Error> {
+        let name = rec.name.clone();
+        let current = self.texm(&name);
+        if let Some(cur) = &current {
+            if cur.decode_rgba8().is_ok_and(|d| d == image.pixels) {
+                return Ok((name, Action::Reused, describe(cur)));
+            }
+        }
+        let texm = rebuild(rec, &image.pixels, current.as_ref())
+            .map_err(|e| material_error(e, &format!("texture {name:?}")))?;
+        let action = if current.is_some() {
+            report.note(
+                "look.texture_replaced",
+                format!(
+                    "texture {name:?} was edited: re-encoded in its format {} ({}), mips rebuilt by a 2 x 2 box filter",
+                    texm.format.code(),
+                    if (texm.width, texm.height) == (rec.texm.width, rec.texm.height) {
+                        "same size".to_string()
+                    } else {
+                        format!("now {} x {}", texm.width, texm.height)
+                    }
+                ),
+            );
+            Action::Replaced
+        } else {
+            Action::Added
+        };
+        let detail = describe(&texm);
+        self.put(&name, &texm)?;
+        Ok((name, action, detail))
+    }
+
+    fn plan_new(
+        &mut self,
+        image: &ImportedImage,
+        material: &ImportedMaterial,
+        report: &mut Report,
+    ) -> Result<(String, Action, String), Error> {
+        let wanted = image
+            .name
+            .as_deref()
+            .or(material.name.as_deref())
+            .unwrap_or("");
+        // The game's own texture, come back without its record (an editor
+        // that drops image extras keeps the image's name and pixels).
+        if let Some(t) = self.texm(wanted) {
+            if t.decode_rgba8().is_ok_and(|d| d == image.pixels) {
+                let name = self
+                    .entries
+                    .iter()
+                    .find(|(n, _)| same_name(n, wanted))
+                    .map_or_else(|| wanted.to_string(), |(n, _)| n.clone());
+                return Ok((name, Action::Reused, describe(&t)));
+            }
+        }
+        let (width, height) = new_texture_size(image.pixels.width, image.pixels.height);
+        let pixels = resample(&image.pixels, width, height);
+        let format = new_texture_format(&pixels);
+        let texm = Texm::from_rgba8_with_mips(&pixels, format, None, full_chain(width, height))
+            .map_err(|e| material_error(e, "a new texture"))?;
+        // An identical entry of the wanted name is reused; any other entry
+        // of a name keeps its name and the new texture gets the next one.
+        let bytes = texm
+            .write()
+            .map_err(|e| material_error(e, "a new texture"))?;
+        let name = fit_name(wanted, "TEXTURE", TEXTURE_NAME_MAX, |n| {
+            self.entry(n).is_some_and(|d| d != bytes.as_slice())
+        });
+        if self.entry(&name).is_some() {
+            return Ok((name, Action::Reused, describe(&texm)));
+        }
+        if (width, height) != (image.pixels.width, image.pixels.height) {
+            report.note(
+                "look.texture_resized",
+                format!(
+                    "image {wanted:?} ({} x {}) becomes texture {name:?} of {width} x {height} (powers of two, at most {MAX_NEW_TEXTURE_SIDE})",
+                    image.pixels.width, image.pixels.height
+                ),
+            );
+        }
+        if name != wanted {
+            report.note(
+                "look.name_fitted",
+                format!("texture name {wanted:?} is stored as {name:?} (15 bytes of letters, digits, _ - .)"),
+            );
+        }
+        self.put(&name, &texm)?;
+        Ok((name, Action::Added, describe(&texm)))
+    }
+
+    /// `Textures.lib`'s new bytes, when an entry was added or replaced.
+    pub(super) fn finish(self) -> Result<Option<Vec<u8>>, Error> {
+        if !self.changed {
+            return Ok(None);
+        }
+        Ok(Some(self.editor.write()?))
+    }
+}
+
+/// `565 64 x 64, 7 mips`.
+fn describe(t: &Texm) -> String {
+    format!(
+        "{} {} x {}, {} mip{}",
+        t.format.code(),
+        t.width,
+        t.height,
+        t.levels.len(),
+        if t.levels.len() == 1 { "" } else { "s" }
+    )
+}
+
+/// The recorded Texm with `pixels` as level 0 (see the module documentation).
+fn rebuild(
+    rec: &RecordedTexm,
+    pixels: &Rgba8Image,
+    current: Option<&Texm>,
+) -> mshconv_material::Result<Texm> {
+    let mut texm = rec.texm.clone();
+    let same_size = (pixels.width, pixels.height) == (texm.width, texm.height);
+    if !same_size {
+        let (sx, sy) = (
+            pixels.width as f32 / texm.width as f32,
+            pixels.height as f32 / texm.height as f32,
+        );
+        if let Some(page) = &mut texm.page {
+            let scale = |v: i16, s: f32| (f32::from(v) * s).round().clamp(-32768.0, 32767.0) as i16;
+            for r in page.iter_mut() {
+                *r = mshconv_material::texm::PageRect {
+                    x: scale(r.x, sx),
+                    width: scale(r.width, sx),
+                    y: scale(r.y, sy),
+                    height: scale(r.height, sy),
+                };
+            }
+        }
+        texm.width = pixels.width;
+        texm.height = pixels.height;
+        let count = (texm.levels.len() as u32).min(full_chain(pixels.width, pixels.height));
+        texm.levels = vec![Vec::new(); count as usize];
+    }
+    // The reference keeps what RGBA8 cannot say: the library's level when it
+    // has the same layout, else 888's recorded unused byte.
+    let comparable = current.filter(|c| {
+        same_size
+            && c.format == texm.format
+            && (c.width, c.height) == (texm.width, texm.height)
+            && c.palette == texm.palette
+    });
+    let reference0: Option<Vec<u8>> = match comparable {
+        Some(c) => c.levels.first().cloned(),
+        None => rec.unused_888.as_ref().filter(|_| same_size).map(|unused| {
+            unused
+                .iter()
+                .flat_map(|&u| [0, 0, 0, u])
+                .collect::<Vec<u8>>()
+        }),
+    };
+    let palette = texm.palette.as_deref();
+    texm.levels[0] = encode_level(
+        texm.format,
+        palette,
+        texm.width,
+        texm.height,
+        &pixels.pixels,
+        reference0.as_deref(),
+    )?;
+    // Lower levels: the record's when nothing is known to have changed them
+    // (the library had no such texture and the size is the recorded one).
+    if current.is_some() || !same_size {
+        let mut level = pixels.clone();
+        for i in 1..texm.levels.len() {
+            level = downsample(&level);
+            let (w, h) = level_size(texm.width, texm.height, i as u32);
+            debug_assert_eq!((w, h), (level.width, level.height));
+            let reference = comparable.and_then(|c| c.levels.get(i)).map(Vec::as_slice);
+            texm.levels[i] = encode_level(texm.format, palette, w, h, &level.pixels, reference)?;
+        }
+    }
+    Ok(texm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_sizes_are_powers_of_two_within_the_limit() {
+        assert_eq!(new_texture_size(64, 64), (64, 64));
+        assert_eq!(new_texture_size(100, 40), (128, 32));
+        assert_eq!(new_texture_size(96, 48), (128, 64));
+        assert_eq!(new_texture_size(1, 3000), (1, MAX_NEW_TEXTURE_SIDE));
+        assert_eq!(full_chain(64, 16), 7);
+        assert_eq!(full_chain(1, 1), 1);
+    }
+
+    #[test]
+    fn alpha_picks_8888() {
+        let opaque = Rgba8Image {
+            width: 1,
+            height: 1,
+            pixels: vec![1, 2, 3, 255],
+        };
+        assert_eq!(new_texture_format(&opaque), PixelFormat::Rgb565);
+        let see_through = Rgba8Image {
+            pixels: vec![1, 2, 3, 254],
+            ..opaque
+        };
+        assert_eq!(new_texture_format(&see_through), PixelFormat::Argb8888);
+    }
+
+    #[test]
+    fn resampling_keeps_a_flat_colour_and_the_size_asked() {
+        let image = Rgba8Image {
+            width: 3,
+            height: 5,
+            pixels: [9, 8, 7, 255].repeat(15),
+        };
+        let r = resample(&image, 4, 4);
+        assert_eq!((r.width, r.height), (4, 4));
+        assert_eq!(r.pixels, [9, 8, 7, 255].repeat(16));
+    }
+}

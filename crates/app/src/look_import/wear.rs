@@ -1,0 +1,130 @@
+//! The model's WEAR of the look import: row k names material index k's
+//! MAT0 entry (docs/MATERIALS.md, "The way back").
+//!
+//! The base is the WEAR the export recorded (`extras.msh.wear`), else the
+//! WEAR already at the output's place, else none. Rows the glTF's materials
+//! do not speak of are kept; a row whose name and legacy id are unchanged
+//! keeps its line as written; a base whose rows all stay is written back
+//! byte for byte (spacing, the `LIGHTMAPS` block, line endings). A new row
+//! gets the canonical layout and the next free numeric legacy id; an index
+//! below the highest used that no material speaks of names `DEFAULT`.
+
+use super::material::Row;
+use crate::error::Error;
+use crate::game::DEFAULT_MATERIAL;
+use mshconv_convert::gltf::import::look::ImportedLook;
+use mshconv_convert::Report;
+use mshconv_material::wear::WearRow;
+use mshconv_material::{cp1251, Wear};
+use std::collections::BTreeMap;
+
+/// The base WEAR: `(bytes, parsed)`.
+fn base(
+    look: &ImportedLook,
+    existing: Option<&[u8]>,
+    report: &mut Report,
+) -> Option<(Vec<u8>, Wear)> {
+    if let Some(recorded) = &look.wear {
+        match cp1251::encode(&recorded.text)
+            .ok()
+            .and_then(|b| Wear::parse(&b).ok().map(|w| (b, w)))
+        {
+            Some(found) => return Some(found),
+            None => report.note(
+                "look.recorded_wear_unreadable",
+                format!("the WEAR recorded in the glTF ({:?}) does not read back: the rows are made anew", recorded.name),
+            ),
+        }
+    }
+    let bytes = existing?;
+    match Wear::parse(bytes) {
+        Ok(w) => Some((bytes.to_vec(), w)),
+        Err(e) => {
+            report.note(
+                "look.existing_wear_unreadable",
+                format!("the WEAR at the output's place does not read ({e}): it is replaced"),
+            );
+            None
+        }
+    }
+}
+
+/// The WEAR's bytes for material `rows` (index, row).
+pub(super) fn build(
+    look: &ImportedLook,
+    rows: &[(u16, Row)],
+    existing: Option<&[u8]>,
+    report: &mut Report,
+) -> Result<Vec<u8>, Error> {
+    let base = base(look, existing, report);
+    let base_rows: &[WearRow] = base.as_ref().map_or(&[], |(_, w)| &w.materials);
+    let wanted: BTreeMap<usize, &Row> = rows.iter().map(|(k, r)| (usize::from(*k), r)).collect();
+    let count = wanted
+        .keys()
+        .next_back()
+        .map_or(0, |k| k + 1)
+        .max(base_rows.len())
+        .max(1);
+    let mut next_id = base_rows
+        .iter()
+        .map(|r| r.legacy_id.as_str())
+        .chain(rows.iter().filter_map(|(_, r)| r.legacy_id.as_deref()))
+        .filter_map(|id| id.parse::<u32>().ok())
+        .max()
+        .map_or(1, |m| m.saturating_add(1));
+    let mut fresh_id = || {
+        let id = next_id.to_string();
+        next_id = next_id.saturating_add(1);
+        id
+    };
+    let mut table: Vec<(String, String)> = Vec::with_capacity(count);
+    for k in 0..count {
+        let old = base_rows.get(k);
+        let entry = match (wanted.get(&k), old) {
+            (Some(r), _) => {
+                let id = r
+                    .legacy_id
+                    .clone()
+                    .or_else(|| old.map(|o| o.legacy_id.clone()))
+                    .unwrap_or_else(&mut fresh_id);
+                (id, r.name.clone())
+            }
+            (None, Some(o)) => (o.legacy_id.clone(), o.name.clone()),
+            (None, None) => (fresh_id(), DEFAULT_MATERIAL.to_string()),
+        };
+        table.push(entry);
+    }
+    let write = |w: &Wear| {
+        w.write().map_err(|e| {
+            Error::invalid("look.bad_wear", format!("the WEAR cannot be written: {e}"))
+        })
+    };
+    match base {
+        Some((bytes, mut wear)) => {
+            let same = table.len() == wear.materials.len()
+                && table
+                    .iter()
+                    .zip(&wear.materials)
+                    .all(|((id, name), r)| *id == r.legacy_id && *name == r.name);
+            if same {
+                return Ok(bytes);
+            }
+            for (k, (id, name)) in table.into_iter().enumerate() {
+                match wear.materials.get_mut(k) {
+                    Some(r) => {
+                        r.legacy_id = id;
+                        r.name = name;
+                    }
+                    None => wear.materials.push(WearRow::new(id, name)),
+                }
+            }
+            write(&wear)
+        }
+        None => write(&Wear::new(
+            table
+                .into_iter()
+                .map(|(id, name)| WearRow::new(id, name))
+                .collect(),
+        )),
+    }
+}

@@ -1,0 +1,403 @@
+//! The way back of the look: `convert IN.glb OUT.msh --game-dir DIR` writes
+//! the WEAR and adds or replaces MAT0 and Texm entries of the folder's
+//! libraries (docs/MATERIALS.md, "The way back"), over copies of the fixture
+//! game folder (`fixtures/small/game`, see its expected.json).
+
+mod common;
+
+use common::BIN;
+use mshconv_material::texm::Rgba8Image;
+use mshconv_material::{Mat0, Texm, Wear};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn game() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/game")
+}
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A copy of the fixture game folder.
+fn copy_game(to: &Path) {
+    for (rel, bytes) in files(&game()) {
+        let p = to.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}
+
+fn mshconv(args: &[&std::ffi::OsStr]) -> Output {
+    let out = Command::new(BIN)
+        .env_remove("MSHCONV_GAME_DIR")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "mshconv {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `(model as CLI argument relative to the game folder, its root)` of every fixture model.
+fn models() -> Vec<(String, String)> {
+    let expected: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(game().join("expected.json")).unwrap()).unwrap();
+    expected["models"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let file = m["model"]["file"].as_str().unwrap();
+            let arg = match m["model"]["entry"].as_str() {
+                Some(entry) => format!("{file}:{entry}"),
+                None => file.to_string(),
+            };
+            (arg, m["root"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    std::ffi::OsStr::new(s)
+}
+
+/// The Texm entry `name` of a `Textures.lib`.
+fn texm(lib: &[u8], name: &str) -> Texm {
+    let archive = nres::Archive::parse(lib).unwrap();
+    let e = archive
+        .entries()
+        .find(|e| e.name().eq_ignore_ascii_case(name))
+        .unwrap_or_else(|| panic!("no texture {name}"));
+    Texm::parse(e.data()).unwrap()
+}
+
+/// `(attr2, MAT0)` of the entry `name` of a `Material.lib`.
+fn mat0(lib: &[u8], name: &str) -> Option<Mat0> {
+    let archive = nres::Archive::parse(lib).unwrap();
+    let e = archive
+        .entries()
+        .find(|e| e.name().eq_ignore_ascii_case(name))?;
+    Some(Mat0::parse(e.data(), e.attr2()).unwrap())
+}
+
+#[test]
+fn unedited_exports_come_back_leaving_the_game_folder_byte_identical() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let before = files(&work);
+    for (i, (model, root)) in models().into_iter().enumerate() {
+        // Both kinds of glTF: the GLB embeds the PNGs, the .gltf names them beside it.
+        let ext = if i % 2 == 0 { "glb" } else { "gltf" };
+        let export = tmp.path().join(format!("m{i}/model.{ext}"));
+        std::fs::create_dir_all(export.parent().unwrap()).unwrap();
+        let input = game().join(&model);
+        mshconv(&[
+            os("convert"),
+            input.as_os_str(),
+            export.as_os_str(),
+            os("--game-dir"),
+            game().join(&root).as_os_str(),
+        ]);
+        let target = work.join(&model);
+        let dir = work.join(&root);
+        // The dry run lists every entry as reused and writes nothing.
+        let dry = mshconv(&[
+            os("convert"),
+            export.as_os_str(),
+            target.as_os_str(),
+            os("--game-dir"),
+            dir.as_os_str(),
+            os("--dry-run"),
+        ]);
+        let listing = String::from_utf8_lossy(&dry.stdout);
+        assert!(listing.contains("would "), "{model}: {listing}");
+        assert!(
+            !listing.contains(": add ") && !listing.contains(": replace "),
+            "{model}: {listing}"
+        );
+        assert!(
+            !listing.contains(".lib ("),
+            "{model}: no library is written: {listing}"
+        );
+        assert_eq!(files(&work), before, "{model}: the dry run wrote");
+        mshconv(&[
+            os("convert"),
+            export.as_os_str(),
+            target.as_os_str(),
+            os("--game-dir"),
+            dir.as_os_str(),
+        ]);
+        let after = files(&work);
+        for (rel, bytes) in &before {
+            assert!(
+                after.get(rel) == Some(bytes),
+                "{model} ({ext}): {} changed",
+                rel.display()
+            );
+        }
+        assert_eq!(
+            after.len(),
+            before.len(),
+            "{model}: new files {:?}",
+            after
+                .keys()
+                .filter(|k| !before.contains_key(*k))
+                .collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A `.gltf` export of the tank with its PNGs beside it, in `dir`.
+fn tank_gltf(dir: &Path) -> PathBuf {
+    std::fs::create_dir_all(dir).unwrap();
+    let gltf = dir.join("tank.gltf");
+    let input = format!("{}:TANK.MSH", game().join("units.rlb").display());
+    mshconv(&[
+        os("convert"),
+        os(&input),
+        gltf.as_os_str(),
+        os("--game-dir"),
+        game().as_os_str(),
+    ]);
+    gltf
+}
+
+fn read_png(path: &Path) -> Rgba8Image {
+    mshconv_convert::raster::decode(&std::fs::read(path).unwrap(), "png").unwrap()
+}
+
+fn write_png(path: &Path, image: &Rgba8Image) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut e = png::Encoder::new(file, image.width, image.height);
+    e.set_color(png::ColorType::Rgba);
+    e.set_depth(png::BitDepth::Eight);
+    let mut w = e.write_header().unwrap();
+    w.write_image_data(&image.pixels).unwrap();
+}
+
+/// The image file a `.gltf` names for texture entry `texture`.
+fn image_file(gltf: &Path, texture: &str) -> PathBuf {
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(gltf).unwrap()).unwrap();
+    let uri = json["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["name"] == texture)
+        .unwrap_or_else(|| panic!("no image {texture}"))["uri"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    gltf.with_file_name(uri)
+}
+
+#[test]
+fn an_edited_texture_is_reencoded_in_its_format_after_a_backup() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let gltf = tank_gltf(&tmp.path().join("export"));
+    // Paint the 565 texture's left half a colour 565 holds exactly.
+    let png = image_file(&gltf, "TANK_BODY.0");
+    let mut image = read_png(&png);
+    for y in 0..image.height {
+        for x in 0..image.width / 2 {
+            let at = ((y * image.width + x) * 4) as usize;
+            image.pixels[at..at + 4].copy_from_slice(&[0xFF, 0x00, 0x84, 0xFF]);
+        }
+    }
+    write_png(&png, &image);
+    let old_lib = std::fs::read(work.join("Textures.lib")).unwrap();
+    let target = format!("{}:TANK.MSH", work.join("units.rlb").display());
+    let run = mshconv(&[
+        os("convert"),
+        gltf.as_os_str(),
+        os(&target),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("note[look.texture_replaced]"), "{stderr}");
+    assert!(stderr.contains("note[look.backup]"), "{stderr}");
+    let new_lib = std::fs::read(work.join("Textures.lib")).unwrap();
+    assert_eq!(
+        std::fs::read(work.join("Textures.lib.bak")).unwrap(),
+        old_lib
+    );
+    let (old, new) = (texm(&old_lib, "TANK_BODY.0"), texm(&new_lib, "TANK_BODY.0"));
+    assert_eq!(
+        (new.format, new.width, new.height),
+        (old.format, old.width, old.height)
+    );
+    assert_eq!(new.levels.len(), old.levels.len());
+    assert_eq!(
+        (new.flags4, new.flags5, new.unknown6),
+        (old.flags4, old.flags5, old.unknown6)
+    );
+    assert_eq!(
+        new.decode_rgba8().unwrap(),
+        image,
+        "mip 0 is the edited picture"
+    );
+    // Every other texture is as it was, and Material.lib is not touched.
+    let names: Vec<String> = nres::Archive::parse(&old_lib)
+        .unwrap()
+        .entries()
+        .map(|e| e.name())
+        .collect();
+    for name in names.iter().filter(|n| *n != "TANK_BODY.0") {
+        assert_eq!(texm(&new_lib, name), texm(&old_lib, name), "{name}");
+    }
+    assert!(!work.join("Material.lib.bak").exists());
+    assert_eq!(
+        std::fs::read(work.join("Material.lib")).unwrap(),
+        std::fs::read(game().join("Material.lib")).unwrap()
+    );
+    // A second edit keeps the first backup (the original).
+    mshconv(&[
+        os("convert"),
+        gltf.as_os_str(),
+        os(&target),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    assert_eq!(
+        std::fs::read(work.join("Textures.lib.bak")).unwrap(),
+        old_lib
+    );
+}
+
+#[test]
+fn a_new_material_and_image_become_new_library_entries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let gltf = tank_gltf(&tmp.path().join("export"));
+    // Material 1 made a new one, as a modeller would: no extras, a new name,
+    // a new image of 100 x 40 with some see-through pixels.
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
+    let rust = Rgba8Image {
+        width: 100,
+        height: 40,
+        pixels: (0..4000u32)
+            .flat_map(|i| [(i % 251) as u8, 90, 30, if i % 7 == 0 { 128 } else { 255 }])
+            .collect(),
+    };
+    write_png(&gltf.with_file_name("rust paint.png"), &rust);
+    let images = json["images"].as_array_mut().unwrap();
+    images.push(serde_json::json!({ "uri": "rust%20paint.png", "name": "rust paint" }));
+    let image = images.len() - 1;
+    let textures = json["textures"].as_array_mut().unwrap();
+    textures.push(serde_json::json!({ "source": image, "sampler": 0 }));
+    let texture = textures.len() - 1;
+    let materials = json["materials"].as_array_mut().unwrap();
+    let k = materials
+        .iter()
+        .position(|m| m["extras"]["msh"]["material"] == 1)
+        .unwrap();
+    let m = &mut materials[k];
+    m["name"] = "Rusty hull plates".into();
+    m.as_object_mut().unwrap().remove("extras");
+    m["pbrMetallicRoughness"]["baseColorTexture"] = serde_json::json!({ "index": texture });
+    std::fs::write(&gltf, serde_json::to_vec(&json).unwrap()).unwrap();
+
+    let out = work.join("models/rusty.msh");
+    let before = files(&work);
+    let dry = mshconv(&[
+        os("convert"),
+        gltf.as_os_str(),
+        out.as_os_str(),
+        os("--game-dir"),
+        work.as_os_str(),
+        os("--dry-run"),
+    ]);
+    let listing = String::from_utf8_lossy(&dry.stdout);
+    assert!(
+        listing.contains("Textures.lib: add rust_paint (material 1: 8888 128 x 32, 8 mips)"),
+        "{listing}"
+    );
+    assert!(
+        listing.contains("Material.lib: add Rusty_hull_plates"),
+        "{listing}"
+    );
+    assert_eq!(files(&work), before, "the dry run wrote");
+
+    let run = mshconv(&[
+        os("convert"),
+        gltf.as_os_str(),
+        out.as_os_str(),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("note[look.texture_resized]"), "{stderr}");
+    assert!(stderr.contains("note[look.name_fitted]"), "{stderr}");
+    let textures = std::fs::read(work.join("Textures.lib")).unwrap();
+    let t = texm(&textures, "rust_paint");
+    assert_eq!(
+        (t.format.code(), t.width, t.height, t.levels.len()),
+        (8888, 128, 32, 8)
+    );
+    let materials = std::fs::read(work.join("Material.lib")).unwrap();
+    let m = mat0(&materials, "Rusty_hull_plates").expect("the new MAT0");
+    assert_eq!(m.texture(), Some(&b"rust_paint"[..]));
+    let default = mat0(&materials, "DEFAULT").unwrap();
+    assert_eq!(
+        (m.version, m.metadata),
+        (default.version, default.metadata),
+        "from the DEFAULT template"
+    );
+    assert!(m.animation_blocks.is_empty());
+    // The WEAR beside the model names it in the row of the index the
+    // material got (the import's note says which).
+    let wear = Wear::parse(&std::fs::read(work.join("models/rusty.wea")).unwrap()).unwrap();
+    assert!(
+        wear.materials.iter().any(|r| r.name == "Rusty_hull_plates"),
+        "{wear:?}"
+    );
+    assert!(
+        wear.materials.iter().any(|r| r.name == "TANK_BODY"),
+        "{wear:?}"
+    );
+    // Every old entry of both libraries is byte-identical.
+    for (lib, name) in [(&textures, "Textures.lib"), (&materials, "Material.lib")] {
+        let old = std::fs::read(game().join(name)).unwrap();
+        let old = nres::Archive::parse(&old).unwrap();
+        let new = nres::Archive::parse(lib).unwrap();
+        for e in old.entries() {
+            let n = new.entries().find(|x| x.name() == e.name()).unwrap();
+            assert_eq!(n.data(), e.data(), "{name}: {}", e.name());
+        }
+    }
+    // The model converts back with the new material's texture.
+    let again = tmp.path().join("again.glb");
+    mshconv(&[
+        os("convert"),
+        out.as_os_str(),
+        again.as_os_str(),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+}
