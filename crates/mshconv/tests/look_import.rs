@@ -401,3 +401,115 @@ fn a_new_material_and_image_become_new_library_entries() {
         work.as_os_str(),
     ]);
 }
+
+/// Real Blender (bpy, `scripts/setup-blender.sh`), as the converter's own
+/// Blender tests run it.
+fn blender_python() -> PathBuf {
+    if let Ok(p) = std::env::var("MSHCONV_BLENDER_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-blender/bin/python");
+    assert!(
+        p.exists(),
+        "real Blender (bpy) is not installed: run scripts/setup-blender.sh (scripts/test.sh does)"
+    );
+    p
+}
+
+/// The WEAR row names of a model's WEAR file or archive entry.
+fn wear_rows(bytes: &[u8]) -> Vec<String> {
+    Wear::parse(bytes)
+        .unwrap()
+        .materials
+        .into_iter()
+        .map(|r| r.name)
+        .collect()
+}
+
+#[test]
+fn a_blender_round_trip_keeps_material_names_and_texture_pixels() {
+    let tmp = tempfile::tempdir().unwrap();
+    let exported = tmp.path().join("in");
+    std::fs::create_dir_all(&exported).unwrap();
+    // A model of the archive and a loose one (each row resolves exactly).
+    let models = [
+        ("units.rlb:TANK.MSH", "tank"),
+        ("models/wreck.msh", "wreck"),
+    ];
+    for (model, stem) in models {
+        mshconv(&[
+            os("convert"),
+            game().join(model).as_os_str(),
+            exported.join(format!("{stem}.glb")).as_os_str(),
+            os("--game-dir"),
+            game().as_os_str(),
+        ]);
+    }
+    for profile in ["custom", "default"] {
+        let blended = tmp.path().join(profile);
+        let run = Command::new(blender_python())
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/blender/roundtrip.py"))
+            .args([&exported, &blended])
+            .arg(profile)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "Blender failed: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let work = tmp.path().join(format!("work-{profile}"));
+        copy_game(&work);
+        for (model, stem) in models {
+            let out = tmp.path().join(format!("{profile}-{stem}.msh"));
+            mshconv(&[
+                os("convert"),
+                blended.join(format!("{stem}.glb")).as_os_str(),
+                out.as_os_str(),
+                os("--game-dir"),
+                work.as_os_str(),
+            ]);
+            // Every texture came back with its pixels and every material by
+            // its name: both libraries reused as they are.
+            for lib in ["Material.lib", "Textures.lib"] {
+                assert!(
+                    std::fs::read(work.join(lib)).unwrap()
+                        == std::fs::read(game().join(lib)).unwrap(),
+                    "{profile} {stem}: {lib} changed"
+                );
+                assert!(!work.join(format!("{lib}.bak")).exists());
+            }
+            // The WEAR names the same materials (with Blender's default
+            // profile the indices may be given anew, so as a set).
+            let original = match model.split_once(':') {
+                Some((archive, entry)) => {
+                    let bytes = std::fs::read(game().join(archive)).unwrap();
+                    let archive = nres::Archive::parse(&bytes).unwrap();
+                    let wea = entry.replace(".MSH", ".WEA");
+                    let data = archive
+                        .entries()
+                        .find(|e| e.name() == wea)
+                        .unwrap()
+                        .data()
+                        .to_vec();
+                    data
+                }
+                None => std::fs::read(game().join(model.replace(".msh", ".wea"))).unwrap(),
+            };
+            let mut want = wear_rows(&original);
+            let mut got = wear_rows(&std::fs::read(out.with_extension("wea")).unwrap());
+            if profile == "custom" {
+                assert_eq!(got, want, "{profile} {stem}: the WEAR rows in order");
+            }
+            // (names compare as the game compares them: `glass` is `GLASS`)
+            for name in want.iter_mut().chain(got.iter_mut()) {
+                name.make_ascii_uppercase();
+            }
+            want.sort();
+            got.sort();
+            got.dedup();
+            want.dedup();
+            assert_eq!(got, want, "{profile} {stem}: the WEAR's material names");
+        }
+    }
+}

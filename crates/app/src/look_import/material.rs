@@ -252,6 +252,23 @@ impl Planner {
         }))
     }
 
+    /// The still texture the material had: the recorded MAT0's, else that of
+    /// the library's entry of its name (the texture planner's first guess for
+    /// an image that comes back without its record).
+    pub(super) fn still_texture(&self, m: &ImportedMaterial) -> Option<String> {
+        let texture = |mat0: &Mat0| {
+            mat0.texture()
+                .map(|t| String::from_utf8_lossy(t).into_owned())
+        };
+        match &m.mat0 {
+            Some(rec) => texture(&rec.mat0),
+            None => {
+                let e = self.entry(m.name.as_deref()?)?;
+                texture(&Mat0::parse(&e.data, e.attr2).ok()?)
+            }
+        }
+    }
+
     /// The stored name of the entry `name` when its still texture is `texture`.
     fn names_texture(&self, name: Option<&str>, texture: &str) -> Option<String> {
         let e = self.entry(name?)?;

@@ -173,7 +173,10 @@ pub fn plan(
     let mut rows = Vec::new();
     for (&index, m) in &look.materials {
         let texture = match &m.image {
-            Some(image) => Some(textures.plan(image, m, index, &mut changes, &mut report)?),
+            Some(image) => {
+                let hint = materials.still_texture(m);
+                Some(textures.plan(image, m, hint.as_deref(), index, &mut changes, &mut report)?)
+            }
             None => None,
         };
         if let Some(row) =

@@ -153,6 +153,7 @@ impl Planner {
         &mut self,
         image: &ImportedImage,
         material: &ImportedMaterial,
+        hint: Option<&str>,
         index: u16,
         changes: &mut Vec<Change>,
         report: &mut Report,
@@ -167,7 +168,7 @@ impl Planner {
         }
         let (entry, action, detail) = match &image.texm {
             Some(rec) => self.plan_recorded(image, rec, report)?,
-            None => self.plan_new(image, material, report)?,
+            None => self.plan_new(image, material, hint, report)?,
         };
         changes.push(Change {
             library: TEXTURES_LIB,
@@ -225,6 +226,7 @@ impl Planner {
         &mut self,
         image: &ImportedImage,
         material: &ImportedMaterial,
+        hint: Option<&str>,
         report: &mut Report,
     ) -> Result<(String, Action, String), Error> {
         let wanted = image
@@ -233,15 +235,19 @@ impl Planner {
             .or(material.name.as_deref())
             .unwrap_or("");
         // The game's own texture, come back without its record (an editor
-        // that drops image extras keeps the image's name and pixels).
-        if let Some(t) = self.texm(wanted) {
-            if t.decode_rgba8().is_ok_and(|d| d == image.pixels) {
-                let name = self
-                    .entries
-                    .iter()
-                    .find(|(n, _)| same_name(n, wanted))
-                    .map_or_else(|| wanted.to_string(), |(n, _)| n.clone());
-                return Ok((name, Action::Reused, describe(&t)));
+        // that drops image extras keeps the pixels; Blender also cuts a
+        // name's `.0` as if it were an extension): the material's texture
+        // before, else the entry of the image's name, when the pixels are its.
+        for candidate in hint.into_iter().chain([wanted]) {
+            if let Some(t) = self.texm(candidate) {
+                if t.decode_rgba8().is_ok_and(|d| d == image.pixels) {
+                    let name = self
+                        .entries
+                        .iter()
+                        .find(|(n, _)| same_name(n, candidate))
+                        .map_or_else(|| candidate.to_string(), |(n, _)| n.clone());
+                    return Ok((name, Action::Reused, describe(&t)));
+                }
             }
         }
         let (width, height) = new_texture_size(image.pixels.width, image.pixels.height);
