@@ -128,6 +128,9 @@ struct Parser {
     lines_or_points: usize,
     /// Triangles the faces so far make (`n - 2` each).
     triangles: usize,
+    /// Faces whose texture coordinates / normals were dropped (an index past
+    /// those defined), and the first line of each.
+    dropped: [(usize, usize); 2],
 }
 
 fn strip_cr(line: &str) -> &str {
@@ -171,6 +174,14 @@ impl Parser {
                 }
             }
             self.statement(&joined, i + 1)?;
+        }
+        for ((faces, line), what) in self.dropped.iter().zip(["texture coordinates", "normals"]) {
+            if *faces > 0 {
+                report.note(
+                    "obj.attribute_dropped",
+                    format!("{faces} face(s) (the first on line {line}) name {what} past those defined: those faces have no {what}"),
+                );
+            }
         }
         if self.lines_or_points > 0 {
             report.note(
@@ -304,24 +315,45 @@ impl Parser {
             }
             let p = &self.parsed;
             let corner = Corner {
-                v: index(v, p.positions.len(), n, ("vertex", "vertices"))?,
+                v: index(v, p.positions.len(), n, ("vertex", "vertices"))??,
                 vt: match vt.filter(|s| !s.is_empty()) {
-                    Some(s) => Some(index(
+                    Some(s) => index(
                         s,
                         p.uvs.len(),
                         n,
                         ("texture coordinate", "texture coordinates"),
-                    )?),
+                    )?
+                    .map_or(Some(DROPPED), Some),
                     None => None,
                 },
                 vn: match vn.filter(|s| !s.is_empty()) {
-                    Some(s) => Some(index(s, p.normals.len(), n, ("normal", "normals"))?),
+                    Some(s) => index(s, p.normals.len(), n, ("normal", "normals"))?
+                        .map_or(Some(DROPPED), Some),
                     None => None,
                 },
             };
             self.parsed.corners.push(corner);
         }
         let count = self.parsed.corners.len() - first;
+        // An index past the texture coordinates or normals defined drops that
+        // attribute for the whole face (as obj2gltf does); positions stay errors.
+        let corners = &mut self.parsed.corners[first..];
+        for (k, get) in [
+            (
+                0,
+                (|c: &mut Corner| &mut c.vt) as fn(&mut Corner) -> &mut Option<u32>,
+            ),
+            (1, |c: &mut Corner| &mut c.vn),
+        ] {
+            if corners.iter_mut().any(|c| *get(c) == Some(DROPPED)) {
+                corners.iter_mut().for_each(|c| *get(c) = None);
+                let d = &mut self.dropped[k];
+                if d.0 == 0 {
+                    d.1 = n;
+                }
+                d.0 += 1;
+            }
+        }
         if count < 3 {
             return Err(bad(
                 "obj.bad_face",
@@ -392,17 +424,32 @@ fn numbers<'a>(
     Ok(count)
 }
 
+/// Marks a texture coordinate or normal index past those defined, until the
+/// face is complete (no real index: at most `u32::MAX` elements are defined).
+const DROPPED: u32 = u32::MAX;
+
 /// Resolves one OBJ index (1-based, or negative: relative to the end) against
-/// the `defined` elements so far.
-fn index(word: &str, defined: usize, n: usize, (what, plural): (&str, &str)) -> Result<u32> {
+/// the `defined` elements so far. A malformed index (not an integer, 0, or
+/// beyond 32 bits) is an error; one merely past those defined is the inner
+/// error, which the caller may propagate (positions) or turn into a drop.
+fn index(
+    word: &str,
+    defined: usize,
+    n: usize,
+    (what, plural): (&str, &str),
+) -> Result<Result<u32>> {
     let shown: String = word.chars().take(40).collect();
-    let value: i64 = word.parse().map_err(|_| {
-        bad(
-            "obj.bad_index",
-            n,
-            format!("{shown:?} is not a {what} index (an integer within range)"),
-        )
-    })?;
+    let value: i64 = word
+        .parse()
+        .ok()
+        .filter(|v: &i64| v.unsigned_abs() <= u64::from(u32::MAX))
+        .ok_or_else(|| {
+            bad(
+                "obj.bad_index",
+                n,
+                format!("{shown:?} is not a {what} index (an integer within range)"),
+            )
+        })?;
     let resolved = match value {
         0 => {
             return Err(bad(
@@ -416,14 +463,14 @@ fn index(word: &str, defined: usize, n: usize, (what, plural): (&str, &str)) -> 
         v if v > 0 => v - 1,
         v => defined as i64 + v,
     };
-    if resolved < 0 || resolved >= defined as i64 {
-        return Err(bad(
+    if resolved < 0 || resolved >= defined as i64 || resolved >= i64::from(DROPPED) {
+        return Ok(Err(bad(
             "obj.bad_index",
             n,
             format!("{what} index {shown} is out of range: {defined} {plural} are defined before this line"),
-        ));
+        )));
     }
-    Ok(resolved as u32)
+    Ok(Ok(resolved as u32))
 }
 
 /// Groups the faces into nodes and batches, maps materials, triangulates.

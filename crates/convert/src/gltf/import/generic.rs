@@ -284,6 +284,26 @@ fn mesh_batches(
     winding_cw: bool,
     report: &mut Report,
 ) -> Result<Vec<SceneBatch>> {
+    let mut reader = MeshReader::new(mesh, materials);
+    let mut out: Vec<SceneBatch> = Vec::new();
+    for prim in mesh.primitives() {
+        if let Some(mut batch) = reader.read(src, &prim, report)? {
+            place(&mut batch, m, axes, winding_cw, report);
+            out.push(batch);
+        }
+    }
+    Ok(out)
+}
+
+/// Moves a batch read in its mesh's frame by `m` (node-local frame) then into
+/// the game frame; a mirroring `m` (or a clockwise file) turns the triangles over.
+pub(super) fn place(
+    batch: &mut SceneBatch,
+    m: &Affine,
+    axes: &Axes,
+    winding_cw: bool,
+    report: &mut Report,
+) {
     let lin = [
         [m[0][0], m[0][1], m[0][2]],
         [m[1][0], m[1][1], m[1][2]],
@@ -291,18 +311,67 @@ fn mesh_batches(
     ];
     let det = det3(&lin);
     let normal_m = inverse_transpose(&lin);
-    let recorded: Vec<ex::BatchExtras> = ex::unwrap::<ex::SlotExtras>(mesh.extras())
-        .map(|s| s.batches)
-        .unwrap_or_default();
-    // The recorded batches of each material, and how many primitives of each came so far.
-    let mut recorded_of: HashMap<u16, Vec<&ex::BatchExtras>> = HashMap::new();
-    for b in &recorded {
-        recorded_of.entry(b.material).or_default().push(b);
+    for p in &mut batch.positions {
+        *p = axes.vec_back(apply_affine(m, p.map(f64::from)).map(|c| c as f32));
     }
-    let mut seen_of: HashMap<u16, usize> = HashMap::new();
-    let mut out: Vec<SceneBatch> = Vec::new();
-    let mut skipped = false;
-    for prim in mesh.primitives() {
+    for v in batch.normals.iter_mut().flatten() {
+        *v = axes.vec_back(normalize3(apply(&normal_m, v.map(f64::from))).map(|c| c as f32));
+    }
+    if det < 0.0 || winding_cw {
+        batch.triangles.iter_mut().for_each(|t| t.swap(1, 2));
+    }
+    if det == 0.0 {
+        report.note(
+            "import.degenerate_transform",
+            "a mesh sits under a zero scale; its geometry collapses to a point",
+        );
+    }
+}
+
+/// Reads the primitives of one mesh as batches in the mesh's own frame
+/// (triangles, as glTF winds them), matching each to the batch fields the
+/// mesh's extras recorded.
+pub(super) struct MeshReader<'m> {
+    mesh_name: String,
+    materials: &'m [u16],
+    /// The recorded batch fields of each material, in order.
+    recorded_of: HashMap<u16, Vec<[u16; 4]>>,
+    /// How many primitives of each material came so far.
+    seen_of: HashMap<u16, usize>,
+    /// Whether a primitive that is not triangles was noted.
+    skipped: bool,
+}
+
+impl<'m> MeshReader<'m> {
+    /// A reader of `mesh`'s primitives; `materials` maps glTF material indices to MSH ones.
+    pub(super) fn new(mesh: &gltf::Mesh<'_>, materials: &'m [u16]) -> Self {
+        let mut recorded_of: HashMap<u16, Vec<[u16; 4]>> = HashMap::new();
+        for b in ex::unwrap::<ex::SlotExtras>(mesh.extras())
+            .map(|s| s.batches)
+            .unwrap_or_default()
+        {
+            recorded_of
+                .entry(b.material)
+                .or_default()
+                .push([b.flags, b.opaque4, b.opaque6, b.opaque14]);
+        }
+        MeshReader {
+            mesh_name: mesh.name().unwrap_or("").chars().take(64).collect(),
+            materials,
+            recorded_of,
+            seen_of: HashMap::new(),
+            skipped: false,
+        }
+    }
+
+    /// The batch of one primitive, `None` when it is not triangles (noted once
+    /// per mesh) or has no positions.
+    pub(super) fn read(
+        &mut self,
+        src: &Source<'_>,
+        prim: &gltf::Primitive<'_>,
+        report: &mut Report,
+    ) -> Result<Option<SceneBatch>> {
         // Every primitive visited counts against the read budget: a mesh of many
         // empty primitives on many nodes is work without data.
         src.visit()?;
@@ -312,37 +381,24 @@ fn mesh_batches(
             mode,
             Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
         ) {
-            if !std::mem::replace(&mut skipped, true) {
-                let name: String = mesh.name().unwrap_or("").chars().take(64).collect();
+            if !std::mem::replace(&mut self.skipped, true) {
+                let name = &self.mesh_name;
                 report.note("import.primitive_skipped", format!("mesh {name:?} has {mode:?} primitives; only triangles are models, they were left out"));
             }
-            continue;
+            return Ok(None);
         }
         let Some(pa) = prim.get(&gltf::Semantic::Positions) else {
-            continue;
+            return Ok(None);
         };
-        let positions: Vec<[f32; 3]> = src
-            .floats::<3>(&pa)?
-            .into_iter()
-            .map(|p| axes.vec_back(apply_affine(m, p.map(f64::from)).map(|c| c as f32)))
-            .collect();
+        let positions: Vec<[f32; 3]> = src.floats::<3>(&pa)?;
         let n = positions.len();
         let normals = match prim.get(&gltf::Semantic::Normals) {
-            Some(a) => Some(
-                src.floats::<3>(&a)?
-                    .into_iter()
-                    .map(|v| {
-                        axes.vec_back(
-                            normalize3(apply(&normal_m, v.map(f64::from))).map(|c| c as f32),
-                        )
-                    })
-                    .collect::<Vec<_>>(),
-            ),
+            Some(a) => Some(src.floats::<3>(&a)?),
             None => None,
         };
         let uv = |set| -> Result<Option<Vec<[f32; 2]>>> {
             match prim.get(&gltf::Semantic::TexCoords(set)) {
-                Some(a) => Ok(Some(src.floats::<2>(&a)?)),
+                Some(a) => Ok(Some(src.texcoords(&a, set, prim.material().index())?)),
                 None => Ok(None),
             }
         };
@@ -394,29 +450,22 @@ fn mesh_batches(
                 .collect(),
         };
         triangles.retain(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2]);
-        if det < 0.0 || winding_cw {
-            triangles.iter_mut().for_each(|t| t.swap(1, 2));
-        }
-        if det == 0.0 {
-            report.note(
-                "import.degenerate_transform",
-                "a mesh sits under a zero scale; its geometry collapses to a point",
-            );
-        }
         let material = prim
             .material()
             .index()
-            .and_then(|i| materials.get(i).copied())
+            .and_then(|i| self.materials.get(i).copied())
             .unwrap_or(0);
         // Unknown batch fields recorded on the mesh (Blender drops primitive extras);
         // primitives of one material are matched to the recorded batches in order.
-        let nth = seen_of.entry(material).or_default();
-        let fields = recorded_of
+        let nth = self.seen_of.entry(material).or_default();
+        let fields = self
+            .recorded_of
             .get(&material)
             .and_then(|list| list.get(*nth).or(list.first()))
-            .map_or([0; 4], |b| [b.flags, b.opaque4, b.opaque6, b.opaque14]);
+            .copied()
+            .unwrap_or([0; 4]);
         *nth += 1;
-        out.push(SceneBatch {
+        Ok(Some(SceneBatch {
             material,
             positions,
             normals,
@@ -425,9 +474,8 @@ fn mesh_batches(
             colors,
             triangles,
             fields,
-        });
+        }))
     }
-    Ok(out)
 }
 
 /// Samples the chosen animations at whole frames and sets each node's

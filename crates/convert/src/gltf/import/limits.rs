@@ -36,6 +36,19 @@ pub const READ_FACTOR: usize = 2;
 pub const READ_SLACK: usize = 1 << 19;
 /// Every accessor read and every primitive visited also costs this many elements.
 pub const READ_OVERHEAD: usize = 16;
+/// Compressed buffer views (`EXT_meshopt_compression`) may decode to this
+/// many bytes per byte of the file ...
+pub const DECODED_FACTOR: usize = 64;
+/// ... plus this many bytes (an MSH model of 65535 vertices with every
+/// attribute takes a few MiB).
+pub const DECODED_SLACK: usize = 32 << 20;
+
+/// The bytes the compressed buffer views of a file of `bytes` bytes may decode to.
+pub(crate) fn decoded_limit(bytes: usize) -> usize {
+    bytes
+        .saturating_mul(DECODED_FACTOR)
+        .saturating_add(DECODED_SLACK)
+}
 
 /// A BTreeMap leaf (a primitive's attributes), roughly: counted per primitive.
 const ATTRIBUTE_MAP: usize = 256;
@@ -345,6 +358,21 @@ impl ReadBudget {
             left: Cell::new(limit),
             limit,
         }
+    }
+
+    /// Takes `count` elements of an accessor the importer builds (one without
+    /// a buffer view, or a sparse one) from the budget, or refuses the file:
+    /// the file holds no data for them, so they are counted before they are made.
+    pub fn take_built(&self, count: usize, accessor: usize) -> Result<()> {
+        self.take(count).map_err(|_| {
+            too_large(
+                "gltf.accessor_too_large",
+                format!(
+                    "/accessors/{accessor}/count: {count} elements without data in the file (zeros or sparse) are more than a file of this size may make (at most {} accessor elements are read in all)",
+                    self.limit
+                ),
+            )
+        })
     }
 
     /// Takes `count` elements from the budget, or refuses the file.

@@ -9,10 +9,14 @@
 //! Terrain models come back only from an unedited export (`terrain.rs`).
 
 mod clips;
+mod dense;
+mod extensions;
 mod generic;
+mod lenient;
 pub mod limits;
 pub mod look;
 mod lossless;
+pub mod meshopt;
 pub(crate) mod read;
 mod terrain;
 
@@ -153,6 +157,9 @@ fn import_model(
         ));
     }
     let mut report = Report::default();
+    for (code, message) in &source.notes {
+        report.note(code, message.clone());
+    }
     if let Some(extras) = recorded.as_ref().filter(|m| m.kind == ex::Kind::Terrain) {
         // Every table is in the extras; the options do not apply.
         return Ok((terrain::rebuild(&source, extras)?, Laid::default(), report));

@@ -3,7 +3,10 @@
 //! resolver the caller controls), and accessors read with every range checked
 //! before anything is allocated.
 
+use super::extensions::Extensions;
+use super::lenient::{self, Note};
 use super::limits::{self, ReadBudget};
+use super::{dense, meshopt};
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine as _;
 use gltf::accessor::{DataType, Dimensions};
@@ -19,6 +22,13 @@ pub struct Source<'a> {
     pub doc: gltf::Document,
     /// The bytes of every buffer, in order (a GLB's binary chunk borrowed, not copied).
     pub buffers: Vec<Cow<'a, [u8]>>,
+    /// The decoded bytes of each buffer view stored compressed
+    /// (`EXT_meshopt_compression`), by view index.
+    views: Vec<Option<Vec<u8>>>,
+    /// The extension data the importer reads itself.
+    pub(crate) extensions: Extensions,
+    /// What reading the document normalised or left out (code, message).
+    pub(crate) notes: Vec<Note>,
     /// How many more accessor elements may be read.
     budget: ReadBudget,
 }
@@ -46,14 +56,16 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
         )
     })?;
     limits::check_json(json)?;
-    let root: gltf_json::Root = serde_json::from_str(json)
-        .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
-    check_what_gltf_json_skips(&root)?;
-    let doc = gltf::Document::from_json(root)
-        .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))?;
+    let parsed = lenient::document(json)?;
+    let (doc, extensions) = (parsed.doc, parsed.extensions);
     let mut buffers = Vec::new();
     for buffer in doc.buffers() {
+        // A meshopt fallback buffer may hold no data: its views are decoded instead.
+        let fallback = extensions.is_fallback(buffer.index());
         let data = match buffer.source() {
+            gltf::buffer::Source::Bin if fallback && (buffer.index() > 0 || blob.is_none()) => {
+                Cow::Borrowed(&[][..])
+            }
             // Only buffer 0 may be the GLB binary chunk (borrowed, never once per buffer).
             gltf::buffer::Source::Bin if buffer.index() > 0 => {
                 return Err(invalid(
@@ -72,7 +84,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
             })?,
             gltf::buffer::Source::Uri(uri) => Cow::Owned(load_uri(uri, resolver)?),
         };
-        if data.len() < buffer.length() {
+        if data.len() < buffer.length() && !(fallback && data.is_empty()) {
             return Err(invalid(
                 "gltf.buffer_short",
                 format!(
@@ -85,58 +97,17 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
         }
         buffers.push(data);
     }
-    let budget = ReadBudget::new(json.len() + buffers.iter().map(|b| b.len()).sum::<usize>());
+    let file_bytes = json.len() + buffers.iter().map(|b| b.len()).sum::<usize>();
+    let views = meshopt::decode_views(&doc, &extensions, &buffers, file_bytes)?;
+    let budget = ReadBudget::new(file_bytes);
     Ok(Source {
         doc,
         buffers,
+        views,
+        extensions,
+        notes: parsed.notes,
         budget,
     })
-}
-
-/// The references gltf-json's validation does not check (or checks only after
-/// indexing with them), which the `gltf` crate's accessors would index or
-/// unwrap unchecked: refused here, before the document is built.
-fn check_what_gltf_json_skips(root: &gltf_json::Root) -> Result<()> {
-    // gltf-json's own validation indexes the POSITION accessor without a range
-    // check (a panic on a bad index): check every attribute's accessor first.
-    for (m, mesh) in root.meshes.iter().enumerate() {
-        for (p, prim) in mesh.primitives.iter().enumerate() {
-            if let Some(a) = prim
-                .attributes
-                .values()
-                .find(|a| a.value() >= root.accessors.len())
-            {
-                return Err(invalid(
-                    "gltf.bad_index",
-                    format!(
-                        "meshes[{m}].primitives[{p}] names accessor {}, which does not exist",
-                        a.value()
-                    ),
-                ));
-            }
-        }
-    }
-    // Nor does it look at animation channels (their target node and path); the
-    // `gltf` accessors then index and unwrap them unchecked.
-    for (a, anim) in root.animations.iter().enumerate() {
-        for (c, ch) in anim.channels.iter().enumerate() {
-            let problem = if ch.target.node.value() >= root.nodes.len() {
-                format!(
-                    "targets node {}, which does not exist",
-                    ch.target.node.value()
-                )
-            } else if ch.target.path == gltf_json::validation::Checked::Invalid {
-                "targets an unknown property (path)".to_string()
-            } else {
-                continue;
-            };
-            return Err(invalid(
-                "gltf.bad_index",
-                format!("animations[{a}].channels[{c}] {problem}"),
-            ));
-        }
-    }
-    Ok(())
 }
 
 /// The JSON chunk and the optional BIN chunk of a GLB, lengths checked.
@@ -240,15 +211,67 @@ fn percent_decode(s: &str) -> String {
 
 impl Source<'_> {
     /// The element bytes of an accessor, checked (the range before anything is
-    /// read, the count against the read budget).
-    pub fn elements(
-        &self,
-        accessor: &gltf::Accessor<'_>,
-    ) -> Result<impl ExactSizeIterator<Item = &[u8]> + '_> {
-        let (data, start, stride, size, count) = self.layout(accessor)?;
-        self.budget
-            .take(count.saturating_add(limits::READ_OVERHEAD))?;
-        Ok((0..count).map(move |i| &data[start + i * stride..start + i * stride + size]))
+    /// read, the count against the read budget). Elements in a buffer view are
+    /// borrowed; those of an accessor without one (zeros) or a sparse one are
+    /// built, after the read budget has allowed their count.
+    pub fn elements(&self, accessor: &gltf::Accessor<'_>) -> Result<Elements<'_>> {
+        let size = accessor.size();
+        if accessor.sparse().is_none() {
+            if let Some((data, start, stride, count)) = self.view_layout(accessor)? {
+                self.budget
+                    .take(count.saturating_add(limits::READ_OVERHEAD))?;
+                return Ok(Elements {
+                    layout: Layout::View {
+                        data,
+                        start,
+                        stride,
+                    },
+                    size,
+                    count,
+                    next: 0,
+                });
+            }
+        }
+        let count = accessor.count();
+        self.budget.take_built(
+            count.saturating_add(limits::READ_OVERHEAD),
+            accessor.index(),
+        )?;
+        let mut built = match self.view_layout(accessor)? {
+            Some((data, start, stride, _)) => (0..count)
+                .flat_map(|i| &data[start + i * stride..start + i * stride + size])
+                .copied()
+                .collect(),
+            // The budget allowed `count`; an element is at most 64 bytes (MAT4 of f32).
+            None => vec![0u8; count * size],
+        };
+        if let Some(sparse) = accessor.sparse() {
+            let n = sparse.count();
+            self.budget.take(n.saturating_add(limits::READ_OVERHEAD))?;
+            let indices = sparse.indices();
+            let values = sparse.values();
+            dense::apply_sparse(
+                &mut built,
+                size,
+                dense::Sparse {
+                    accessor: accessor.index(),
+                    count: n,
+                    indices: self.view_bytes(&indices.view())?.get(indices.offset()..),
+                    index_size: match indices.index_type() {
+                        gltf::accessor::sparse::IndexType::U8 => 1,
+                        gltf::accessor::sparse::IndexType::U16 => 2,
+                        gltf::accessor::sparse::IndexType::U32 => 4,
+                    },
+                    values: self.view_bytes(&values.view())?.get(values.offset()..),
+                },
+            )?;
+        }
+        Ok(Elements {
+            layout: Layout::Built(built),
+            size,
+            count,
+            next: 0,
+        })
     }
 
     /// Counts a visit of a primitive against the read budget.
@@ -259,32 +282,22 @@ impl Source<'_> {
     /// The number of elements of an accessor, checked against its buffer view
     /// (nothing is read).
     pub fn count(&self, accessor: &gltf::Accessor<'_>) -> Result<usize> {
-        Ok(self.layout(accessor)?.4)
+        Ok(match self.view_layout(accessor)? {
+            Some(layout) => layout.3,
+            None => accessor.count(),
+        })
     }
 
-    /// An accessor's view bytes, first element offset, stride, element size
-    /// and count, with every range checked.
-    fn layout(&self, accessor: &gltf::Accessor<'_>) -> Result<(&[u8], usize, usize, usize, usize)> {
-        let where_ = || format!("accessor {}", accessor.index());
-        if accessor.sparse().is_some() {
-            return Err(Error::new(
-                ErrorKind::Unsupported,
-                "gltf.sparse_unsupported",
-                format!("{} is sparse; re-export without sparse accessors", where_()),
-            ));
+    /// The bytes of a buffer view: decoded when it is stored compressed, else
+    /// its range of its buffer, checked.
+    fn view_bytes(&self, view: &gltf::buffer::View<'_>) -> Result<&[u8]> {
+        if let Some(decoded) = self.views.get(view.index()).and_then(Option::as_ref) {
+            return Ok(decoded);
         }
-        let size = accessor.size();
-        let count = accessor.count();
-        let Some(view) = accessor.view() else {
-            return Err(invalid(
-                "gltf.accessor_without_view",
-                format!("{} has no buffer view", where_()),
-            ));
-        };
         let buffer = self.buffers.get(view.buffer().index()).ok_or_else(|| {
             invalid(
                 "gltf.bad_buffer",
-                format!("{}: its buffer is missing", where_()),
+                format!("buffer view {}: its buffer is missing", view.index()),
             )
         })?;
         let view_start = view.offset();
@@ -297,7 +310,22 @@ impl Source<'_> {
                     format!("buffer view {} runs past its buffer", view.index()),
                 )
             })?;
-        let data = &buffer[view_start..view_end];
+        Ok(&buffer[view_start..view_end])
+    }
+
+    /// An accessor's view bytes, first element offset, stride and count, with
+    /// every range checked; `None` for an accessor without a view.
+    fn view_layout(
+        &self,
+        accessor: &gltf::Accessor<'_>,
+    ) -> Result<Option<ViewLayout<'_>>> {
+        let where_ = || format!("accessor {}", accessor.index());
+        let size = accessor.size();
+        let count = accessor.count();
+        let Some(view) = accessor.view() else {
+            return Ok(None);
+        };
+        let data = self.view_bytes(&view)?;
         let stride = view.stride().unwrap_or(size);
         if stride < size {
             return Err(invalid(
@@ -327,7 +355,7 @@ impl Source<'_> {
                 ))
             }
         }
-        Ok((data, start, stride, size, count))
+        Ok(Some((data, start, stride, count)))
     }
 
     /// An accessor's values as floats (normalised integers as the spec says), `N` components each.
@@ -348,11 +376,11 @@ impl Source<'_> {
         let values: Vec<[f32; N]> = if ty == DataType::F32 {
             // The common case without the per-component type dispatch.
             elements
-                .map(|e| std::array::from_fn(|k| f32_at(e, k)))
+                .map(|e| std::array::from_fn(|k| f32_at(&e, k)))
                 .collect()
         } else {
             elements
-                .map(|e| std::array::from_fn(|k| component(e, ty, k, norm)))
+                .map(|e| std::array::from_fn(|k| component(&e, ty, k, norm)))
                 .collect()
         };
         if values.iter().flatten().any(|v| !v.is_finite()) {
@@ -362,6 +390,24 @@ impl Source<'_> {
             ));
         }
         Ok(values)
+    }
+
+    /// A TEXCOORD set's values, with the `KHR_texture_transform` of the
+    /// material's base colour texture baked in when it reads this set.
+    pub fn texcoords(
+        &self,
+        accessor: &gltf::Accessor<'_>,
+        set: u32,
+        material: Option<usize>,
+    ) -> Result<Vec<[f32; 2]>> {
+        let mut uv = self.floats::<2>(accessor)?;
+        if let Some(t) = material
+            .and_then(|m| self.extensions.uv_transform(m))
+            .filter(|t| t.set == set)
+        {
+            uv.iter_mut().for_each(|p| *p = t.apply(*p));
+        }
+        Ok(uv)
     }
 
     /// An index accessor's values.
@@ -380,17 +426,17 @@ impl Source<'_> {
         }
         Ok(self
             .elements(accessor)?
-            .map(|e| int_component(e, ty, 0) as u32)
+            .map(|e| int_component(&e, ty, 0) as u32)
             .collect())
     }
 
     /// The raw bytes of an accessor's elements, concatenated.
     pub fn raw(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<u8>> {
         let elements = self.elements(accessor)?;
-        // The count was checked against the view: this is at most its length.
+        // The count was checked against the view (or allowed by the budget).
         let mut out = Vec::with_capacity(elements.len() * accessor.size());
         for e in elements {
-            out.extend_from_slice(e);
+            out.extend_from_slice(&e);
         }
         Ok(out)
     }
@@ -405,6 +451,56 @@ impl Source<'_> {
         })
     }
 }
+
+/// An accessor's elements in its buffer view: the view's bytes, the first
+/// element's offset, the stride and the count.
+type ViewLayout<'s> = (&'s [u8], usize, usize, usize);
+
+/// Where an accessor's elements are.
+enum Layout<'s> {
+    /// In a buffer view: the view's bytes, the first element's offset, the stride.
+    View {
+        data: &'s [u8],
+        start: usize,
+        stride: usize,
+    },
+    /// Built: packed elements.
+    Built(Vec<u8>),
+}
+
+/// The elements of one accessor, each `size` bytes.
+pub struct Elements<'s> {
+    layout: Layout<'s>,
+    size: usize,
+    count: usize,
+    next: usize,
+}
+
+impl<'s> Iterator for Elements<'s> {
+    type Item = Cow<'s, [u8]>;
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.count {
+            return None;
+        }
+        let i = self.next;
+        self.next += 1;
+        let size = self.size;
+        Some(match &self.layout {
+            Layout::View {
+                data,
+                start,
+                stride,
+            } => Cow::Borrowed(&data[start + i * stride..start + i * stride + size]),
+            Layout::Built(bytes) => Cow::Owned(bytes[i * size..(i + 1) * size].to_vec()),
+        })
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.count - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Elements<'_> {}
 
 fn components(d: Dimensions) -> usize {
     match d {

@@ -1,0 +1,220 @@
+//! The extension objects the importer reads itself (`gltf-json` keeps no
+//! unknown extension data): `EXT_meshopt_compression` on buffer views and
+//! buffers, and `KHR_texture_transform` on each material's base colour
+//! texture. Read in one pass over the JSON that skips everything else.
+
+use super::meshopt::Compressed;
+use crate::error::{Error, ErrorKind, Result};
+use serde::Deserialize;
+
+/// The extension data of one document.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct Extensions {
+    #[serde(rename = "bufferViews")]
+    views: Vec<Holder<ViewExtensions>>,
+    buffers: Vec<Holder<BufferExtensions>>,
+    materials: Vec<Material>,
+}
+
+/// An object's `extensions`.
+#[derive(Debug, Deserialize)]
+#[serde(bound = "T: Deserialize<'de> + Default")]
+struct Holder<T> {
+    #[serde(default)]
+    extensions: T,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct ViewExtensions {
+    #[serde(rename = "EXT_meshopt_compression")]
+    meshopt: Option<Compressed>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct BufferExtensions {
+    #[serde(rename = "EXT_meshopt_compression")]
+    meshopt: Option<Fallback>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Fallback {
+    fallback: bool,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Material {
+    #[serde(rename = "pbrMetallicRoughness")]
+    pbr: Option<Pbr>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Pbr {
+    #[serde(rename = "baseColorTexture")]
+    base_color: Option<TextureInfo>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct TextureInfo {
+    #[serde(rename = "texCoord")]
+    tex_coord: u32,
+    extensions: Option<InfoExtensions>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct InfoExtensions {
+    #[serde(rename = "KHR_texture_transform")]
+    transform: Option<Transform>,
+}
+
+/// `KHR_texture_transform`'s fields.
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+struct Transform {
+    offset: [f32; 2],
+    rotation: f32,
+    scale: [f32; 2],
+    #[serde(rename = "texCoord")]
+    tex_coord: Option<u32>,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Transform {
+            offset: [0.0; 2],
+            rotation: 0.0,
+            scale: [1.0; 2],
+            tex_coord: None,
+        }
+    }
+}
+
+/// A base colour texture's transform: which UV set it applies to, and the
+/// 2x3 matrix `uv' = M * (u, v, 1)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct UvTransform {
+    /// The TEXCOORD set the texture reads.
+    pub set: u32,
+    /// Rows of the affine map.
+    pub m: [[f32; 3]; 2],
+}
+
+impl UvTransform {
+    /// Applies the transform to one coordinate pair.
+    pub fn apply(&self, uv: [f32; 2]) -> [f32; 2] {
+        let m = &self.m;
+        [
+            m[0][0] * uv[0] + m[0][1] * uv[1] + m[0][2],
+            m[1][0] * uv[0] + m[1][1] * uv[1] + m[1][2],
+        ]
+    }
+}
+
+impl Extensions {
+    /// The extension data, or `gltf.invalid` naming what is malformed.
+    pub fn read(parsed: serde_json::Result<Extensions>) -> Result<Extensions> {
+        let ext = parsed.map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidInput,
+                "gltf.invalid",
+                format!("not a valid glTF document: an extension object is malformed: {e}"),
+            )
+        })?;
+        for (m, t) in ext.transforms().enumerate() {
+            if let Some(t) = t {
+                if t.m.iter().flatten().any(|v| !v.is_finite()) {
+                    return Err(Error::new(
+                        ErrorKind::InvalidInput,
+                        "gltf.non_finite",
+                        format!("/materials/{m}/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform holds NaN or infinity"),
+                    ));
+                }
+            }
+        }
+        Ok(ext)
+    }
+
+    /// The `EXT_meshopt_compression` object of buffer view `view`, if any.
+    pub fn meshopt_view(&self, view: usize) -> Option<&Compressed> {
+        self.views.get(view)?.extensions.meshopt.as_ref()
+    }
+
+    /// Whether buffer `buffer` is a meshopt fallback buffer (may have no data).
+    pub fn is_fallback(&self, buffer: usize) -> bool {
+        self.buffers
+            .get(buffer)
+            .and_then(|b| b.extensions.meshopt.as_ref())
+            .is_some_and(|f| f.fallback)
+    }
+
+    /// Whether any buffer view is meshopt-compressed.
+    pub fn has_meshopt(&self) -> bool {
+        self.views.iter().any(|v| v.extensions.meshopt.is_some())
+    }
+
+    /// The base colour texture transform of material `material`, if it has one.
+    pub fn uv_transform(&self, material: usize) -> Option<UvTransform> {
+        let info = self
+            .materials
+            .get(material)?
+            .pbr
+            .as_ref()?
+            .base_color
+            .as_ref()?;
+        let t = info.extensions.as_ref()?.transform.as_ref()?;
+        let (s, c) = t.rotation.sin_cos();
+        Some(UvTransform {
+            set: t.tex_coord.unwrap_or(info.tex_coord),
+            // T * R * S as the extension defines them.
+            m: [
+                [c * t.scale[0], s * t.scale[1], t.offset[0]],
+                [-s * t.scale[0], c * t.scale[1], t.offset[1]],
+            ],
+        })
+    }
+
+    fn transforms(&self) -> impl Iterator<Item = Option<UvTransform>> + '_ {
+        (0..self.materials.len()).map(|m| self.uv_transform(m))
+    }
+
+    /// Whether some material's base colour texture has a transform.
+    pub fn transforms_baked(&self) -> bool {
+        self.transforms().any(|t| t.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rotated_scaled_offset_transform_matches_the_extension_definition() {
+        let json = r#"{"materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0,"texCoord":1,
+            "extensions":{"KHR_texture_transform":{"offset":[0.5,0.25],"rotation":1.5707963,"scale":[2,3]}}}}},{}]}"#;
+        let ext = Extensions::read(serde_json::from_str(json)).unwrap();
+        let t = ext.uv_transform(0).unwrap();
+        assert_eq!(t.set, 1);
+        // Scale (1,1) -> (2,3); rotate by 90 degrees: (x, y) -> (y, -x); offset.
+        let [u, v] = t.apply([1.0, 1.0]);
+        assert!(
+            (u - 3.5).abs() < 1e-5 && (v - (-2.0 + 0.25)).abs() < 1e-5,
+            "{u} {v}"
+        );
+        assert!(ext.uv_transform(1).is_none());
+        assert!(ext.transforms_baked());
+        let bad = r#"{"materials":[{"pbrMetallicRoughness":{"baseColorTexture":{"index":0,"extensions":{"KHR_texture_transform":{"scale":"x"}}}}}]}"#;
+        assert_eq!(
+            Extensions::read(serde_json::from_str(bad))
+                .unwrap_err()
+                .code(),
+            "gltf.invalid"
+        );
+    }
+}
