@@ -7,6 +7,9 @@
 //!   process-wide cache keyed by the folder's canonical path: the threads of a
 //!   batch and the requests of a service share it, so `Material.lib` is parsed
 //!   once and `Textures.lib` read once.
+//! - [`GameDir::given`] builds one from library bytes in memory (a service's
+//!   upload), not cached: each library given replaces the folder's, each one
+//!   not given is the folder's (its decoded textures shared), or missing.
 //! - Each library is read on first use; each texture is decoded (mip 0 to
 //!   RGBA8) on first use and kept by name, with its PNG once encoded.
 //! - [`GameDir::look`] resolves a model: its WEAR sibling ([`ModelLocation`]),
@@ -60,6 +63,14 @@ pub enum ModelLocation {
         /// The model's entry name.
         entry: String,
     },
+    /// A model without a place to look beside (an upload): the WEAR that
+    /// came with it, if any.
+    Given {
+        /// The model's name, for the notes.
+        model: String,
+        /// The WEAR's name and bytes.
+        wear: Option<(String, Vec<u8>)>,
+    },
 }
 
 /// A model's look and what the resolver noticed.
@@ -98,10 +109,116 @@ struct TexturesLib {
     notes: Vec<Note>,
 }
 
+impl MaterialLib {
+    /// No library: `game.no_material_lib`.
+    fn missing(message: String) -> Self {
+        MaterialLib {
+            entries: Vec::new(),
+            notes: vec![note("game.no_material_lib", message)],
+        }
+    }
+
+    /// A library that cannot be read: `game.bad_material_lib`.
+    fn unreadable(message: String) -> Self {
+        MaterialLib {
+            entries: Vec::new(),
+            notes: vec![note("game.bad_material_lib", message)],
+        }
+    }
+
+    /// The MAT0 entries of the library `bytes` (`label` names it in the notes).
+    fn parse(label: &str, bytes: &[u8]) -> Self {
+        let archive = match nres::Archive::parse(bytes) {
+            Ok(a) => a,
+            Err(e) => {
+                return MaterialLib::unreadable(format!(
+                    "{label} is not a readable NRes archive ({}): materials are not resolved",
+                    e.message()
+                ))
+            }
+        };
+        let mut lib = MaterialLib::default();
+        for e in archive.entries().filter(|e| e.type_id() == MAT0_TYPE_ID) {
+            match Mat0::parse(e.data(), e.attr2()) {
+                Ok(mat0) => lib.entries.push(Arc::new(Material {
+                    name: e.name(),
+                    attr1: e.attr1(),
+                    mat0,
+                })),
+                Err(err) => lib.notes.push(note(
+                    "game.bad_mat0",
+                    format!(
+                        "{MATERIAL_LIB} entry {:?} is damaged ({}): left out of the lookup",
+                        e.name(),
+                        err
+                    ),
+                )),
+            }
+        }
+        lib
+    }
+}
+
+impl TexturesLib {
+    /// No library: `game.no_textures_lib`.
+    fn missing(message: String) -> Self {
+        TexturesLib {
+            notes: vec![note("game.no_textures_lib", message)],
+            ..TexturesLib::default()
+        }
+    }
+
+    /// A library that cannot be read: `game.bad_textures_lib`.
+    fn unreadable(message: String) -> Self {
+        TexturesLib {
+            notes: vec![note("game.bad_textures_lib", message)],
+            ..TexturesLib::default()
+        }
+    }
+
+    /// The entries of the library `bytes`, kept with them (`label` names it
+    /// in the notes); each Texm is parsed on first use.
+    fn parse(label: &str, bytes: Vec<u8>) -> Self {
+        let entries = match nres::Archive::parse(&bytes) {
+            Ok(archive) => {
+                let base = bytes.as_ptr() as usize;
+                archive
+                    .entries()
+                    .map(|e| {
+                        let start = e.data().as_ptr() as usize - base;
+                        (e.name(), start..start + e.data().len())
+                    })
+                    .collect()
+            }
+            Err(e) => return TexturesLib::unreadable(format!(
+                "{label} is not a readable NRes archive ({}): materials are exported untextured",
+                e.message()
+            )),
+        };
+        TexturesLib {
+            entries,
+            bytes,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Libraries given as bytes ([`GameDir::given`]).
+#[derive(Debug, Clone, Default)]
+pub struct GivenLibraries {
+    /// A `Material.lib`.
+    pub material: Option<Vec<u8>>,
+    /// A `Textures.lib`.
+    pub textures: Option<Vec<u8>>,
+}
+
 /// A game folder's shared state. See the module documentation.
 #[derive(Debug)]
 pub struct GameDir {
     dir: PathBuf,
+    /// For a [`GameDir::given`] one: the folder whose libraries stand in for
+    /// those not given (an empty `material`/`textures` cell defers to it).
+    base: Option<Arc<GameDir>>,
     material: OnceLock<MaterialLib>,
     textures: OnceLock<TexturesLib>,
     /// Decoded textures by upper-case name (`Err`: why there is none).
@@ -141,6 +258,24 @@ pub fn wear_name(name: &str) -> String {
     format!("{stem}.{WEAR_EXTENSION}")
 }
 
+/// Whether an entry or file `name` is a WEAR (ends in `.wea`, any case).
+fn is_wear_name(name: &str) -> bool {
+    let suffix = WEAR_EXTENSION.len() + 1;
+    name.len() > suffix
+        && name.is_char_boundary(name.len() - suffix)
+        && same_name(&name[name.len() - suffix..], &format!(".{WEAR_EXTENSION}"))
+}
+
+/// The WEAR sibling of the entry `entry` in `archive` (the first entry named
+/// [`wear_name`]`(entry)`, case-insensitively): its stored name and bytes.
+pub fn wear_sibling(archive: &nres::Archive, entry: &str) -> Option<(String, Vec<u8>)> {
+    let name = wear_name(entry);
+    archive
+        .entries()
+        .find(|e| same_name(&e.name(), &name))
+        .map(|e| (e.name(), e.data().to_vec()))
+}
+
 impl GameDir {
     /// The shared state of the game folder `dir`: from the process-wide cache
     /// when the folder was opened before. An error only when `dir` is not a
@@ -165,6 +300,7 @@ impl GameDir {
             .or_insert_with(|| {
                 Arc::new(GameDir {
                     dir: key,
+                    base: None,
                     material: OnceLock::new(),
                     textures: OnceLock::new(),
                     texture_cache: Mutex::new(HashMap::new()),
@@ -174,118 +310,104 @@ impl GameDir {
             .clone())
     }
 
-    /// The folder.
+    /// Libraries given in memory (a service's upload): each one given
+    /// replaces `base`'s (the game folder's), each one not given is `base`'s
+    /// (sharing its decoded textures), or missing without a `base`. Not cached
+    /// process-wide: it lives as long as its conversions. A damaged given
+    /// library is a note, as a damaged file is.
+    pub fn given(libraries: GivenLibraries, base: Option<Arc<GameDir>>) -> Arc<GameDir> {
+        let given = |bytes: Option<Vec<u8>>, name: &str| -> Option<Result<Vec<u8>, String>> {
+            match (bytes, &base) {
+                (Some(b), _) => Some(Ok(b)),
+                (None, Some(_)) => None,
+                (None, None) => Some(Err(format!("no {name} given"))),
+            }
+        };
+        let material = match given(libraries.material, MATERIAL_LIB) {
+            None => OnceLock::new(),
+            Some(Ok(b)) => {
+                OnceLock::from(MaterialLib::parse(&format!("the given {MATERIAL_LIB}"), &b))
+            }
+            Some(Err(why)) => OnceLock::from(MaterialLib::missing(format!(
+                "{why}: materials are not resolved"
+            ))),
+        };
+        let textures = match given(libraries.textures, TEXTURES_LIB) {
+            None => OnceLock::new(),
+            Some(Ok(b)) => {
+                OnceLock::from(TexturesLib::parse(&format!("the given {TEXTURES_LIB}"), b))
+            }
+            Some(Err(why)) => OnceLock::from(TexturesLib::missing(format!(
+                "{why}: materials are exported untextured"
+            ))),
+        };
+        Arc::new(GameDir {
+            dir: base.as_ref().map(|b| b.dir.clone()).unwrap_or_default(),
+            base,
+            material,
+            textures,
+            texture_cache: Mutex::new(HashMap::new()),
+            archive_wears: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// The folder (empty for [`GameDir::given`] libraries without one).
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// The path of `LightMap.lib` in the folder, if there is one.
     pub fn lightmap_lib(&self) -> Option<PathBuf> {
+        if self.dir.as_os_str().is_empty() {
+            return None;
+        }
         find_in_folder(&self.dir, LIGHTMAP_LIB)
     }
 
+    /// `Material.lib`: given, else the base folder's, else read from the folder.
     fn material_lib(&self) -> &MaterialLib {
+        if let (None, Some(base)) = (self.material.get(), &self.base) {
+            return base.material_lib();
+        }
         self.material.get_or_init(|| {
-            let mut lib = MaterialLib::default();
             let Some(path) = find_in_folder(&self.dir, MATERIAL_LIB) else {
-                lib.notes.push(note(
-                    "game.no_material_lib",
-                    format!(
-                        "no {MATERIAL_LIB} in {}: materials are not resolved",
-                        self.dir.display()
-                    ),
+                return MaterialLib::missing(format!(
+                    "no {MATERIAL_LIB} in {}: materials are not resolved",
+                    self.dir.display()
                 ));
-                return lib;
             };
-            let bytes = match std::fs::read(&path) {
-                Ok(b) => b,
-                Err(e) => {
-                    lib.notes.push(note(
-                        "game.bad_material_lib",
-                        format!("{}: {e}", path.display()),
-                    ));
-                    return lib;
-                }
-            };
-            let archive = match nres::Archive::parse(&bytes) {
-                Ok(a) => a,
-                Err(e) => {
-                    lib.notes.push(note(
-                        "game.bad_material_lib",
-                        format!(
-                            "{} is not a readable NRes archive ({}): materials are not resolved",
-                            path.display(),
-                            e.message()
-                        ),
-                    ));
-                    return lib;
-                }
-            };
-            for e in archive.entries().filter(|e| e.type_id() == MAT0_TYPE_ID) {
-                match Mat0::parse(e.data(), e.attr2()) {
-                    Ok(mat0) => lib.entries.push(Arc::new(Material {
-                        name: e.name(),
-                        attr1: e.attr1(),
-                        mat0,
-                    })),
-                    Err(err) => lib.notes.push(note(
-                        "game.bad_mat0",
-                        format!(
-                            "{MATERIAL_LIB} entry {:?} is damaged ({}): left out of the lookup",
-                            e.name(),
-                            err
-                        ),
-                    )),
-                }
+            match std::fs::read(&path) {
+                Ok(bytes) => MaterialLib::parse(&path.display().to_string(), &bytes),
+                Err(e) => MaterialLib::unreadable(format!("{}: {e}", path.display())),
             }
-            lib
         })
     }
 
+    /// `Textures.lib`: given, else the base folder's, else read from the folder.
     fn textures_lib(&self) -> &TexturesLib {
+        if let (None, Some(base)) = (self.textures.get(), &self.base) {
+            return base.textures_lib();
+        }
         self.textures.get_or_init(|| {
-            let mut lib = TexturesLib::default();
             let Some(path) = find_in_folder(&self.dir, TEXTURES_LIB) else {
-                lib.notes.push(note(
-                    "game.no_textures_lib",
-                    format!("no {TEXTURES_LIB} in {}: materials are exported untextured", self.dir.display()),
+                return TexturesLib::missing(format!(
+                    "no {TEXTURES_LIB} in {}: materials are exported untextured",
+                    self.dir.display()
                 ));
-                return lib;
             };
-            let bytes = match std::fs::read(&path) {
-                Ok(b) => b,
-                Err(e) => {
-                    lib.notes.push(note("game.bad_textures_lib", format!("{}: {e}", path.display())));
-                    return lib;
-                }
-            };
-            match nres::Archive::parse(&bytes) {
-                Ok(archive) => {
-                    let base = bytes.as_ptr() as usize;
-                    lib.entries = archive
-                        .entries()
-                        .map(|e| {
-                            let start = e.data().as_ptr() as usize - base;
-                            (e.name(), start..start + e.data().len())
-                        })
-                        .collect();
-                }
-                Err(e) => {
-                    lib.notes.push(note(
-                        "game.bad_textures_lib",
-                        format!("{} is not a readable NRes archive ({}): materials are exported untextured", path.display(), e.message()),
-                    ));
-                    return lib;
-                }
+            match std::fs::read(&path) {
+                Ok(bytes) => TexturesLib::parse(&path.display().to_string(), bytes),
+                Err(e) => TexturesLib::unreadable(format!("{}: {e}", path.display())),
             }
-            lib.bytes = bytes;
-            lib
         })
     }
 
     /// The texture `name` of `Textures.lib` (the first entry of that name,
     /// case-insensitively), decoded once and kept; `Err` says why there is none.
     pub fn texture(&self, name: &str) -> Result<Arc<Texture>, String> {
+        if let (None, Some(base)) = (self.textures.get(), &self.base) {
+            return base.texture(name);
+        }
         let cell = self
             .texture_cache
             .lock()
@@ -357,6 +479,12 @@ impl GameDir {
                         )
                     })
             }
+            ModelLocation::Given { model, wear } => wear.clone().ok_or_else(|| {
+                note(
+                    "game.no_wear",
+                    format!("no WEAR came with {model}: materials are not resolved"),
+                )
+            }),
         }
     }
 
@@ -382,11 +510,10 @@ impl GameDir {
                 ),
             )
         })?;
-        let suffix = format!(".{WEAR_EXTENSION}");
         let mut map = HashMap::new();
         for e in parsed.entries() {
             let name = e.name();
-            if name.len() > suffix.len() && same_name(&name[name.len() - suffix.len()..], &suffix) {
+            if is_wear_name(&name) {
                 map.entry(name.to_ascii_uppercase())
                     .or_insert_with(|| e.data().to_vec());
             }

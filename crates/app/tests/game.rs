@@ -693,3 +693,127 @@ fn fixture_models_export_the_plans_pixels_and_fields() {
     }
     assert!(probes > 20, "{probes}");
 }
+
+/// Libraries given as bytes (a service's upload) resolve as the folder's do:
+/// the same GLB as the folder export when the same WEAR comes with the model;
+/// a library not given is the folder's (its decoded textures shared); a
+/// damaged or missing one is a note.
+#[test]
+fn libraries_given_in_memory_resolve_as_the_folders() {
+    use mshconv_app::game::{wear_sibling, GivenLibraries};
+    let game = game_folder(true);
+    let read = |f: &str| std::fs::read(game.path().join(f)).unwrap();
+    let folder = export(
+        game.path(),
+        ModelLocation::File(game.path().join("loose/turret.msh")),
+        Format::Glb,
+    );
+    let given_wear = ModelLocation::Given {
+        model: "turret".into(),
+        wear: Some(("TURRET.WEA".into(), read("loose/TURRET.WEA"))),
+    };
+    let run = |game: Arc<GameDir>, at: ModelLocation| {
+        let res = GameResources {
+            inner: &NoResources,
+            game,
+            at,
+        };
+        convert(
+            &model(),
+            (Format::Msh, Format::Glb),
+            &Options::default(),
+            &Names::same("turret"),
+            &res,
+        )
+        .unwrap()
+    };
+    let libraries = GivenLibraries {
+        material: Some(read("material.LIB")),
+        textures: Some(read("TEXTURES.lib")),
+    };
+    let alone = GameDir::given(libraries.clone(), None);
+    assert_eq!(alone.dir(), Path::new(""));
+    assert_eq!(alone.lightmap_lib(), None);
+    let out = run(alone.clone(), given_wear.clone());
+    assert_eq!(out.main().bytes, folder.main().bytes);
+    assert_eq!(codes(&out), codes(&folder));
+    // Not cached: each call is its own, and none is the folder's.
+    let base = GameDir::open(game.path()).unwrap();
+    assert!(!Arc::ptr_eq(&alone, &GameDir::given(libraries, None)));
+    assert!(!Arc::ptr_eq(
+        &alone.texture("steeltex").unwrap(),
+        &base.texture("steeltex").unwrap()
+    ));
+
+    // Only materials given: the folder's textures, shared with it.
+    let mats_only = GameDir::given(
+        GivenLibraries {
+            material: Some(read("material.LIB")),
+            textures: None,
+        },
+        Some(base.clone()),
+    );
+    assert!(Arc::ptr_eq(
+        &mats_only.texture("STEELTEX").unwrap(),
+        &base.texture("steeltex").unwrap()
+    ));
+    assert_eq!(mats_only.dir(), base.dir());
+    assert_eq!(
+        run(mats_only, given_wear.clone()).main().bytes,
+        folder.main().bytes
+    );
+
+    // The WEAR sibling of an archive entry, from the archive's bytes.
+    let rlb = read("units.rlb");
+    let parsed = nres::Archive::parse(&rlb).unwrap();
+    let (name, bytes) = wear_sibling(&parsed, "turret.msh").unwrap();
+    assert_eq!(name, "turret.wea");
+    assert_eq!(bytes, read("loose/TURRET.WEA"));
+    assert!(wear_sibling(&parsed, "OTHER.MSH").is_none());
+
+    // Damaged or missing pieces are notes; the export goes on.
+    let damaged = GameDir::given(
+        GivenLibraries {
+            material: Some(b"not an archive".to_vec()),
+            textures: Some(b"NRes broken".to_vec()),
+        },
+        None,
+    );
+    let out = run(damaged, given_wear.clone());
+    let c = codes(&out);
+    assert!(c.contains(&"game.bad_material_lib"), "{c:?}");
+    assert!(
+        out.report
+            .notes
+            .iter()
+            .any(|n| n.code == "game.bad_material_lib"
+                && n.message.contains("the given Material.lib"))
+    );
+    let none = GameDir::given(GivenLibraries::default(), None);
+    let out = run(none.clone(), given_wear);
+    assert!(codes(&out).contains(&"game.no_material_lib"));
+    let textures_missing = GameDir::given(
+        GivenLibraries {
+            material: Some(read("material.LIB")),
+            textures: None,
+        },
+        None,
+    );
+    let out = run(
+        textures_missing,
+        ModelLocation::Given {
+            model: "turret".into(),
+            wear: Some(("t.wea".into(), read("loose/TURRET.WEA"))),
+        },
+    );
+    let c = codes(&out);
+    assert!(c.contains(&"game.no_textures_lib"), "{c:?}");
+    let out = run(
+        none,
+        ModelLocation::Given {
+            model: "turret".into(),
+            wear: None,
+        },
+    );
+    assert_eq!(codes(&out), ["game.no_wear"]);
+}
