@@ -117,7 +117,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     };
     if let Some(game) = look_game {
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
-        let (libs, plan) = look_out::plan(&bytes, resources, &game, &target, &args.output)?;
+        let (libs, plan) = look_out::plan(&bytes, from, resources, &game, &target, &args.output)?;
         print_notes(&report);
         print_notes(&plan.report);
         if args.dry_run {

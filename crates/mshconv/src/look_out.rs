@@ -22,26 +22,39 @@ pub fn backup_path(library: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Whether a conversion from `from` brings a look back (glTF and GLB do).
+/// Whether a conversion from `from` brings a look back (glTF, GLB and OBJ do).
 pub fn brings_look(from: Format) -> bool {
-    matches!(from, Format::Gltf | Format::Glb)
+    matches!(from, Format::Gltf | Format::Glb | Format::Obj)
 }
 
-/// The look import's plan for the glTF `input` written to `target` (`output`
-/// when it is a file).
+/// The look import's plan for the glTF or OBJ `input` (of format `from`)
+/// written to `target` (`output` when it is a file).
 pub fn plan(
     input: &[u8],
+    from: Format,
     resources: &dyn Resources,
     game: &GameDir,
     target: &Target,
     output: &Path,
 ) -> anyhow::Result<(Libraries, LookPlan)> {
-    let look =
-        mshconv_convert::gltf::import::look::read_look(input, &|name| resources.side_file(name))
-            .map_err(mshconv_app::Error::from)?;
+    let side_file = |name: &str| resources.side_file(name);
+    let mut notes = mshconv_convert::Report::default();
+    let look = if from == Format::Obj {
+        // The .mtl the .obj names (nothing to bring back without one).
+        let mtl = resources.mtl(mshconv_app::resources::mtllib_name(input).as_deref());
+        match mtl {
+            Some(mtl) => mshconv_convert::obj::look::read_look(&mtl, &side_file, &mut notes),
+            None => Ok(Default::default()),
+        }
+    } else {
+        mshconv_convert::gltf::import::look::read_look(input, &side_file)
+    }
+    .map_err(mshconv_app::Error::from)?;
     let libs = Libraries::read(game.dir())?;
     let existing = existing_wear(target, output);
-    let plan = look_import::plan(&look, &libs, existing.as_deref())?;
+    let mut plan = look_import::plan(&look, &libs, existing.as_deref())?;
+    notes.notes.append(&mut plan.report.notes);
+    plan.report = notes;
     Ok((libs, plan))
 }
 

@@ -513,3 +513,87 @@ fn a_blender_round_trip_keeps_material_names_and_texture_pixels() {
         }
     }
 }
+
+#[test]
+fn an_obj_export_brings_its_look_back_through_its_mtl() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let obj = tmp.path().join("export/tank.obj");
+    std::fs::create_dir_all(obj.parent().unwrap()).unwrap();
+    let input = format!("{}:TANK.MSH", game().join("units.rlb").display());
+    mshconv(&[
+        os("convert"),
+        os(&input),
+        obj.as_os_str(),
+        os("--game-dir"),
+        game().as_os_str(),
+    ]);
+    let target = format!("{}:TANK.MSH", work.join("units.rlb").display());
+    let wea = |dir: &Path| {
+        let bytes = std::fs::read(dir.join("units.rlb")).unwrap();
+        let archive = nres::Archive::parse(&bytes).unwrap();
+        let data = archive
+            .entries()
+            .find(|e| e.name() == "TANK.WEA")
+            .unwrap()
+            .data()
+            .to_vec();
+        data
+    };
+    // Unedited: both libraries reused, the WEAR entry as it was (row spellings kept).
+    mshconv(&[
+        os("convert"),
+        obj.as_os_str(),
+        os(&target),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    for lib in ["Material.lib", "Textures.lib"] {
+        assert!(
+            std::fs::read(work.join(lib)).unwrap() == std::fs::read(game().join(lib)).unwrap(),
+            "{lib} changed"
+        );
+    }
+    assert_eq!(wea(&work), wea(&game()));
+    // An edited image (its rows bottom up in the file) replaces the texture
+    // with the picture the right way up.
+    let mtl = std::fs::read_to_string(obj.with_extension("mtl")).unwrap();
+    let png = mtl
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("map_Kd ")
+                .filter(|f| f.contains("TANK_BODY"))
+        })
+        .map(|f| obj.with_file_name(f))
+        .unwrap();
+    let mut image = read_png(&png);
+    let row = image.width as usize * 4;
+    // The file's first row is the texture's last.
+    for px in image.pixels[..row].chunks_mut(4) {
+        px.copy_from_slice(&[0x00, 0xFF, 0x00, 0xFF]);
+    }
+    write_png(&png, &image);
+    let run = mshconv(&[
+        os("convert"),
+        obj.as_os_str(),
+        os(&target),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("note[look.texture_replaced]"));
+    let t = texm(
+        &std::fs::read(work.join("Textures.lib")).unwrap(),
+        "TANK_BODY.0",
+    )
+    .decode_rgba8()
+    .unwrap();
+    let last = &t.pixels[t.pixels.len() - row..];
+    assert!(
+        last.chunks(4).all(|p| p == [0x00, 0xFF, 0x00, 0xFF]),
+        "the bottom row is the painted one"
+    );
+    assert!(t.pixels[..row]
+        .chunks(4)
+        .any(|p| p != [0x00, 0xFF, 0x00, 0xFF]));
+}

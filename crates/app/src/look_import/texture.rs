@@ -130,6 +130,33 @@ impl Planner {
             .map(|(_, d)| d.as_slice())
     }
 
+    /// The entry `name` as stored (its own spelling).
+    fn stored_name(&self, name: &str) -> String {
+        self.entries
+            .iter()
+            .find(|(n, _)| same_name(n, name))
+            .map_or_else(|| name.to_string(), |(n, _)| n.clone())
+    }
+
+    /// The library's entry `name` as a record (what an export would have
+    /// recorded of it), if it parses.
+    fn record_of(&self, name: &str) -> Option<RecordedTexm> {
+        let mut texm = self.texm(name)?;
+        let unused_888 = (texm.format == PixelFormat::Rgb888)
+            .then(|| {
+                texm.levels
+                    .first()
+                    .map(|l| l.chunks_exact(4).map(|p| p[3]).collect())
+            })
+            .flatten();
+        texm.levels[0].clear();
+        Some(RecordedTexm {
+            name: self.stored_name(name),
+            texm,
+            unused_888,
+        })
+    }
+
     /// The entry `name` parsed, if there is one and it parses.
     fn texm(&self, name: &str) -> Option<Texm> {
         Texm::parse(self.entry(name)?).ok()
@@ -166,9 +193,15 @@ impl Planner {
         {
             return Ok(p.entry.clone());
         }
-        let (entry, action, detail) = match &image.texm {
+        // An image without its record whose material had a texture is that
+        // texture (edited or not): the library's entry stands for the record.
+        let from_library = match (&image.texm, hint) {
+            (None, Some(h)) => self.record_of(h),
+            _ => None,
+        };
+        let (entry, action, detail) = match image.texm.as_ref().or(from_library.as_ref()) {
             Some(rec) => self.plan_recorded(image, rec, report)?,
-            None => self.plan_new(image, material, hint, report)?,
+            None => self.plan_new(image, material, report)?,
         };
         changes.push(Change {
             library: TEXTURES_LIB,
@@ -226,7 +259,6 @@ impl Planner {
         &mut self,
         image: &ImportedImage,
         material: &ImportedMaterial,
-        hint: Option<&str>,
         report: &mut Report,
     ) -> Result<(String, Action, String), Error> {
         let wanted = image
@@ -234,20 +266,12 @@ impl Planner {
             .as_deref()
             .or(material.name.as_deref())
             .unwrap_or("");
-        // The game's own texture, come back without its record (an editor
-        // that drops image extras keeps the pixels; Blender also cuts a
-        // name's `.0` as if it were an extension): the material's texture
-        // before, else the entry of the image's name, when the pixels are its.
-        for candidate in hint.into_iter().chain([wanted]) {
-            if let Some(t) = self.texm(candidate) {
-                if t.decode_rgba8().is_ok_and(|d| d == image.pixels) {
-                    let name = self
-                        .entries
-                        .iter()
-                        .find(|(n, _)| same_name(n, candidate))
-                        .map_or_else(|| candidate.to_string(), |(n, _)| n.clone());
-                    return Ok((name, Action::Reused, describe(&t)));
-                }
+        // An entry of the image's name with its pixels (an editor that drops
+        // image extras and material names alike) is the game's own.
+        if let Some(t) = self.texm(wanted) {
+            if t.decode_rgba8().is_ok_and(|d| d == image.pixels) {
+                let name = self.stored_name(wanted);
+                return Ok((name, Action::Reused, describe(&t)));
             }
         }
         let (width, height) = new_texture_size(image.pixels.width, image.pixels.height);

@@ -11,7 +11,7 @@
 
 use super::material::Row;
 use crate::error::Error;
-use crate::game::DEFAULT_MATERIAL;
+use crate::game::{same_name, DEFAULT_MATERIAL};
 use mshconv_convert::gltf::import::look::ImportedLook;
 use mshconv_convert::Report;
 use mshconv_material::wear::WearRow;
@@ -87,7 +87,12 @@ pub(super) fn build(
                     .clone()
                     .or_else(|| old.map(|o| o.legacy_id.clone()))
                     .unwrap_or_else(&mut fresh_id);
-                (id, r.name.clone())
+                // A row naming the same entry keeps its spelling (`glass` is `GLASS`).
+                let name = match old {
+                    Some(o) if same_name(&o.name, &r.name) => o.name.clone(),
+                    _ => r.name.clone(),
+                };
+                (id, name)
             }
             (None, Some(o)) => (o.legacy_id.clone(), o.name.clone()),
             (None, None) => (fresh_id(), DEFAULT_MATERIAL.to_string()),

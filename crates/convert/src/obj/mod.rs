@@ -17,6 +17,7 @@
 mod bench;
 mod export;
 mod import;
+pub mod look;
 mod triangulate;
 
 pub use export::{export, export_with_look};
