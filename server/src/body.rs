@@ -10,6 +10,7 @@
 //! connection.
 
 use crate::error::ApiError;
+use crate::game::LookFields;
 use crate::RequestContext;
 use axum::body::Body;
 use axum::http::{header, HeaderMap};
@@ -34,6 +35,11 @@ pub struct Upload {
     pub filename: Option<String>,
     /// An `.mtl` for an `.obj` (the multipart field `mtl`).
     pub mtl: Option<Bytes>,
+    /// The model's look: the multipart fields `wear`, `materials`, `textures`.
+    pub look: LookFields,
+    /// A clip list for an MSH -> glTF export (the multipart field `clips`:
+    /// JSON, or the text form `idle=0..10:loop`).
+    pub clips: Option<Bytes>,
 }
 
 /// The body's declared length, if it declares one.
@@ -130,6 +136,8 @@ pub async fn read_upload(
             bytes,
             filename: None,
             mtl: None,
+            look: LookFields::default(),
+            clips: None,
         }
     };
     if upload.bytes.is_empty() {
@@ -199,11 +207,11 @@ fn content_type(headers: &HeaderMap) -> &str {
 }
 
 async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError> {
-    let [file, mtl] = fields(
+    let [file, mtl, clips, wear, materials, textures] = fields(
         content_type,
         bytes,
-        ["file", "mtl"],
-        "send the model as `file` (and an OBJ's material library as `mtl`); options go in the query string",
+        ["file", "mtl", "clips", "wear", "materials", "textures"],
+        "send the model as `file` (and an OBJ's material library as `mtl`, a clip list as `clips`); a model's look as `wear`, `materials`, `textures`; options go in the query string",
     )
     .await?;
     let (bytes, filename) = file.ok_or_else(|| {
@@ -216,6 +224,8 @@ async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError>
         bytes,
         filename,
         mtl: mtl.map(|(m, _)| m),
+        look: LookFields::from_parts([wear, materials, textures]),
+        clips: clips.map(|(c, _)| c),
     })
 }
 
@@ -284,6 +294,8 @@ pub async fn read_archive_upload(
             bytes: model,
             filename,
             mtl: mtl.map(|(m, _)| m),
+            look: LookFields::default(),
+            clips: None,
         },
     })
 }

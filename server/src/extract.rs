@@ -80,6 +80,8 @@ pub struct OptionsQuery {
     pub axis: Option<String>,
     /// `conjugate` or `stored`.
     pub rotation: Option<String>,
+    /// MSH -> glTF: the clip list (`idle=0..10:loop,walk=11..40:loop`, or JSON).
+    pub clips: Option<String>,
 }
 
 impl OptionsQuery {
@@ -97,6 +99,7 @@ impl OptionsQuery {
             (N::Axis, self.axis.as_deref()),
             (N::Rotation, self.rotation.as_deref()),
             (N::Animation, animation),
+            (N::Clips, self.clips.as_deref()),
         ];
         for (name, value) in texts {
             if let Some(value) = value {
@@ -105,6 +108,28 @@ impl OptionsQuery {
         }
         Ok(options)
     }
+}
+
+/// The options with the upload's multipart field `clips` (JSON or the text
+/// form), checked as `clips=` is; given both ways it is `request.query`.
+pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options, ApiError> {
+    let Some(field) = field else {
+        return Ok(options);
+    };
+    if options.clips.is_some() {
+        return Err(ApiError::bad_request(
+            "request.query",
+            "the clips are given twice: as clips= and as the multipart field `clips`; give one",
+        ));
+    }
+    let text = std::str::from_utf8(field).map_err(|_| {
+        ApiError::bad_request(
+            "clips.invalid",
+            "the multipart field `clips` is not UTF-8 text",
+        )
+    })?;
+    options.set(mshconv_app::OptionName::Clips, text)?;
+    Ok(options)
 }
 
 /// A `from=`/`to=` value, or a 400 naming the parameter.

@@ -114,6 +114,7 @@ async fn convert_passes_every_option() {
             rotation: mshconv_convert::Rotation::Stored,
             format: mshconv_convert::GltfFormat::Gltf,
             name: "w".to_string(),
+            clips: None,
         },
     )
     .unwrap()

@@ -80,8 +80,9 @@ pub fn convert(
             } else {
                 GltfFormat::Gltf
             };
-            let export = options.gltf_export(format, &names.model);
-            match resources.look() {
+            let mut export = options.gltf_export(format, &names.model);
+            let beside = clips_beside(&mut export, resources, &names.model)?;
+            let (files, mut report) = match resources.look() {
                 // Without a game folder: the export as it always was.
                 None => {
                     let (bytes, report) = mshconv_convert::msh_to_gltf(input, &export)?;
@@ -103,13 +104,25 @@ pub fn convert(
                     );
                     (files, report)
                 }
+            };
+            if let Some(name) = beside {
+                report.note(
+                    "export.clips_beside",
+                    format!("clips read from {name} (give --clips to choose others)"),
+                );
             }
+            (files, report)
         }
         (Format::Glb | Format::Gltf, Format::Msh) => {
             let side = |name: &str| resources.side_file(name);
-            let (bytes, report) =
-                mshconv_convert::gltf_to_msh(input, &options.gltf_import(), &side)?;
-            (vec![file("msh", bytes)], report)
+            let (bytes, clips, report) =
+                mshconv_convert::gltf::import_with_clips(input, &options.gltf_import(), &side)?;
+            let mut files = vec![file("msh", bytes)];
+            // The clip list beside the model, where the next export finds it.
+            if let Some(clips) = clips {
+                files.push(file(CLIPS_EXT, clips.to_json().into_bytes()));
+            }
+            (files, report)
         }
         (Format::Msh, Format::Obj) => {
             let export = options.obj_export(format!("{}.mtl", names.file));
@@ -155,6 +168,34 @@ pub fn convert(
         }
     };
     Ok(Output { files, report })
+}
+
+/// The extension of a model's clip list file, `NAME.clips.json`.
+pub const CLIPS_EXT: &str = "clips.json";
+
+/// Without clips in `export`: the clip list `{model}.clips.json` beside the
+/// model, when `resources` has one (its file name is returned for the note).
+fn clips_beside(
+    export: &mut mshconv_convert::ExportOptions,
+    resources: &dyn Resources,
+    model: &str,
+) -> Result<Option<String>, Error> {
+    if export.clips.is_some() {
+        return Ok(None);
+    }
+    let name = format!("{model}.{CLIPS_EXT}");
+    let Some(bytes) = resources.side_file(&name) else {
+        return Ok(None);
+    };
+    let list = mshconv_convert::ClipList::from_json(&bytes).map_err(|e| {
+        Error::from(mshconv_convert::Error::new(
+            mshconv_convert::ErrorKind::BadOption,
+            e.code().to_string(),
+            format!("{name}: {}", e.message()),
+        ))
+    })?;
+    export.clips = Some(list);
+    Ok(Some(name))
 }
 
 /// A model as MSH, to be put into an archive: an `.msh` opened strictly (a

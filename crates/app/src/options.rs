@@ -8,7 +8,7 @@
 use crate::error::Error;
 use mshconv_convert::gltf::{AnimationChoice, ImportOptions};
 use mshconv_convert::{
-    Axis, ExportOptions, GltfFormat, ObjExportOptions, ObjImportOptions, Rotation,
+    Axis, ClipList, ExportOptions, GltfFormat, ObjExportOptions, ObjImportOptions, Rotation,
 };
 use std::fmt;
 use std::str::FromStr;
@@ -161,6 +161,18 @@ impl fmt::Display for Group {
     }
 }
 
+/// A clip list in either form: JSON when the text starts with `{` (a
+/// `NAME.clips.json` file, the service's multipart field), else the command
+/// line's `idle=0..10:loop,walk=11..40:loop`. Refused as `clips.invalid`.
+fn parse_clips(text: &str) -> Result<ClipList, Error> {
+    let list = if text.trim_start().starts_with('{') {
+        ClipList::from_json(text.as_bytes())
+    } else {
+        ClipList::parse_spec(text)
+    };
+    Ok(list?)
+}
+
 /// Every conversion option, parsed and range-checked. A field left at its
 /// default is what no option given means: for an export the documented
 /// default, for an import what the file records (else that default).
@@ -178,6 +190,10 @@ pub struct Options {
     pub rotation: Option<Rotation>,
     /// glTF -> MSH: which animation(s) to take.
     pub animation: AnimationChoice,
+    /// MSH -> glTF: the animation clips (one glTF animation per clip); `None`:
+    /// the model's `NAME.clips.json` beside it when there is one, else one
+    /// animation over the whole timeline.
+    pub clips: Option<ClipList>,
 }
 
 /// One option by its name, as both front ends spell it (`--lod`, `lod=`).
@@ -195,6 +211,9 @@ pub enum OptionName {
     Rotation,
     /// `animation`
     Animation,
+    /// `clips`: the text form (`idle=0..10:loop,walk=11..40:loop`) or the JSON
+    /// form (text starting with `{`); a front end reads a file's text first.
+    Clips,
 }
 
 impl Options {
@@ -207,6 +226,7 @@ impl Options {
             OptionName::Axis => self.axis = Some(value.parse::<AxisOption>()?.0),
             OptionName::Rotation => self.rotation = Some(value.parse::<RotationOption>()?.0),
             OptionName::Animation => self.animation = value.parse::<AnimationOption>()?.0,
+            OptionName::Clips => self.clips = Some(parse_clips(value)?),
         }
         Ok(())
     }
@@ -221,6 +241,7 @@ impl Options {
             rotation: self.rotation.unwrap_or_default(),
             format,
             name: name.to_string(),
+            clips: self.clips.clone(),
         }
     }
 
@@ -287,6 +308,21 @@ mod tests {
         assert_eq!(o.axis, Some(Axis::ZUp));
         assert_eq!(o.rotation, Some(Rotation::Stored));
         assert_eq!(o.animation, AnimationChoice::Index(2));
+        o.set(OptionName::Clips, "idle=0..3:once").unwrap();
+        assert_eq!(o.clips.as_ref().unwrap().to_spec(), "idle=0..3:once");
+        o.set(
+            OptionName::Clips,
+            r#"{"clips": [{"name": "a", "first": 1, "last": 2}]}"#,
+        )
+        .unwrap();
+        assert_eq!(o.clips.as_ref().unwrap().to_spec(), "a=1..2:loop");
+        for bad in ["idle", "{", "a=2..1"] {
+            assert_eq!(
+                o.set(OptionName::Clips, bad).unwrap_err().code(),
+                "clips.invalid"
+            );
+        }
+        o.clips = None;
         o.set(OptionName::Animation, "walk").unwrap();
         assert_eq!(o.animation, AnimationChoice::Name("walk".into()));
         assert_eq!(

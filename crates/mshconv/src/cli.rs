@@ -208,6 +208,8 @@ const CONVERT_AFTER: &str = after!(
   mshconv convert tank.obj tank.msh
   mshconv convert edited.glb tank.msh
   mshconv convert scene.gltf scene.msh --animation walk --fps 30
+  mshconv convert tank.msh tank.glb --clips 'idle=0..10:loop,fire=11..20:once'
+  mshconv convert tank.glb tank.msh                # and tank.clips.json, if it has clips
 
 The input format is --from, else told from IN's bytes, else from its extension
 (a .glb renamed .msh converts, with a note); the output format is --to or OUT's
@@ -382,6 +384,12 @@ pub struct ConversionArgs {
     /// with their names and textures (docs/MATERIALS.md).
     #[arg(long, value_name = "DIR", env = "MSHCONV_GAME_DIR")]
     pub game_dir: Option<std::path::PathBuf>,
+    /// MSH -> glTF/GLB: animation clips, one glTF animation each: NAME=FIRST..LAST[:MODE]
+    /// separated by commas (game frames, inclusive; MODE loop, once or pingpong
+    /// [default: loop]), or a JSON file ({"clips": [{"name", "first", "last",
+    /// "mode"}]}) [default: NAME.clips.json beside the model, if there is one].
+    #[arg(long, value_name = "CLIPS|FILE")]
+    pub clips: Option<String>,
 }
 
 impl ConversionArgs {
@@ -412,8 +420,27 @@ impl ConversionArgs {
                 options.set(name, value)?;
             }
         }
+        if let Some(clips) = &self.clips {
+            options.set(mshconv_app::OptionName::Clips, &clips_text(clips)?)?;
+        }
         Ok(options)
     }
+}
+
+/// The text of `--clips`: the value itself when it is a clip list (it holds
+/// `=`), else the JSON file it names.
+fn clips_text(value: &str) -> Result<String, mshconv_app::Error> {
+    if value.contains('=') {
+        return Ok(value.to_string());
+    }
+    std::fs::read_to_string(value).map_err(|e| {
+        mshconv_app::Error::usage(
+            "clips.unreadable",
+            format!(
+                "--clips {value}: not a clip list (NAME=FIRST..LAST) and not a readable file: {e}"
+            ),
+        )
+    })
 }
 
 /// Options of `validate`.

@@ -5,14 +5,16 @@ use super::model::{model_name, require_msh, select};
 use super::respond;
 use crate::body::Upload;
 use crate::error::ApiError;
-use crate::extract::{format_param, FromQuery, OptionsQuery, Params};
+use crate::extract::{format_param, with_clips, FromQuery, OptionsQuery, Params};
 use crate::zip::Zip;
 use crate::{AppState, RequestContext};
 use axum::extract::State;
 use axum::response::Response;
 use axum::Extension;
 use mshconv_app::names::{safe_stem, stem};
-use mshconv_app::{archive, Format, GivenMtl, Names, NoResources, Options};
+use mshconv_app::{
+    archive, Format, GameResources, GivenMtl, Names, NoResources, Options, Resources,
+};
 use serde::{Deserialize, Serialize};
 
 /// The query of `/v1/convert`, named as the CLI's flags.
@@ -35,6 +37,8 @@ pub struct ConvertQuery {
     pub rotation: Option<String>,
     /// glTF -> MSH: `all`, `none`, an index or a name.
     pub animation: Option<String>,
+    /// MSH -> glTF: the clip list (`idle=0..10:loop,walk=11..40:loop`, or JSON).
+    pub clips: Option<String>,
     /// The model inside an uploaded archive.
     pub entry: Option<String>,
     /// The model's name (scene name, file names); default: the upload's file stem.
@@ -81,6 +85,7 @@ impl FromQuery for ConvertRequest {
             fps: q.fps,
             axis: q.axis,
             rotation: q.rotation,
+            clips: q.clips,
         }
         .options(q.animation.as_deref())?;
         if let Some(from) = from {
@@ -113,6 +118,12 @@ pub async fn convert(
     let to = q.to;
     let (from, _) = mshconv_app::input_format(q.from, None, &upload.bytes)?;
     from.check_direction(to)?;
+    upload.look.check_applies(from, to, true)?;
+    // The game's look: only an MSH model's export takes it.
+    let folder = state
+        .game()
+        .filter(|_| from == Format::Msh && to != Format::Msh);
+    let game = crate::game::game(folder, &upload.look);
     if q.entry.is_some() && from != Format::Msh {
         return Err(ApiError::bad_request(
             "request.query",
@@ -122,6 +133,7 @@ pub async fn convert(
             ),
         ));
     }
+    let options = with_clips(q.options, upload.clips.as_deref())?;
     let result = state
         .run_job(&ctx, move || {
             let (bytes, entry) = select(&upload.bytes, q.entry.as_deref(), false)?;
@@ -131,9 +143,22 @@ pub async fn convert(
                 model: name,
             };
             let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
-            let mut output = mshconv_app::convert(bytes, (from, to), &q.options, &names, &mtl)?;
+            let archive = entry.as_deref().map(|e| (&upload.bytes[..], e));
+            let game_resources = game.map(|game| GameResources {
+                inner: &mtl,
+                game,
+                at: crate::game::location(&upload.look, &names.model, archive),
+            });
+            let resources: &dyn Resources = match &game_resources {
+                Some(r) => r,
+                None => &mtl,
+            };
+            let mut output = mshconv_app::convert(bytes, (from, to), &options, &names, resources)?;
             let (file_name, body, content_type) = match (to, q.part) {
-                (Format::Obj, None) => {
+                // An OBJ, or a .gltf with its PNG files: a zip of them.
+                (Format::Obj | Format::Gltf, None)
+                    if to == Format::Obj || output.files.len() > 1 =>
+                {
                     let mut zip = Zip::new();
                     for file in &output.files {
                         zip.add(&file.name, &file.bytes);
@@ -234,6 +259,7 @@ impl FromQuery for ArchiveConvertRequest {
             fps: q.fps,
             axis: q.axis,
             rotation: q.rotation,
+            clips: None,
         }
         .options(None)?;
         Ok(ArchiveConvertRequest {
@@ -283,6 +309,8 @@ pub async fn archive_convert(
 ) -> Result<Response, ApiError> {
     require_msh(&upload.bytes, "/v1/archive/convert")?;
     let to = q.to;
+    upload.look.check_applies(Format::Msh, to, false)?;
+    let game = crate::game::game(state.game(), &upload.look);
     let zip_name = safe_stem(&model_name(q.name.as_deref(), None, &upload));
     let metrics = state.metrics();
     let (zip, summary) = state
@@ -316,12 +344,22 @@ pub async fn archive_convert(
                     model: name,
                     file: unique,
                 };
+                let archive = Some((&upload.bytes[..], model.name.as_str()));
+                let game_resources = game.clone().map(|game| GameResources {
+                    inner: &NoResources,
+                    game,
+                    at: crate::game::location(&upload.look, &names.model, archive),
+                });
+                let resources: &dyn Resources = match &game_resources {
+                    Some(r) => r,
+                    None => &NoResources,
+                };
                 let result = mshconv_app::convert(
                     entry.data(),
                     (Format::Msh, to),
                     &q.options,
                     &names,
-                    &NoResources,
+                    resources,
                 );
                 match result {
                     Ok(out) => {

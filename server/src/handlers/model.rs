@@ -266,6 +266,8 @@ mod tests {
             bytes: Default::default(),
             filename: Some("dir/tank.msh".into()),
             mtl: None,
+            look: Default::default(),
+            clips: None,
         };
         assert_eq!(model_name(None, None, &upload), "tank");
         assert_eq!(model_name(Some("x y"), None, &upload), "x y");

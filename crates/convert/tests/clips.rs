@@ -1,0 +1,192 @@
+//! Animation clips both ways (issue 25): an export with clips converts back
+//! to the byte-identical MSH and the same clip list (GLB and .gltf); a file
+//! whose model extras are gone still puts each clip at its recorded frames;
+//! each key-time check is triggered by a file of `tests/data/clips/`.
+//! (That each clip's animation is the engine's pose: `export_animation.rs`.)
+
+mod common;
+
+use mshconv_convert::clips::{
+    KEY_TIME_DUPLICATE, KEY_TIME_INVALID, KEY_TIME_ORDER, NO_TRACK, PAST_TIMELINE,
+};
+use mshconv_convert::gltf::{import_with_clips, ImportOptions};
+use mshconv_convert::{msh_to_gltf, ClipList, ExportOptions, GltfFormat, LoopMode};
+
+/// Animated standard fixtures of at least 8 frames, with a clip list over each.
+fn animated() -> Vec<(String, Vec<u8>, ClipList)> {
+    common::valid_fixtures()
+        .into_iter()
+        .filter_map(|(name, bytes)| {
+            let opened = msh::open(&bytes, msh::Mode::Strict).ok()?;
+            let fc = opened.view.frame_count;
+            let fit = opened.view.is_animated()
+                && fc >= 8
+                && opened.view.kind == Some(msh::ModelKind::Standard);
+            if !fit {
+                return None;
+            }
+            let list = format!(
+                "idle=0..2:loop,walk=3..{}:pingpong,die={}..{}:once",
+                fc / 2,
+                fc / 2 + 2,
+                fc - 1
+            );
+            Some((name, bytes.clone(), list.parse().unwrap()))
+        })
+        .collect()
+}
+
+fn no_side_files(_: &str) -> Option<Vec<u8>> {
+    None
+}
+
+#[test]
+fn an_export_with_clips_comes_back_byte_identical_with_its_clips() {
+    let models = animated();
+    assert!(models.len() >= 3, "only {} animated models", models.len());
+    for (name, bytes, list) in &models {
+        for format in [GltfFormat::Glb, GltfFormat::Gltf] {
+            let options = ExportOptions {
+                format,
+                clips: Some(list.clone()),
+                ..ExportOptions::default()
+            };
+            let (out, _) = msh_to_gltf(bytes, &options).unwrap();
+            let doc = gltf::Gltf::from_slice(&out).unwrap();
+            let names: Vec<_> = doc.animations().map(|a| a.name().unwrap_or("")).collect();
+            assert_eq!(names, ["idle", "walk", "die"], "{name}");
+            let extras: serde_json::Value = serde_json::from_str(
+                doc.animations()
+                    .nth(1)
+                    .unwrap()
+                    .extras()
+                    .as_ref()
+                    .unwrap()
+                    .get(),
+            )
+            .unwrap();
+            assert_eq!(extras["msh"]["clip"]["mode"], "pingpong", "{name}");
+            assert_eq!(extras["msh"]["clip"]["first"], 3, "{name}");
+            assert_eq!(extras["msh"]["clip"]["fps"], 24.0, "{name}");
+            let (back, clips, report) =
+                import_with_clips(&out, &ImportOptions::default(), &no_side_files).unwrap();
+            assert!(back == *bytes, "{name} {format:?}: not byte-identical");
+            assert_eq!(clips.as_ref(), Some(list), "{name}");
+            assert!(report.has("import.clip_list"), "{name}");
+        }
+    }
+}
+
+#[test]
+fn clips_past_the_timeline_or_without_tracks_are_refused() {
+    let (name, bytes, _) = &animated()[0];
+    let fc = msh::open(bytes, msh::Mode::Strict)
+        .unwrap()
+        .view
+        .frame_count;
+    let options = ExportOptions {
+        clips: Some(format!("a=0..{fc}").parse().unwrap()),
+        ..ExportOptions::default()
+    };
+    let e = msh_to_gltf(bytes, &options).unwrap_err();
+    assert_eq!(e.code(), PAST_TIMELINE, "{name}");
+    let still = common::valid_fixtures()
+        .into_iter()
+        .find(|(_, b)| {
+            msh::open(b, msh::Mode::Strict).is_ok_and(|o| {
+                !o.view.is_animated()
+                    && o.view.kind == Some(msh::ModelKind::Standard)
+                    && o.view.frame_count > 0
+            })
+        })
+        .expect("a still model");
+    let options = ExportOptions {
+        clips: Some("a=0..0".parse().unwrap()),
+        ..ExportOptions::default()
+    };
+    assert_eq!(
+        msh_to_gltf(&still.1, &options).unwrap_err().code(),
+        NO_TRACK
+    );
+}
+
+/// The model's own extras gone (as another tool may drop them), the
+/// animations' clip extras kept: each clip comes back at its frames.
+#[test]
+fn recorded_frames_hold_without_the_model_extras() {
+    for (name, bytes, list) in animated().iter().take(4) {
+        let options = ExportOptions {
+            format: GltfFormat::Gltf,
+            clips: Some(list.clone()),
+            ..ExportOptions::default()
+        };
+        let (out, _) = msh_to_gltf(bytes, &options).unwrap();
+        let mut json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        json["scenes"][0]
+            .as_object_mut()
+            .unwrap()
+            .remove("extras")
+            .unwrap();
+        let edited = serde_json::to_vec(&json).unwrap();
+        let (back, clips, report) =
+            import_with_clips(&edited, &ImportOptions::default(), &no_side_files).unwrap();
+        assert_eq!(clips.as_ref(), Some(list), "{name}");
+        assert!(!report.has("import.clips"), "{name}: laid end to end");
+        let view = msh::open(&back, msh::Mode::Strict).unwrap();
+        assert!(
+            view.view.frame_count > list.clips()[2].last,
+            "{name}: the timeline ends before the last clip"
+        );
+    }
+}
+
+fn import_file(name: &str) -> mshconv_convert::Result<(Option<ClipList>, mshconv_convert::Report)> {
+    let path = common::root()
+        .join("crates/convert/tests/data/clips")
+        .join(name);
+    let bytes = std::fs::read(&path).unwrap();
+    import_with_clips(&bytes, &ImportOptions::default(), &no_side_files)
+        .map(|(_, clips, report)| (clips, report))
+}
+
+#[test]
+fn each_key_time_code_is_triggered_by_its_file() {
+    // NaN and infinity are refused by the reader, as in any float accessor
+    // (`gltf.non_finite`), before the key check sees them.
+    for (file, code) in [
+        ("key_time_negative.gltf", KEY_TIME_INVALID),
+        ("key_time_nan.gltf", "gltf.non_finite"),
+        ("key_time_infinite.gltf", "gltf.non_finite"),
+    ] {
+        let e = import_file(file).unwrap_err();
+        assert_eq!(e.code(), code, "{file}: {e}");
+    }
+    assert!(import_file("key_time_negative.gltf")
+        .unwrap_err()
+        .message()
+        .contains("\"walk\""));
+    for (file, code) in [
+        ("key_time_duplicate.gltf", KEY_TIME_DUPLICATE),
+        ("key_time_order.gltf", KEY_TIME_ORDER),
+        ("no_track.gltf", NO_TRACK),
+        ("past_timeline.gltf", PAST_TIMELINE),
+    ] {
+        let (_, report) = import_file(file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        assert!(report.has(code), "{file}: {:?}", report.notes);
+    }
+    // Mended past the timeline: laid from frame 0 instead (one clip: no list).
+    assert_eq!(import_file("past_timeline.gltf").unwrap().0, None);
+}
+
+#[test]
+fn a_recorded_clip_goes_to_its_frames() {
+    let (clips, report) = import_file("recorded.gltf").unwrap();
+    let clips = clips.expect("a clip list");
+    assert_eq!(clips.clips().len(), 1);
+    let c = &clips.clips()[0];
+    assert_eq!(
+        (c.name.as_str(), c.first, c.last, c.mode),
+        ("walk", 10, 16, LoopMode::PingPong)
+    );
+    assert!(report.has("import.clip_list"));
+}
