@@ -7,6 +7,8 @@ cd "$(dirname "$0")/.."
 if [ ! -d tools/gltf-validator/node_modules/gltf-validator ]; then
   npm ci --prefix tools/gltf-validator --no-audit --no-fund
 fi
+# glTF-Transform's CLI (quantize, meshopt) for crates/convert/tests/import_compressed.rs.
+[ -d tools/gltf-transform/node_modules/@gltf-transform/cli ] || npm ci --prefix tools/gltf-transform --no-audit --no-fund
 # Real Blender (bpy) for the Blender round-trip tests.
 scripts/setup-blender.sh
 # Headless chromium and playwright-core for the web page's browser test (server/tests/web_page.rs).
