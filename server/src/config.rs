@@ -35,6 +35,7 @@ use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use std::ffi::OsString;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Default listen address.
@@ -70,6 +71,9 @@ pub struct Config {
     /// headers), also the longest an idle keep-alive connection stays open:
     /// then it is closed. Bounds what slow or silent clients hold.
     pub header_timeout: Duration,
+    /// The game folder (`Material.lib`, `Textures.lib`) whose look every
+    /// MSH export gets when the model's WEAR is found (docs/MATERIALS.md).
+    pub game_dir: Option<PathBuf>,
     /// Extra time each job holds its slot before it runs. Zero (the default,
     /// and not settable from the command line); tests set it to keep a slot
     /// busy for as long as they need, which makes overload, time-out and
@@ -86,6 +90,7 @@ impl Default for Config {
             timeout: DEFAULT_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
+            game_dir: None,
             job_delay: Duration::ZERO,
         }
     }
@@ -132,6 +137,9 @@ Options (each flag wins over its environment variable):
   --header-timeout TIME
                      time to send a request's head, and the longest idle
                      keep-alive [env MSHCONV_HEADER_TIMEOUT] [default 10s]
+  --game-dir DIR     game folder (Material.lib, Textures.lib): exports of a
+                     model whose WEAR is found get the game's look
+                     [env MSHCONV_GAME_DIR] [default: none]
   --healthcheck      ask GET /healthz of the service at ADDR (0.0.0.0 means
                      127.0.0.1) and exit 0 if it answers 200, else 1
   -h, --help         print this text
@@ -214,6 +222,14 @@ struct Args {
         allow_hyphen_values = true
     )]
     header_timeout: Option<OsString>,
+    /// The game folder.
+    #[arg(
+        long,
+        env = "MSHCONV_GAME_DIR",
+        value_name = "DIR",
+        allow_hyphen_values = true
+    )]
+    game_dir: Option<OsString>,
     /// Ask a running service's `/healthz` instead of serving.
     #[arg(long)]
     healthcheck: bool,
@@ -291,6 +307,13 @@ where
     if let Some((from, v)) = get("header_timeout", args.header_timeout) {
         config.header_timeout =
             parse_duration(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
+    }
+    if let Some((from, v)) = get("game_dir", args.game_dir) {
+        let dir = PathBuf::from(&v);
+        if !dir.is_dir() {
+            return Err(UsageError(format!("{from}: {v:?} is not a folder")));
+        }
+        config.game_dir = Some(dir);
     }
     Ok(if args.healthcheck {
         Invocation::Healthcheck(config)
@@ -567,6 +590,30 @@ mod tests {
         // A flag wins over its variable, also over a bad one.
         assert!(
             error(&[("MSHCONV_MAX_JOBS", "x")], &["--max-jobs", "0"]).starts_with("--max-jobs: ")
+        );
+        assert_eq!(
+            error(&[], &["--game-dir", "/no/such/folder"]),
+            r#"--game-dir: "/no/such/folder" is not a folder"#
+        );
+        assert_eq!(
+            error(&[("MSHCONV_GAME_DIR", "/no/such/folder")], &[]),
+            r#"MSHCONV_GAME_DIR: "/no/such/folder" is not a folder"#
+        );
+        let dir = std::env::temp_dir();
+        let with_game = |c: Config| {
+            serve(Config {
+                game_dir: Some(dir.clone()),
+                ..c
+            })
+        };
+        let text = dir.to_string_lossy().into_owned();
+        assert_eq!(
+            parse_in(&[("MSHCONV_GAME_DIR", &text)], &[]),
+            with_game(Config::default())
+        );
+        assert_eq!(
+            parse_in(&[("MSHCONV_GAME_DIR", "/no/such")], &["--game-dir", &text]),
+            with_game(Config::default())
         );
     }
 

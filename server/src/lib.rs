@@ -38,6 +38,7 @@ pub mod body;
 pub mod config;
 pub mod error;
 pub mod extract;
+pub mod game;
 pub mod handlers;
 pub mod healthcheck;
 pub mod metrics;

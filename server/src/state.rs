@@ -6,6 +6,7 @@ use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::middleware::RequestContext;
 use crate::Config;
+use mshconv_app::GameDir;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -23,18 +24,27 @@ struct Shared {
     jobs: Arc<Semaphore>,
     metrics: Arc<Metrics>,
     shutting_down: AtomicBool,
+    game: Option<Arc<GameDir>>,
 }
 
 impl AppState {
     /// The state of a service with this configuration.
     pub fn new(config: Config) -> Self {
         let jobs = Arc::new(Semaphore::new(config.max_jobs.max(1)));
+        // `parse_args` checked that it is a folder; its libraries are read
+        // on first use and shared by every request (the process-wide cache).
+        let game = config.game_dir.as_deref().and_then(|dir| {
+            GameDir::open(dir)
+                .inspect_err(|e| tracing::warn!(error = %e, "--game-dir is left out"))
+                .ok()
+        });
         AppState {
             shared: Arc::new(Shared {
                 config,
                 jobs,
                 metrics: Arc::default(),
                 shutting_down: AtomicBool::new(false),
+                game,
             }),
         }
     }
@@ -42,6 +52,11 @@ impl AppState {
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.shared.config
+    }
+
+    /// The game folder (`--game-dir`), opened.
+    pub fn game(&self) -> Option<Arc<GameDir>> {
+        self.shared.game.clone()
     }
 
     /// The metrics.

@@ -190,10 +190,12 @@ impl TexturesLib {
                     })
                     .collect()
             }
-            Err(e) => return TexturesLib::unreadable(format!(
+            Err(e) => {
+                return TexturesLib::unreadable(format!(
                 "{label} is not a readable NRes archive ({}): materials are exported untextured",
                 e.message()
-            )),
+            ))
+            }
         };
         TexturesLib {
             entries,
@@ -267,13 +269,16 @@ fn is_wear_name(name: &str) -> bool {
 }
 
 /// The WEAR sibling of the entry `entry` in `archive` (the first entry named
-/// [`wear_name`]`(entry)`, case-insensitively): its stored name and bytes.
+/// [`wear_name`]`(entry)`, case-insensitively): that name and the entry's
+/// bytes, as [`GameDir::look`] names an archive's WEAR.
 pub fn wear_sibling(archive: &nres::Archive, entry: &str) -> Option<(String, Vec<u8>)> {
     let name = wear_name(entry);
-    archive
+    let data = archive
         .entries()
-        .find(|e| same_name(&e.name(), &name))
-        .map(|e| (e.name(), e.data().to_vec()))
+        .find(|e| same_name(&e.name(), &name))?
+        .data()
+        .to_vec();
+    Some((name, data))
 }
 
 impl GameDir {
