@@ -36,6 +36,8 @@ const FOREIGN_NOTE: &str = "import.scale_baked";
 const OBJ: &str = "fixtures/foreign/obj/blender_scene.obj";
 const MTL: &str = "fixtures/foreign/obj/blender_scene.mtl";
 const ENTRY: &str = "M123_DOME.MSH";
+/// The clips the page applies to the walker (29 frames).
+const CLIPS: &str = "idle=0..9:loop,walk=10..28:pingpong";
 
 /// The archive with the walker put in as `entry`, as the application layer's
 /// editor writes it (what `/v1/archive/put` must answer), saved under `out`.
@@ -84,20 +86,25 @@ fn cli_binary() -> Option<PathBuf> {
 /// The reference `.glb` of the walker with `flags`: what the library call the
 /// CLI makes writes, checked against the CLI binary itself when it is built.
 fn reference_glb(out: &Path, flags: &[&str]) -> PathBuf {
-    let lod = match flags {
-        ["--lod", l] => l.parse().unwrap(),
-        [] => 0,
+    let (lod, clips) = match flags {
+        ["--lod", l] => (l.parse().unwrap(), None),
+        ["--clips", c] => (0, Some(c.parse().unwrap())),
+        [] => (0, None),
         _ => panic!("flags {flags:?}"),
     };
     let options = mshconv_convert::ExportOptions {
         lod,
+        clips,
         name: "m095_walker".to_string(),
         ..Default::default()
     };
     let library = mshconv_convert::msh_to_gltf(&fixture(WALKER), &options)
         .unwrap()
         .0;
-    let dir = out.join(format!("reference{}", flags.concat()));
+    let tag = flags
+        .concat()
+        .replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_");
+    let dir = out.join(format!("reference{tag}"));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("m095_walker.glb");
     std::fs::write(&path, &library).unwrap();
@@ -196,6 +203,7 @@ async fn the_page_works_in_a_real_browser() {
     let out = out.canonicalize().unwrap();
     let glb = reference_glb(&out, &[]);
     let glb_lod1 = reference_glb(&out, &["--lod", "1"]);
+    let glb_clips = reference_glb(&out, &["--clips", CLIPS]);
     let put_added = reference_put(&out, "M095_WALKER.MSH");
     let put_replaced = reference_put(&out, ENTRY);
 
@@ -208,6 +216,8 @@ async fn the_page_works_in_a_real_browser() {
         "walker": abs(WALKER),
         "walkerGlb": glb,
         "walkerGlbLod1": glb_lod1,
+        "walkerGlbClips": glb_clips,
+        "clips": CLIPS,
         "damaged": abs(DAMAGED),
         "damagedCode": damaged_code(),
         "damagedWords": DAMAGED_WORDS,

@@ -37,6 +37,10 @@ import {
 
 const $ = (id) => document.getElementById(id);
 
+// three.js's loop modes are consecutive constants (LoopOnce 2200, LoopRepeat
+// 2201, LoopPingPong 2202); the bundle exports LoopRepeat only.
+const LOOP_MODES = { once: LoopRepeat - 1, loop: LoopRepeat, pingpong: LoopRepeat + 1 };
+
 /** The preview's background colour (the browser test counts pixels that differ from it). */
 const BACKGROUND = 0x1e242c;
 /** The longest an upload and its answer may take before the page gives up. */
@@ -439,6 +443,8 @@ async function openModel(gen) {
   stopAnimation();
   const { file, entry } = current;
   const what = entry ? `${entry} from ${file.name}` : file.name;
+  $('clips-text').value = '';
+  view.appliedClips = '';
   let answer;
   try {
     answer = await post('/v1/convert', { to: 'glb', entry }, { file }, `Uploading ${file.name}`);
@@ -877,6 +883,9 @@ const view = {
   root: null, // the loaded glTF scene
   mixer: null,
   action: null,
+  clips: [], // { name, first, last, mode, animation }: the clips of an export with clips
+  clip: null, // the clip playing
+  appliedClips: '', // the clip list the preview (and so the downloads) were made with
   fps: 24,
   duration: 0,
   playing: false,
@@ -960,6 +969,8 @@ function disposeModel() {
   view.root = null;
   view.mixer = null;
   view.action = null;
+  view.clips = [];
+  view.clip = null;
   view.slots = [];
 }
 
@@ -1013,25 +1024,24 @@ async function showModel(glb, title) {
   fillPicker($('lod'), lods.length ? lods : [lod], lod, (l) => (l === 0 ? `${l} (most detail)` : String(l)));
   fillPicker($('group'), groups.length ? groups : [group], group, String);
 
-  // Animation.
+  // Animation: one over the whole timeline, or one per clip (extras.msh.clip).
   const clip = gltf.animations[0] ?? null;
   view.fps = typeof options.fps === 'number' && options.fps > 0 ? options.fps : 24;
-  if (clip && clip.duration > 0) {
+  view.clips = (json.animations ?? []).flatMap((a, i) => {
+    const c = a.extras?.msh?.clip;
+    return c && gltf.animations[i] ? [{ name: a.name ?? `#${i}`, first: c.first, last: c.last, mode: c.mode, animation: gltf.animations[i] }] : [];
+  });
+  view.duration = 0;
+  if (view.clips.length || (clip && clip.duration > 0)) {
     view.mixer = new AnimationMixer(view.root);
-    view.action = view.mixer.clipAction(clip);
-    view.action.setLoop(LoopRepeat, Infinity);
-    view.action.play();
-    view.duration = clip.duration;
-    setTime(0);
-  } else {
-    view.duration = 0;
+    if (view.clips.length) useClip(0);
+    else useAnimation(clip, 'loop');
   }
   const frames = clip ? (extras.frame_count ?? Math.round(view.duration * view.fps)) : null;
-  const slider = $('time');
-  slider.max = String(Math.max(0, Math.round(view.duration * view.fps)));
-  slider.value = '0';
+  $('time').value = '0';
   $('animation').hidden = !view.mixer;
   $('no-animation').hidden = !!view.mixer;
+  showClips();
 
   state.model = {
     name: title,
@@ -1045,6 +1055,8 @@ async function showModel(glb, title) {
     frames,
     fps: view.fps,
     duration: view.duration,
+    clips: view.clips.map(({ name, first, last, mode }) => ({ name, first, last, mode })),
+    clip: view.clip ? view.clip.name : null,
   };
   buildTree(nodes);
   applySlot(lod, group);
@@ -1167,12 +1179,80 @@ function setTime(seconds) {
   view.mixer.update(0); // applies the pose without moving the time (also at the very end)
 }
 
+/** Plays `animation` (a three.js clip) in the loop mode `mode`, from its start. */
+function useAnimation(animation, mode) {
+  if (view.action) view.action.stop();
+  view.action = view.mixer.clipAction(animation);
+  view.action.setLoop(LOOP_MODES[mode] ?? LoopRepeat, Infinity);
+  view.action.clampWhenFinished = mode === 'once';
+  view.action.reset().play();
+  view.duration = animation.duration;
+  $('time').max = String(Math.max(0, Math.round(view.duration * view.fps)));
+  setTime(0);
+}
+
+/** Makes clip `k` the one the preview plays. */
+function useClip(k) {
+  view.clip = view.clips[k] ?? null;
+  if (!view.clip) return;
+  useAnimation(view.clip.animation, view.clip.mode);
+  if (state.model) Object.assign(state.model, { clip: view.clip.name, duration: view.duration });
+  for (const li of $('clip-list').children) li.setAttribute('aria-current', String(li.dataset.clip === view.clip.name));
+}
+
+/** The clip picker and list (hidden without clips); the clips field is there for any animated model. */
+function showClips() {
+  $('clips').hidden = !view.mixer;
+  $('clip-pick').hidden = view.clips.length === 0;
+  $('clip').replaceChildren(
+    ...view.clips.map((c, k) => {
+      const o = document.createElement('option');
+      o.value = String(k);
+      o.textContent = c.name;
+      return o;
+    }),
+  );
+  $('clip-list').replaceChildren(
+    ...view.clips.map((c) => {
+      const li = document.createElement('li');
+      li.dataset.clip = c.name;
+      li.setAttribute('aria-current', String(c === view.clip));
+      li.textContent = `${c.name}: game frames ${c.first}–${c.last}, ${c.mode}`;
+      return li;
+    }),
+  );
+}
+
+/** Converts the model again with the clip list of the field, for the preview and the downloads. */
+async function applyClips() {
+  if (!current) return;
+  const gen = generation;
+  const { file, entry } = modelUpload();
+  const clips = $('clips-text').value.trim();
+  clearError();
+  let answer;
+  try {
+    answer = await post('/v1/convert', { to: 'glb', entry, clips }, { file }, 'Applying the clips');
+  } catch (e) {
+    if (gen === generation) fail(e, { keep: true });
+    return;
+  }
+  if (gen !== generation) return;
+  if (!answer.ok) return showError(problemOf(answer), { keep: true });
+  stopAnimation();
+  await showModel(answer.body, $('model-title').textContent);
+  if (gen !== generation) return;
+  view.appliedClips = clips;
+  setStatus(clips ? `${plural(view.clips.length, 'clip')}: pick one to play it.` : 'One animation over the whole timeline.');
+}
+
 function showTime() {
   if (!view.action) return;
   const t = view.action.time;
   const frame = t * view.fps;
   $('time').value = String(Math.round(frame));
-  const text = `frame ${frame.toFixed(1)} of ${$('time').max} · ${t.toFixed(2)} s`;
+  const game = view.clip ? ` (game frame ${(view.clip.first + frame).toFixed(1)})` : '';
+  const text = `frame ${frame.toFixed(1)} of ${$('time').max}${game} · ${t.toFixed(2)} s`;
   $('time-text').textContent = text;
   $('time').setAttribute('aria-valuetext', text);
   if (state.model) Object.assign(state.model, { time: t, frame, playing: view.playing });
@@ -1208,6 +1288,7 @@ async function download(to) {
     fps: $('fps').value.trim(),
     axis: $('axis').value,
     rotation: $('rotation').value,
+    clips: to === 'obj' ? undefined : view.appliedClips,
   };
   clearError();
   let answer;
@@ -1284,6 +1365,14 @@ $('put-go').addEventListener('click', putIntoArchive);
 $('lod').addEventListener('change', onSlotPicked);
 $('group').addEventListener('change', onSlotPicked);
 $('play').addEventListener('click', () => play(!view.playing));
+$('clips-apply').addEventListener('click', applyClips);
+$('clips-text').addEventListener('keydown', (e) => {
+  if (e.key === 'Enter') applyClips();
+});
+$('clip').addEventListener('change', (e) => {
+  useClip(Number(e.target.value));
+  play(true);
+});
 $('time').addEventListener('input', () => {
   play(false);
   setTime(Number($('time').value) / view.fps);

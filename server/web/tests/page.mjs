@@ -5,7 +5,7 @@
 //
 //   node server/web/tests/page.mjs CONFIG.json
 //
-// CONFIG.json: { url, out, walker, walkerGlb, walkerGlbLod1, damaged,
+// CONFIG.json: { url, out, walker, walkerGlb, walkerGlbLod1, walkerGlbClips, clips, damaged,
 // damagedCode, damagedWords, foreignGlb, foreignNote, obj, mtl, archive,
 // archiveEntry, putAdded, putReplaced, chromium? }
 // (putAdded, putReplaced: the archive with the walker added as
@@ -341,6 +341,50 @@ try {
     check(glb.bytes.equals(readFileSync(config.walkerGlbLod1)), 'the .glb download passes the LOD (equals the CLI output with --lod 1)', glb.bytes.length);
     await page.selectOption('#lod', '0');
     check((await state(page)).model.lod === 0, 'back to LOD 0');
+  });
+
+  // Clips: the list applied, the picker plays one, the downloads carry them.
+  await timed('clips', async () => {
+    const before = await canvasShot(page, 'walker-clips-before');
+    await page.fill('#clips-text', config.clips);
+    await page.getByRole('button', { name: 'Apply clips' }).click();
+    await page.waitForFunction(() => (window.mshconvTest.state.model?.clips ?? []).length > 0, null, { timeout: WAIT, polling: 50 });
+    let s = await state(page);
+    const names = s.model.clips.map((c) => c.name);
+    check(names.join(',') === 'idle,walk', 'the clips are listed', s.model.clips);
+    check(s.model.clip === 'idle' && !s.model.playing, 'the first clip is picked, not playing', s.model);
+    const list = await page.locator('#clip-list').innerText();
+    check(/walk: game frames 10–28, pingpong/.test(list), 'the clip list shows ranges and modes', list);
+    await pageShot(page, 'page-clips');
+    const options = await page.locator('#clip option').allInnerTexts();
+    check(options.join(',') === 'idle,walk', 'the picker offers each clip', options);
+    await page.selectOption('#clip', { label: 'walk' });
+    s = await state(page);
+    check(s.model.clip === 'walk' && s.model.playing, 'picking a clip plays it', s.model);
+    check(Math.abs(s.model.duration - 18 / s.model.fps) < 1e-6, 'the clip lasts its frames', s.model);
+    check(await page.locator('#time').getAttribute('max') === '18', 'the slider spans the clip', await page.locator('#time').getAttribute('max'));
+    await page.waitForFunction(() => window.mshconvTest.state.model.frame > 2, null, { timeout: WAIT, polling: 20 });
+    await page.click('#play'); // pause
+    await page.focus('#time');
+    await page.keyboard.press('Home');
+    const text = await page.locator('#time-text').innerText();
+    check(/frame 0\.0 of 18 \(game frame 10\.0\)/.test(text), 'the slider shows the clip frame and the game frame', text);
+    const walkStart = await canvasShot(page, 'walker-clip-walk');
+    report.pixels.clipWalkVsIdle = differing(before, walkStart);
+    check(report.pixels.clipWalkVsIdle > 50, 'the walk clip starts at another pose than frame 0', report.pixels.clipWalkVsIdle);
+    const glb = await downloadBy(page, page.getByRole('button', { name: 'Download .glb' }), 'walker-clips');
+    check(glb.bytes.equals(readFileSync(config.walkerGlbClips)), 'the .glb download carries the clips (equals the CLI output with --clips)', glb.bytes.length);
+    // A refused list: the reason, and the clips shown stay.
+    await page.fill('#clips-text', 'idle=0..99');
+    await page.getByRole('button', { name: 'Apply clips' }).click();
+    await page.waitForFunction(() => window.mshconvTest.state.error !== null, null, { timeout: WAIT });
+    s = await state(page);
+    check(s.error.code === 'clips.past_timeline' && s.model.clips.length === 2, 'a clip past the timeline is refused, the clips stay', s.error);
+    // Empty: one animation over the whole timeline again.
+    await page.fill('#clips-text', '');
+    await page.getByRole('button', { name: 'Apply clips' }).click();
+    await page.waitForFunction(() => window.mshconvTest.state.model && window.mshconvTest.state.model.clips.length === 0 && window.mshconvTest.state.phase === 'ready', null, { timeout: WAIT, polling: 50 });
+    check(await page.locator('#clip-pick').isHidden(), 'without clips the picker is hidden');
   });
 
   // The preview by keyboard alone: Shift+arrows turn, + zooms.
