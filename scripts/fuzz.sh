@@ -31,6 +31,11 @@ done
 rm -f fuzz/corpus/obj_import/*.mtl
 cp -n fixtures/foreign/obj/*.obj fuzz/corpus/obj_import/ 2>/dev/null || true
 cp -n fixtures/foreign/gltf/*.gl* fuzz/corpus/gltf_import/ 2>/dev/null || true
+# Seeds for clips_parse (both forms) and, for gltf_import, the clip test files.
+mkdir -p fuzz/corpus/clips_parse
+printf 'idle=0..10:loop,walk=11..40:pingpong,die=41..41:once' > fuzz/corpus/clips_parse/spec.txt
+printf '{"clips": [{"name": "idle", "first": 0, "last": 10, "mode": "loop"}, {"name": "walk", "first": 3, "last": 9}]}' > fuzz/corpus/clips_parse/list.json
+cp -n crates/convert/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/null || true
 # Seeds for the material targets (wear_parse, mat0_parse, texm_parse): the
 # samples mshconv-material builds in code (there are no retail files here).
 cargo run -q -p mshconv-material --example seeds -- fuzz/corpus

@@ -11,6 +11,8 @@ fi
 [ -d tools/gltf-transform/node_modules/@gltf-transform/cli ] || npm ci --prefix tools/gltf-transform --no-audit --no-fund
 # Real Blender (bpy) for the Blender round-trip tests.
 scripts/setup-blender.sh
+# Pixar's USD Python bindings (usd-core) for the USD export test (crates/convert/tests/usd_export.rs).
+scripts/setup-usd.sh
 # Headless chromium and playwright-core for the web page's browser test (server/tests/web_page.rs).
 scripts/setup-browser.sh
 command -v curl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq curl; }  # README curl examples (server/tests/readme.rs)

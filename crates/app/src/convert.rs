@@ -155,6 +155,12 @@ pub fn convert(
             );
             (files, report)
         }
+        (Format::Msh, Format::Usda) => {
+            // The glTF export's options (LOD/group, fps, axis, rotation, clips).
+            let export = options.gltf_export(GltfFormat::Glb, &names.model);
+            let (bytes, report) = mshconv_convert::usd::export(input, &export)?;
+            (vec![file("usda", bytes)], report)
+        }
         (Format::Obj, Format::Msh) => {
             let mtl = resources.mtl(mtllib_name(input).as_deref());
             let (bytes, report) =

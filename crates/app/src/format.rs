@@ -17,10 +17,14 @@ pub enum Format {
     Gltf,
     /// Wavefront OBJ (`.obj`, with its `.mtl`).
     Obj,
+    /// USD text (`.usda`): written only, from MSH (docs/USD.md).
+    Usda,
 }
 
 /// Media type of OBJ and MTL text.
 pub const TEXT_PLAIN: &str = "text/plain; charset=utf-8";
+/// Media type of USD text (`model/vnd.usda`, registered with IANA).
+pub const USDA: &str = "model/vnd.usda";
 /// Media type of a zip.
 pub const ZIP: &str = "application/zip";
 /// Media type of JSON documents.
@@ -28,7 +32,13 @@ pub const JSON: &str = "application/json";
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 4] = [Format::Msh, Format::Glb, Format::Gltf, Format::Obj];
+    pub const ALL: [Format; 5] = [
+        Format::Msh,
+        Format::Glb,
+        Format::Gltf,
+        Format::Obj,
+        Format::Usda,
+    ];
 
     /// The name in `--from`/`--to`, `from=`/`to=`, metrics labels, and the file extension.
     pub fn name(self) -> &'static str {
@@ -37,6 +47,7 @@ impl Format {
             Format::Glb => "glb",
             Format::Gltf => "gltf",
             Format::Obj => "obj",
+            Format::Usda => "usda",
         }
     }
 
@@ -47,6 +58,7 @@ impl Format {
             Format::Glb => "model/gltf-binary",
             Format::Gltf => "model/gltf+json",
             Format::Obj => TEXT_PLAIN,
+            Format::Usda => USDA,
         }
     }
 
@@ -61,8 +73,9 @@ impl Format {
     }
 
     /// Tells a format from the first bytes: the NRes magic is MSH (a model or
-    /// an `.rlb` archive), the `glTF` magic is GLB, a JSON object is glTF, other
-    /// UTF-8 text without NUL bytes is OBJ. `None` for anything else.
+    /// an `.rlb` archive), the `glTF` magic is GLB, a JSON object is glTF, text
+    /// that starts `#usda` is USD text, other UTF-8 text without NUL bytes is
+    /// OBJ. `None` for anything else.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
         if nres::is_nres(bytes) {
             return Some(Format::Msh);
@@ -74,16 +87,19 @@ impl Format {
         if text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
             return Some(Format::Gltf);
         }
+        if text.starts_with(b"#usda") {
+            return Some(Format::Usda);
+        }
         if !text.is_empty() && !text.contains(&0) && std::str::from_utf8(text).is_ok() {
             return Some(Format::Obj);
         }
         None
     }
 
-    /// Whether a conversion from `self` to `to` exists: MSH to glTF, GLB and
-    /// OBJ, and each of them back to MSH.
+    /// Whether a conversion from `self` to `to` exists: MSH to glTF, GLB, OBJ
+    /// and USD text, and each of them but USD back to MSH.
     pub fn converts_to(self, to: Format) -> bool {
-        (self == Format::Msh) != (to == Format::Msh)
+        (self == Format::Msh) != (to == Format::Msh) && self != Format::Usda
     }
 
     /// The refusal of a direction that does not exist.
@@ -94,7 +110,7 @@ impl Format {
             Err(Error::usage(
                 "convert.unsupported_direction",
                 format!(
-                    "converting {self} to {to} is not available; supported: msh -> glb/gltf/obj, glb/gltf/obj -> msh"
+                    "converting {self} to {to} is not available; supported: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh"
                 ),
             ))
         }
@@ -107,13 +123,17 @@ impl fmt::Display for Format {
     }
 }
 
-/// A format name that is none of `msh`, `glb`, `gltf`, `obj`.
+/// A format name that is none of `msh`, `glb`, `gltf`, `obj`, `usda`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownFormatName(pub String);
 
 impl fmt::Display for UnknownFormatName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?} is not a format: use msh, glb, gltf or obj", self.0)
+        write!(
+            f,
+            "{:?} is not a format: use msh, glb, gltf, obj or usda",
+            self.0
+        )
     }
 }
 
@@ -121,7 +141,7 @@ impl std::error::Error for UnknownFormatName {}
 
 impl FromStr for Format {
     type Err = UnknownFormatName;
-    /// `msh`, `glb`, `gltf` or `obj`, ASCII case-insensitively.
+    /// `msh`, `glb`, `gltf`, `obj` or `usda`, ASCII case-insensitively.
     fn from_str(s: &str) -> Result<Format, UnknownFormatName> {
         Format::ALL
             .into_iter()
@@ -187,6 +207,7 @@ mod tests {
         assert_eq!(Format::sniff(b"  \n{\"asset\":{}}"), Some(Format::Gltf));
         assert_eq!(Format::sniff(b"\xEF\xBB\xBF{}"), Some(Format::Gltf));
         assert_eq!(Format::sniff(b"o cube\nv 0 0 0\n"), Some(Format::Obj));
+        assert_eq!(Format::sniff(b"#usda 1.0\n(\n)\n"), Some(Format::Usda));
         assert_eq!(Format::sniff(b"\x89PNG\r\n\x1a\n\x00\x00"), None);
         assert_eq!(Format::sniff(b"\xff\xfe\xfd"), None);
         assert_eq!(Format::sniff(b""), None);
@@ -209,7 +230,8 @@ mod tests {
     fn directions() {
         for from in Format::ALL {
             for to in Format::ALL {
-                let expected = (from == Format::Msh) ^ (to == Format::Msh);
+                let expected =
+                    ((from == Format::Msh) ^ (to == Format::Msh)) && from != Format::Usda;
                 assert_eq!(from.converts_to(to), expected, "{from} -> {to}");
                 assert_eq!(from.check_direction(to).is_ok(), expected);
             }
@@ -222,6 +244,11 @@ mod tests {
         let (f, note) = input_format(None, Some(Path::new("x.msh")), glb).unwrap();
         assert_eq!(f, Format::Glb);
         assert!(note.unwrap().contains("named as msh"));
+        // USD text is recognised, so converting it is refused as a direction.
+        let (f, _) = input_format(None, Some(Path::new("x.usda")), b"#usda 1.0\n").unwrap();
+        assert_eq!(f, Format::Usda);
+        let e = f.check_direction(Format::Msh).unwrap_err();
+        assert_eq!(e.code(), "convert.unsupported_direction");
         let (f, note) = input_format(None, Some(Path::new("x.obj")), b"v 0 0 0\n").unwrap();
         assert_eq!((f, note), (Format::Obj, None));
         // A text that is not JSON keeps the name's format (the reader reports what is wrong).

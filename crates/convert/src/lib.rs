@@ -32,6 +32,7 @@ pub mod raster;
 mod repeats;
 mod report;
 pub mod scene;
+pub mod usd;
 
 pub use clips::{Clip, ClipList, LoopMode};
 pub use error::{Cause, Error, ErrorKind, Result};

@@ -504,3 +504,51 @@ fn blender_terrain_is_refused_or_imported_as_a_standard_model() {
         }
     }
 }
+
+/// Clips (issue 25): an export with clips becomes one Blender action per
+/// clip, and Blender's export (both profiles) brings them back as
+/// animations with their names; the import lays them end to end, which here
+/// are the clips' own frames (they tile the timeline from frame 0), so the
+/// clip list comes back with its ranges and every frame's pose is the
+/// original's. Blender drops animation extras: the loop modes come back as
+/// `loop` (docs/GLTF.md, "Clips").
+#[test]
+fn blender_keeps_one_action_per_clip() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let bytes =
+        std::fs::read(common::root().join("fixtures/small/models/m095_walker.msh")).unwrap();
+    let clips: mshconv_convert::ClipList = "idle=0..9:loop,walk=10..28:pingpong".parse().unwrap();
+    let options = ExportOptions {
+        clips: Some(clips.clone()),
+        ..ExportOptions::default()
+    };
+    let (glb, _) = msh_to_gltf(&bytes, &options).unwrap();
+    std::fs::write(input.join("walker.glb"), glb).unwrap();
+    let a = msh::open(&bytes, Mode::Strict).unwrap();
+    let mut failures = Vec::new();
+    for profile in ["default", "custom"] {
+        let out = dir.path().join(profile);
+        blender(&input, &out, profile);
+        let glb = std::fs::read(out.join("walker.glb")).unwrap();
+        let (back, list, _) =
+            mshconv_convert::gltf::import_with_clips(&glb, &Default::default(), &|_| None).unwrap();
+        let list = list.expect("a clip list");
+        let got: Vec<_> = list
+            .clips()
+            .iter()
+            .map(|c| (c.name.as_str(), c.first, c.last))
+            .collect();
+        assert_eq!(got, [("idle", 0, 9), ("walk", 10, 28)], "{profile}");
+        let b = msh::open(&back, Mode::Strict).unwrap();
+        compare(
+            &format!("{profile} clips"),
+            &a.view,
+            &b.view,
+            profile == "custom",
+            &mut failures,
+        );
+    }
+    common::fail_if_any("Blender clips", failures);
+}

@@ -209,17 +209,18 @@ const CONVERT_AFTER: &str = after!(
   mshconv convert edited.glb tank.msh
   mshconv convert scene.gltf scene.msh --animation walk --fps 30
   mshconv convert tank.msh tank.glb --clips 'idle=0..10:loop,fire=11..20:once'
+  mshconv convert tank.msh tank.usda               # USD text, for USD-based tools
   mshconv convert tank.glb tank.msh                # and tank.clips.json, if it has clips
 
 The input format is --from, else told from IN's bytes, else from its extension
 (a .glb renamed .msh converts, with a note); the output format is --to or OUT's
-extension (.msh .glb .gltf .obj).
+extension (.msh .glb .gltf .obj .usda).
 Export defaults: --lod 0 --group 0 --fps 24 --axis y-up --rotation conjugate;
 they are recorded in the output, and the import reads them back (a file written
 by mshconv converts back to the identical .msh). A .gltf's side-car buffers are
 read only from its own folder; no other URI is followed. Notes about
 approximations go to stderr (--quiet: none).
-Available: msh -> glb/gltf/obj, glb/gltf/obj -> msh."
+Available: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh."
 );
 
 const BATCH_AFTER: &str = "Examples:
@@ -232,7 +233,7 @@ const BATCH_AFTER: &str = "Examples:
 
 INPUTs are files, folders (searched recursively), .rlb archives and
 ARCHIVE:ENTRY. A folder gives every file that converts to the --to format
-(msh -> glb/gltf/obj, glb/gltf/obj -> msh) and every .rlb archive in it (not for
+(msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh) and every .rlb archive in it (not for
 --to msh), filtered by --include/--exclude on its path relative to the folder;
 files named on the command line are always taken. Every entry of an archive
 whose name ends in .msh is converted; the filters see an entry as the file

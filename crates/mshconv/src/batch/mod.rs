@@ -210,7 +210,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         ExitCode::from(fail::EXIT_INVALID)
     } else if summary.converted == 0 {
         out::stderr_line(&format!(
-            "batch: nothing converted: no input converts to {} (msh -> glb/gltf/obj, glb/gltf/obj -> msh; archives hold msh models already)",
+            "batch: nothing converted: no input converts to {} (msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh; archives hold msh models already)",
             args.to
         ));
         ExitCode::from(EXIT_NOTHING)
