@@ -29,6 +29,20 @@ for m in fixtures/small/models/m0*.msh fixtures/small/models/m1*.msh fixtures/sm
   [ -e "fuzz/corpus/obj_import/$stem.obj" ] || "$cli" convert -q "$m" "fuzz/corpus/obj_import/$stem.obj" || true
 done
 rm -f fuzz/corpus/obj_import/*.mtl
+# Seeds for look_import: textured exports of the fixture game folder's models
+# (GLB with its PNGs, and the OBJ export's .mtl).
+mkdir -p fuzz/corpus/look_import
+for m in "fixtures/small/game/units.rlb:TANK.MSH" "fixtures/small/game/units.rlb:ROBOT.MSH" fixtures/small/game/models/wreck.msh; do
+  stem=$(basename "${m//:/_}" .msh)
+  [ -e "fuzz/corpus/look_import/$stem.glb" ] || "$cli" convert -q "$m" "fuzz/corpus/look_import/$stem.glb" --game-dir fixtures/small/game || true
+  if [ ! -e "fuzz/corpus/look_import/$stem.mtl" ]; then
+    tmp=$(mktemp -d)
+    "$cli" convert -q "$m" "$tmp/$stem.obj" --game-dir fixtures/small/game && cp "$tmp/$stem.mtl" fuzz/corpus/look_import/ || true
+    rm -rf "$tmp"
+  fi
+done
+cp -n fixtures/foreign/obj/*.obj fuzz/corpus/obj_import/ 2>/dev/null || true
+cp -n fixtures/foreign/gltf/*.gl* fuzz/corpus/gltf_import/ 2>/dev/null || true
 cp -n fixtures/foreign/obj/*.obj fuzz/corpus/obj_import/ 2>/dev/null || true
 cp -n fixtures/foreign/gltf/*.gl* fuzz/corpus/gltf_import/ 2>/dev/null || true
 # Seeds for clips_parse (both forms) and, for gltf_import, the clip test files.
