@@ -39,6 +39,74 @@ const ENTRY: &str = "M123_DOME.MSH";
 /// The clips the page applies to the walker (29 frames).
 const CLIPS: &str = "idle=0..9:loop,walk=10..28:pingpong";
 
+/// The colour of the one texture the page's look files give the walker.
+const LOOK_COLOUR: [u8; 3] = [0, 255, 0];
+
+/// The game's look for the walker, written under `out/look/`: a WEAR whose
+/// every row (as many as the walker's material indices need) names `GREEN`, a
+/// `Material.lib` with `GREEN` (texture `GREEN_TEX`), a `Textures.lib` with
+/// `GREEN_TEX`, 8 x 8 pixels of [`LOOK_COLOUR`] (565, exact). Their paths
+/// and the colour, for the script.
+fn look_files(out: &Path) -> serde_json::Value {
+    use mshconv_material::mat0::{Mat0, Phase, MAT0_TYPE_ID};
+    use mshconv_material::texm::{PixelFormat, Rgba8Image, TEXM_MAGIC};
+    use mshconv_material::{wear::WearRow, Texm, Wear};
+    use nres::{OwnedArchive, OwnedEntry, WriteMode};
+    let walker = fixture(WALKER);
+    let opened = msh::open(&walker, msh::Mode::Strict).unwrap();
+    let rows = opened
+        .view
+        .batches
+        .iter()
+        .map(|b| b.material_index.get())
+        .max()
+        .unwrap()
+        + 1;
+    let wear = Wear::new(
+        (0..rows)
+            .map(|i| WearRow::new(i.to_string(), "GREEN"))
+            .collect(),
+    );
+    let library = |entry: OwnedEntry| {
+        let mut a = OwnedArchive::new();
+        a.push(entry);
+        a.write(WriteMode::Canonical).unwrap()
+    };
+    let mat0 = Mat0 {
+        phases: vec![Phase::new(b"GREEN_TEX")],
+        ..Mat0::default()
+    };
+    let [r, g, b] = LOOK_COLOUR;
+    let image = Rgba8Image {
+        width: 8,
+        height: 8,
+        pixels: [r, g, b, 255].repeat(64),
+    };
+    let texm = Texm::from_rgba8(&image, PixelFormat::Rgb565, None).unwrap();
+    let dir = out.join("look");
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        ("m095_walker.wea", wear.write().unwrap()),
+        (
+            "Material.lib",
+            library(OwnedEntry::new(MAT0_TYPE_ID, "GREEN", mat0.write().unwrap()).unwrap()),
+        ),
+        (
+            "Textures.lib",
+            library(OwnedEntry::new(TEXM_MAGIC, "GREEN_TEX", texm.write().unwrap()).unwrap()),
+        ),
+    ];
+    for (name, bytes) in &files {
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+    serde_json::json!({
+        "wear": dir.join(files[0].0),
+        "materials": dir.join(files[1].0),
+        "textures": dir.join(files[2].0),
+        "colour": LOOK_COLOUR,
+    })
+}
+
 /// The archive with the walker put in as `entry`, as the application layer's
 /// editor writes it (what `/v1/archive/put` must answer), saved under `out`.
 fn reference_put(out: &Path, entry: &str) -> PathBuf {
@@ -229,6 +297,7 @@ async fn the_page_works_in_a_real_browser() {
         "archiveEntry": ENTRY,
         "putAdded": put_added,
         "putReplaced": put_replaced,
+        "look": look_files(&out),
     });
     let config_path = out.join("config.json");
     std::fs::write(&config_path, serde_json::to_vec_pretty(&config).unwrap()).unwrap();
@@ -297,6 +366,8 @@ async fn the_page_works_in_a_real_browser() {
         "page-damaged-tolerant",
         "import-glb-preview",
         "page-put-added",
+        "textured",
+        "untextured",
     ] {
         assert!(out.join(format!("{shot}.png")).is_file(), "{shot}.png");
     }
@@ -308,6 +379,16 @@ async fn the_page_works_in_a_real_browser() {
         "{pixels}"
     );
     assert!(pixels["played"].as_u64().unwrap() > 50, "{pixels}");
+    // The look's colour covers most of the textured model, and is gone without the files.
+    let count = |shot: &str, what: &str| pixels[shot][what].as_u64().unwrap();
+    assert!(
+        count("textured", "colour") * 2 > count("textured", "model"),
+        "{pixels}"
+    );
+    assert!(
+        count("untextured", "colour") * 50 < count("untextured", "model"),
+        "{pixels}"
+    );
     eprintln!(
         "browser test: {checks} checks passed in {:.1} s ({}; WebGL: {}); screenshots in test-output/web/",
         started.elapsed().as_secs_f64(),

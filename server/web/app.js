@@ -11,6 +11,11 @@
 //   /v1/convert?to=glb again for the preview, and /v1/validate.
 // - A model the conversion refuses (422): POST /v1/validate?tolerant=true and
 //   /v1/inspect?tolerant=true show what can be read of it.
+// - The game's look: the optional files WEAR, Material.lib and Textures.lib
+//   go with every conversion of a .msh as the fields wear, materials and
+//   textures (the service may also have --game-dir); the preview shows the
+//   textured model, and a line says whether it is textured and, when not,
+//   why (the service's game.* notes).
 // - "Put a model into an archive": POST /v1/archive/put with the .rlb and the
 //   model (the one opened or imported above, or one chosen there) gives the
 //   new archive to download.
@@ -65,6 +70,7 @@ const state = {
   archiveZip: null, // the last "every model" zip
   put: { model: null, archive: null, entries: [], entry: '' }, // the "put into an archive" form
   putResult: null, // the last put: placed, entry, fileName, bytes, notes
+  look: null, // the shown model's look: textured, images, text
 };
 
 // Each new file starts a new generation; answers for an older one are dropped.
@@ -111,7 +117,7 @@ class PageError extends Error {
 }
 
 /**
- * POSTs `upload` ({file, mtl}) as multipart/form-data to `path` with the query
+ * POSTs `upload` ({file, mtl, look}) as multipart/form-data to `path` with the query
  * `params` (empty values left out). With `busy`, shows the upload's progress
  * under that label. Resolves with an Answer (any status); rejects with a
  * PageError when no answer came.
@@ -131,6 +137,7 @@ function post(path, params, upload, busy) {
     if (upload.archive) form.append('archive', upload.archive, upload.archive.name);
     form.append('file', upload.file, upload.file.name);
     if (upload.mtl) form.append('mtl', upload.mtl, upload.mtl.name);
+    for (const [field, f] of Object.entries(upload.look ?? {})) form.append(field, f, f.name);
     if (busy) {
       showBusy(busy, 0);
       const upload = { label: busy, events: 0, loaded: 0, total: 0 };
@@ -442,12 +449,13 @@ async function openModel(gen) {
   $('model').hidden = true;
   stopAnimation();
   const { file, entry } = current;
+  state.look = null;
   const what = entry ? `${entry} from ${file.name}` : file.name;
   $('clips-text').value = '';
   view.appliedClips = '';
   let answer;
   try {
-    answer = await post('/v1/convert', { to: 'glb', entry }, { file }, `Uploading ${file.name}`);
+    answer = await post('/v1/convert', { to: 'glb', entry }, { file, look: lookFiles() }, `Uploading ${file.name}`);
   } catch (e) {
     if (gen === generation) fail(e);
     return;
@@ -470,6 +478,7 @@ async function openModel(gen) {
   setStatus(`Preparing the preview of ${what}…`);
   try {
     await showModel(answer.body, entry || file.name);
+    showLook(answer);
   } catch (e) {
     if (gen === generation) {
       fail(
@@ -728,7 +737,7 @@ async function convertArchive() {
   clearError();
   let answer;
   try {
-    answer = await post('/v1/archive/convert', { to }, { file }, `Converting every model of ${file.name} to .${to}`);
+    answer = await post('/v1/archive/convert', { to }, { file, look: lookFiles(false) }, `Converting every model of ${file.name} to .${to}`);
   } catch (e) {
     fail(e, { keep: true });
     return;
@@ -1232,7 +1241,7 @@ async function applyClips() {
   clearError();
   let answer;
   try {
-    answer = await post('/v1/convert', { to: 'glb', entry, clips }, { file }, 'Applying the clips');
+    answer = await post('/v1/convert', { to: 'glb', entry, clips }, { file, look: lookFiles() }, 'Applying the clips');
   } catch (e) {
     if (gen === generation) fail(e, { keep: true });
     return;
@@ -1241,6 +1250,7 @@ async function applyClips() {
   if (!answer.ok) return showError(problemOf(answer), { keep: true });
   stopAnimation();
   await showModel(answer.body, $('model-title').textContent);
+  showLook(answer);
   if (gen !== generation) return;
   view.appliedClips = clips;
   setStatus(clips ? `${plural(view.clips.length, 'clip')}: pick one to play it.` : 'One animation over the whole timeline.');
@@ -1293,7 +1303,7 @@ async function download(to) {
   clearError();
   let answer;
   try {
-    answer = await post('/v1/convert', params, { file }, `Converting to .${to}`);
+    answer = await post('/v1/convert', params, { file, look: lookFiles() }, `Converting to .${to}`);
   } catch (e) {
     if (gen === generation) fail(e, { keep: true });
     return;
@@ -1306,7 +1316,74 @@ async function download(to) {
   setStatus(`Downloaded ${name} (${answer.body.byteLength.toLocaleString('en')} bytes).`);
 }
 
+// ---------------------------------------------------------------- the game's look
+
+/** The look files chosen (field name -> File); without the WEAR for a whole archive. */
+function lookFiles(withWear = true) {
+  const look = {};
+  for (const field of ['wear', 'materials', 'textures']) {
+    const f = $(`look-${field}`).files[0];
+    if (f && (withWear || field !== 'wear')) look[field] = f;
+  }
+  return look;
+}
+
+/** The JSON chunk of a GLB (an ArrayBuffer), or null. */
+function glbJson(body) {
+  try {
+    const view = new DataView(body);
+    const length = view.getUint32(12, true);
+    return JSON.parse(new TextDecoder().decode(new Uint8Array(body, 20, length)));
+  } catch {
+    return null;
+  }
+}
+
+/** Why a model is untextured, from the notes of its conversion (the first game.* note that says). */
+const UNTEXTURED_NOTES = [
+  'game.no_wear',
+  'game.bad_wear',
+  'game.no_material_lib',
+  'game.bad_material_lib',
+  'game.no_textures_lib',
+  'game.bad_textures_lib',
+  'game.no_texture',
+];
+
+/** Says whether the shown model is textured (its GLB has images) and, when not, why. */
+function showLook(answer) {
+  const images = glbJson(answer.body)?.images?.length ?? 0;
+  let notes = [];
+  try {
+    notes = JSON.parse(answer.header('x-mshconv-notes') || '[]');
+  } catch {
+    notes = [];
+  }
+  const why = UNTEXTURED_NOTES.map((code) => notes.find((n) => n.code === code)).find(Boolean);
+  let text;
+  if (images > 0) {
+    text = `Textured: ${plural(images, 'texture')} from the game's look.`;
+    if (why) text += ` Not every material: ${why.message}`;
+  } else if (why) {
+    text = `Untextured: ${why.message}`;
+  } else {
+    text = 'Untextured: no WEAR/Material.lib given (attach them under “The game\'s look”, or start the service with --game-dir).';
+  }
+  $('look-status').textContent = text;
+  $('look-status').classList.toggle('textured', images > 0);
+  state.look = { textured: images > 0, images, text };
+}
+
 // ---------------------------------------------------------------- wiring
+
+for (const field of ['wear', 'materials', 'textures']) {
+  // A look file chosen (or removed) while a model is shown: show it again with it.
+  $(`look-${field}`).addEventListener('change', () => {
+    if (!current || !state.model || state.kind === 'import') return;
+    generation += 1;
+    openModel(generation);
+  });
+}
 
 $('choose').addEventListener('click', () => $('file').click());
 $('file').addEventListener('change', (e) => {

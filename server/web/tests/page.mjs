@@ -7,7 +7,9 @@
 //
 // CONFIG.json: { url, out, walker, walkerGlb, walkerGlbLod1, walkerGlbClips, clips, damaged,
 // damagedCode, damagedWords, foreignGlb, foreignNote, obj, mtl, archive,
-// archiveEntry, putAdded, putReplaced, chromium? }
+// archiveEntry, putAdded, putReplaced, look, chromium? }
+// (look: { wear, materials, textures, colour }: files that give the walker
+// one texture of the solid colour [r, g, b])
 // (putAdded, putReplaced: the archive with the walker added as
 // M095_WALKER.MSH, and with it in place of archiveEntry, as the application
 // layer's editor writes them)
@@ -562,6 +564,60 @@ try {
     const objZip = await downloadBy(page, page.locator('#archive-convert'), 'archive-obj');
     const directObj = await api('/v1/archive/convert?to=obj', { file: [config.archive, 'small.rlb'] });
     check(objZip.bytes.equals(directObj), 'the chosen format is used (obj)', objZip.bytes.length);
+  });
+
+  // The game's look: the walker with a WEAR, a Material.lib and a
+  // Textures.lib whose one texture is a solid colour. The preview must show
+  // that colour over most of the model, and must not once they are removed.
+  await timed('textured', async () => {
+    const [r, g, b] = config.look.colour;
+    /** Pixels of the look's colour as the lights shade it: its channels' order kept, clearly. */
+    const ofColour = (img) => {
+      let n = 0;
+      const dominant = [r, g, b].indexOf(Math.max(r, g, b));
+      for (let i = 0; i < img.rgba.length; i += 4) {
+        const px = [img.rgba[i], img.rgba[i + 1], img.rgba[i + 2]];
+        const top = px[dominant];
+        if (top > 60 && px.every((v, k) => k === dominant || v * 2 < top)) n++;
+      }
+      return n;
+    };
+    const shown = (want) =>
+      page.waitForFunction(
+        (w) => {
+          const s = window.mshconvTest.state;
+          return s.phase === 'ready' && s.model?.name === 'm095_walker.msh' && s.look !== null && s.look.text.includes(w);
+        },
+        want,
+        { timeout: WAIT, polling: 50 },
+      );
+    await page.locator('#look summary').click();
+    await page.setInputFiles('#look-wear', config.look.wear);
+    await page.setInputFiles('#look-materials', config.look.materials);
+    await page.setInputFiles('#look-textures', config.look.textures);
+    await page.setInputFiles('#file', config.walker);
+    await shown('Textured: 1 texture');
+    let s = await state(page);
+    check(s.look.textured && s.look.images === 1, 'the walker is textured by the given files', s.look);
+    check((await page.locator('#look-status').textContent()).startsWith('Textured'), 'the page says it is textured');
+    const textured = await canvasShot(page, 'textured');
+    const model = differingFrom(textured, background);
+    const colour = ofColour(textured);
+    report.pixels.textured = { model, colour };
+    check(model > 1000 && colour > model / 2, "most of the model shows the texture's colour", report.pixels.textured);
+
+    for (const field of ['wear', 'materials', 'textures']) await page.setInputFiles(`#look-${field}`, []);
+    await shown('no WEAR/Material.lib given');
+    s = await state(page);
+    check(!s.look.textured, 'without the files the walker is untextured', s.look);
+    check((await page.locator('#look-status').textContent()).startsWith('Untextured: no WEAR/Material.lib given'), 'the page says why');
+    const plain = await canvasShot(page, 'untextured');
+    report.pixels.untextured = { model: differingFrom(plain, background), colour: ofColour(plain) };
+    check(
+      report.pixels.untextured.model > 1000 && report.pixels.untextured.colour < report.pixels.untextured.model / 50,
+      "without the files the texture's colour is gone",
+      report.pixels.untextured,
+    );
   });
 
   step = 'page errors';
