@@ -12,6 +12,11 @@
 //! trip is `crates/convert/tests/blender_roundtrip.rs`). Since nothing is
 //! edited, the archive after every block must be byte for byte the fixture:
 //! a model put back unedited changes nothing.
+//!
+//! `~` is a scratch home holding the fixture game folder
+//! (`fixtures/small/game`) as `~/Parkan`, the README's name for the game
+//! folder; a copy of it the commands work on must end byte for byte as it
+//! began (the textured round trip of an unedited model changes nothing).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -23,6 +28,30 @@ const SECTION: &str = "\n## Edit a game model\n";
 /// The archive the README works on, and what the test puts there.
 const ARCHIVE: &str = "units.rlb";
 const FIXTURE: &str = "fixtures/small/archives/small.rlb";
+/// The game folder the README works on (`~/Parkan`), and what the test puts there.
+const GAME: &str = "Parkan";
+const GAME_FIXTURE: &str = "fixtures/small/game";
+
+/// Every file under `dir` (relative path, bytes).
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push((
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -123,6 +152,16 @@ fn the_loop_runs_as_written() {
     let scratch = tempfile::tempdir().unwrap();
     let dir = scratch.path();
     std::fs::write(dir.join(ARCHIVE), &original).unwrap();
+    let home = scratch.path().join("home");
+    let game = tree(&repo().join(GAME_FIXTURE));
+    for (rel, bytes) in &game {
+        let p = home.join(GAME).join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    let dir = &dir.join("work");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join(ARCHIVE), &original).unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_mshconv"))
         .parent()
         .unwrap()
@@ -152,6 +191,8 @@ fn the_loop_runs_as_written() {
                 .arg(line)
                 .current_dir(dir)
                 .env("PATH", &path)
+                .env("HOME", &home)
+                .env_remove("MSHCONV_GAME_DIR")
                 .output()
                 .unwrap();
             assert!(
@@ -173,6 +214,13 @@ fn the_loop_runs_as_written() {
             "block {b}: after putting unedited models back, {ARCHIVE} is not the original ({} bytes, was {})",
             now.len(),
             original.len()
+        );
+    }
+    let copied = dir.join("game");
+    if copied.exists() {
+        assert!(
+            tree(&copied) == game,
+            "the game folder's copy changed: an unedited model with its look changes nothing"
         );
     }
     assert!(ran >= 5, "only {ran} commands ran");
