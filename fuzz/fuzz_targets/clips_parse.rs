@@ -20,9 +20,10 @@ fuzz_target!(|data: &[u8]| {
     for list in lists {
         let json = list.to_json();
         assert_eq!(ClipList::from_json(json.as_bytes()).unwrap(), list);
-        let plain = list.clips().iter().all(|c| {
-            !c.name.contains([',', '=', ':']) && c.name.trim() == c.name
-        });
+        let plain = list
+            .clips()
+            .iter()
+            .all(|c| !c.name.contains([',', '=', ':']) && c.name.trim() == c.name);
         if plain && !list.is_empty() {
             assert_eq!(ClipList::parse_spec(&list.to_spec()).unwrap(), list);
         }
