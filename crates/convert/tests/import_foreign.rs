@@ -3,7 +3,7 @@
 //! import into valid MSH whose geometry and animation match what the authoring
 //! tool itself computes (the `*.ref.json` beside each file), and what the glTF
 //! content means by the spec; plus side-car buffers, refused URIs, strips and
-//! fans, and the errors for skins and morph targets.
+//! fans (skins and morph targets: `tests/import_skins.rs`).
 //!
 //! Tolerances (docs/GLTF.md, "Foreign glTF"): see the constants below.
 
@@ -146,19 +146,11 @@ fn open(bytes: &[u8]) -> Imported {
                     (0, 0),
                     "a foreign node's geometry goes to LOD 0 group 0"
                 );
-                let s = view.slots[slot as usize];
-                let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
-                for b in &view.batches[bs..bs + bc] {
-                    let start = b.index_start.get() as usize;
-                    let idx = &view.indices[start..start + b.index_count.get() as usize];
-                    for t in idx.chunks_exact(3) {
-                        let corner = |k: usize| {
-                            let v = (b.base_vertex.get() + u32::from(t[k].get())) as usize;
-                            AXES.vec(at0[i].point(view.positions[v].map(|c| f64::from(c.get()))))
-                        };
-                        triangles[i]
-                            .push((b.material_index.get(), [corner(0), corner(1), corner(2)]));
-                    }
+                for (material, t) in common::slot_triangles(view, slot) {
+                    let corner = |v: usize| {
+                        AXES.vec(at0[i].point(view.positions[v].map(|c| f64::from(c.get()))))
+                    };
+                    triangles[i].push((material, t.map(corner)));
                 }
             }
         }
@@ -1004,21 +996,6 @@ fn buffer_uris_outside_the_folder_are_refused_without_asking_the_resolver() {
             .expect_err(uri);
         assert_eq!(e.code(), "gltf.uri_refused", "{uri}: {e}");
         assert_eq!(*calls.borrow(), 0, "{uri}: the resolver was called");
-    }
-}
-
-// ---------------------------------------------------------------- what MSH cannot hold
-
-#[test]
-fn skins_and_morph_targets_are_refused_with_what_to_do() {
-    for (glb, code, hint) in [
-        ("threejs_skinned.glb", "gltf.skin_unsupported", "armature"),
-        ("threejs_morph.glb", "gltf.morph_unsupported", "shape keys"),
-    ] {
-        let e = gltf_to_msh(&read(glb), &ImportOptions::default(), &no_files).unwrap_err();
-        assert_eq!(e.code(), code, "{glb}: {e}");
-        assert_eq!(e.kind(), mshconv_convert::ErrorKind::Unsupported, "{glb}");
-        assert!(e.message().contains(hint), "{glb}: {e}");
     }
 }
 

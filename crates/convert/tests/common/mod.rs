@@ -78,5 +78,24 @@ pub fn fail_if_any(what: &str, failures: Vec<String>) {
     );
 }
 
+/// The triangles of one MSH slot: per triangle its batch's material index and
+/// the model vertex index of each corner.
+pub fn slot_triangles(view: &msh::ModelRef<'_>, slot: u16) -> Vec<(u16, [usize; 3])> {
+    let s = view.slots[slot as usize];
+    let (bs, bc) = (s.batch_start.get() as usize, s.batch_count.get() as usize);
+    let mut out = Vec::new();
+    for b in &view.batches[bs..bs + bc] {
+        let start = b.index_start.get() as usize;
+        let idx = &view.indices[start..start + b.index_count.get() as usize];
+        for t in idx.chunks_exact(3) {
+            out.push((
+                b.material_index.get(),
+                std::array::from_fn(|k| (b.base_vertex.get() + u32::from(t[k].get())) as usize),
+            ));
+        }
+    }
+    out
+}
+
 /// Helpers of the OBJ tests.
 pub mod obj;

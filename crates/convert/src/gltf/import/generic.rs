@@ -14,7 +14,7 @@ use crate::scene::{KeySample, SceneBatch, SceneModel, SceneNode, SceneSlot};
 use gltf::animation::{Interpolation, Property};
 use std::collections::{BTreeMap, HashMap};
 
-type M3 = [[f64; 3]; 3];
+pub(super) type M3 = [[f64; 3]; 3];
 
 fn unsupported(code: &str, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Unsupported, code, message)
@@ -40,22 +40,7 @@ pub fn scene(
     report: &mut Report,
 ) -> Result<(SceneModel, Laid)> {
     let doc = &src.doc;
-    if doc.skins().next().is_some() {
-        return Err(unsupported(
-            "gltf.skin_unsupported",
-            "the file has a skin (armature); MSH nodes are rigid: apply the armature in Blender (or parent each mesh to one bone as a rigid part) and export again",
-        ));
-    }
-    if doc
-        .meshes()
-        .flat_map(|m| m.primitives())
-        .any(|p| p.morph_targets().next().is_some())
-    {
-        return Err(unsupported(
-            "gltf.morph_unsupported",
-            "the file has morph targets (shape keys); MSH cannot hold them: apply or remove the shape keys and export again",
-        ));
-    }
+    super::skin::note_unused(doc, report);
     if doc.cameras().next().is_some() {
         report.note(
             "import.cameras_ignored",
@@ -161,6 +146,15 @@ pub fn scene(
     }
     let materials = super::look::material_indices(doc, report)?;
     let winding_cw = recorded.is_some_and(|r| r.winding == ex::Winding::Cw);
+    // Skinned meshes go to their joints' nodes (skin.rs).
+    let item_of: HashMap<usize, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.node.index(), i))
+        .collect();
+    let joint = |node: usize| item_of.get(&node).map(|&i| (i, items[i].k));
+    let mut skinned: Vec<(usize, SceneBatch)> = Vec::new();
+    let mut blends = super::skin::Blends::default();
     let mut nodes: Vec<SceneNode> = Vec::with_capacity(items.len());
     for it in &items {
         let e: Option<ex::NodeExtras> = ex::unwrap(it.node.extras());
@@ -180,7 +174,19 @@ pub fn scene(
             ),
         };
         let mut slots: BTreeMap<(u8, u8), Vec<SceneBatch>> = BTreeMap::new();
-        if let Some(mesh) = it.node.mesh() {
+        if let (Some(mesh), Some(skin)) = (it.node.mesh(), it.node.skin()) {
+            skinned.extend(super::skin::split(
+                src,
+                &mesh,
+                &skin,
+                &joint,
+                &axes,
+                &materials,
+                winding_cw,
+                &mut blends,
+                report,
+            )?);
+        } else if let Some(mesh) = it.node.mesh() {
             let batches = mesh_batches(
                 src,
                 &mesh,
@@ -226,21 +232,13 @@ pub fn scene(
         let k = &items[owner].k;
         let m = compose(&affine_of(k, [0.0; 3]), &local);
         let batches = mesh_batches(src, &mesh, &m, &axes, &materials, winding_cw, report)?;
-        match nodes[owner]
-            .slots
-            .iter_mut()
-            .find(|s| s.lod == l && s.group == g)
-        {
-            Some(slot) => slot.batches.extend(batches),
-            None => nodes[owner].slots.push(SceneSlot {
-                lod: l,
-                group: g,
-                batches,
-                opaque: slot_opaque(&mesh),
-            }),
-        }
+        add_to_slot(&mut nodes[owner], (l, g), batches, slot_opaque(&mesh));
+    }
+    for (owner, batch) in skinned {
+        add_to_slot(&mut nodes[owner], (0, 0), vec![batch], [0; 5]);
     }
     let clips = animation(src, &items, &mut nodes, &axes, opts.fps, choice, report)?;
+    blends.report(&nodes, &axes, report);
     // Reorder by the recorded original index when there is one.
     let mut perm: Vec<usize> = (0..nodes.len()).collect();
     perm.sort_by_key(|&i| (order_key[i], i));
@@ -256,6 +254,28 @@ pub fn scene(
         nodes = reordered;
     }
     Ok((SceneModel { nodes }, clips))
+}
+
+/// Adds batches to a node's slot `(lod, group)`, making the slot when it has none.
+fn add_to_slot(
+    node: &mut SceneNode,
+    (lod, group): (u8, u8),
+    batches: Vec<SceneBatch>,
+    opaque: [u32; 5],
+) {
+    match node
+        .slots
+        .iter_mut()
+        .find(|s| s.lod == lod && s.group == group)
+    {
+        Some(slot) => slot.batches.extend(batches),
+        None => node.slots.push(SceneSlot {
+            lod,
+            group,
+            batches,
+            opaque,
+        }),
+    }
 }
 
 /// The unknown tail of the slot a mesh stands for, from its extras (zero without them).
@@ -778,8 +798,8 @@ impl Curve {
     }
 }
 
-type Affine = [[f64; 4]; 3];
-const IDENTITY: M3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+pub(super) type Affine = [[f64; 4]; 3];
+pub(super) const IDENTITY: M3 = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
 const IDENTITY_AFFINE: Affine = [
     [1.0, 0.0, 0.0, 0.0],
     [0.0, 1.0, 0.0, 0.0],
@@ -806,11 +826,11 @@ fn apply(m: &M3, v: [f64; 3]) -> [f64; 3] {
     std::array::from_fn(|i| (0..3).map(|k| m[i][k] * v[k]).sum())
 }
 
-fn affine_of(m: &M3, t: [f64; 3]) -> Affine {
+pub(super) fn affine_of(m: &M3, t: [f64; 3]) -> Affine {
     std::array::from_fn(|i| [m[i][0], m[i][1], m[i][2], t[i]])
 }
 
-fn compose(a: &Affine, b: &Affine) -> Affine {
+pub(super) fn compose(a: &Affine, b: &Affine) -> Affine {
     std::array::from_fn(|i| {
         std::array::from_fn(|j| {
             (0..3).map(|k| a[i][k] * b[k][j]).sum::<f64>() + if j == 3 { a[i][3] } else { 0.0 }
@@ -818,7 +838,7 @@ fn compose(a: &Affine, b: &Affine) -> Affine {
     })
 }
 
-fn apply_affine(m: &Affine, v: [f64; 3]) -> [f64; 3] {
+pub(super) fn apply_affine(m: &Affine, v: [f64; 3]) -> [f64; 3] {
     std::array::from_fn(|i| (0..3).map(|k| m[i][k] * v[k]).sum::<f64>() + m[i][3])
 }
 
@@ -842,7 +862,7 @@ fn inverse_transpose(m: &M3) -> M3 {
     std::array::from_fn(|i| std::array::from_fn(|j| c(i, j) / d))
 }
 
-fn quat_matrix(q: [f64; 4]) -> M3 {
+pub(super) fn quat_matrix(q: [f64; 4]) -> M3 {
     let [x, y, z, w] = q;
     [
         [
@@ -863,7 +883,7 @@ fn quat_matrix(q: [f64; 4]) -> M3 {
     ]
 }
 
-fn normalize(q: [f64; 4]) -> [f64; 4] {
+pub(super) fn normalize(q: [f64; 4]) -> [f64; 4] {
     let len = q.iter().map(|c| c * c).sum::<f64>().sqrt();
     if len > 0.0 && len.is_finite() {
         q.map(|c| c / len)

@@ -18,6 +18,7 @@ pub mod look;
 mod lossless;
 pub mod meshopt;
 pub(crate) mod read;
+mod skin;
 mod terrain;
 
 pub use read::Resolver;
