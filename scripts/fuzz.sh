@@ -48,6 +48,15 @@ mkdir -p fuzz/corpus/clips_parse
 printf 'idle=0..10:loop,walk=11..40:pingpong,die=41..41:once' > fuzz/corpus/clips_parse/spec.txt
 printf '{"clips": [{"name": "idle", "first": 0, "last": 10, "mode": "loop"}, {"name": "walk", "first": 3, "last": 9}]}' > fuzz/corpus/clips_parse/list.json
 cp -n crates/convert/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/null || true
+# Seeds for gltf_import: quantized and meshopt-compressed exports, made by
+# glTF-Transform when scripts/test.sh has installed it (meshopt_decode starts empty).
+gt=tools/gltf-transform/node_modules/.bin/gltf-transform
+for stem in m012_walker m127_tank; do
+  for c in quantize meshopt; do
+    seed="fuzz/corpus/gltf_import/$stem.$c.glb"
+    [ ! -x "$gt" ] || [ -e "$seed" ] || "$gt" "$c" "fuzz/corpus/gltf_import/$stem.glb" "$seed" >/dev/null 2>&1 || true
+  done
+done
 # Seeds for the material targets (wear_parse, mat0_parse, texm_parse): the
 # samples mshconv-material builds in code (there are no retail files here).
 cargo run -q -p mshconv-material --example seeds -- fuzz/corpus

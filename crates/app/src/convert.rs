@@ -219,7 +219,14 @@ pub fn model_as_msh(
         return Ok((input.to_vec(), Report::default()));
     }
     let output = convert(input, (from, Format::Msh), options, names, resources)?;
-    let report = output.report;
+    let mut report = output.report;
+    if output.files.iter().any(|f| f.name.ends_with(CLIPS_EXT)) {
+        // An archive holds models only: the clip list stays in the report.
+        report.note(
+            "import.clips_not_written",
+            "the clip list is not written into an archive (it is in the note import.clip_list)",
+        );
+    }
     let msh = output
         .files
         .into_iter()

@@ -94,6 +94,18 @@ fn convert_with_clips_and_back() {
     let w = std::fs::read(d.join("w.glb")).unwrap();
     assert_eq!(std::fs::read(d.join("f.glb")).unwrap(), w);
     assert_eq!(std::fs::read(d.join("s.glb")).unwrap(), w);
+
+    // Into an archive: the model goes in, the clip list is only reported.
+    let archive =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/archives/small.rlb");
+    std::fs::copy(archive, d.join("small.rlb")).unwrap();
+    let o = run(d, &["convert", "w.glb", "small.rlb:WALKER.MSH"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("note[import.clips_not_written]"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

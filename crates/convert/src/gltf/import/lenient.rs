@@ -158,7 +158,8 @@ fn check_required(root: &gltf_json::Root) -> Result<()> {
     Ok(())
 }
 
-/// One note per extension (or camera set) the importer leaves out.
+/// One note per extension the importer leaves out (cameras are noted by the
+/// generic path, which leaves them out).
 fn note_ignored(root: &gltf_json::Root, extensions: &Extensions, notes: &mut Vec<Note>) {
     for name in &root.extensions_used {
         let what = if name.starts_with("KHR_materials_") && name != "KHR_materials_variants" {
@@ -175,15 +176,6 @@ fn note_ignored(root: &gltf_json::Root, extensions: &Extensions, notes: &mut Vec
             continue;
         };
         notes.push(("import.extension_ignored", format!("{name}: {what}")));
-    }
-    if !root.cameras.is_empty() {
-        notes.push((
-            "import.cameras_ignored",
-            format!(
-                "{} camera(s): cameras are not part of an MSH model",
-                root.cameras.len()
-            ),
-        ));
     }
     if extensions.transforms_baked() {
         notes.push((
