@@ -43,6 +43,7 @@ for m in "fixtures/small/game/units.rlb:TANK.MSH" "fixtures/small/game/units.rlb
 done
 cp -n fixtures/foreign/obj/*.obj fuzz/corpus/obj_import/ 2>/dev/null || true
 cp -n fixtures/foreign/gltf/*.gl* fuzz/corpus/gltf_import/ 2>/dev/null || true
+cp -n fixtures/foreign/gltf/skins/*.glb fuzz/corpus/gltf_import/ 2>/dev/null || true
 # Seeds for clips_parse (both forms) and, for gltf_import, the clip test files.
 mkdir -p fuzz/corpus/clips_parse
 printf 'idle=0..10:loop,walk=11..40:pingpong,die=41..41:once' > fuzz/corpus/clips_parse/spec.txt
