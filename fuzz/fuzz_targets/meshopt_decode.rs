@@ -41,8 +41,15 @@ fuzz_target!(|data: &[u8]| {
         let n = rest.len() / stride;
         let vertices = &rest[..n * stride];
         let encoded = encode(vertices, stride);
-        let back = decode(&encoded, Mode::Attributes, Filter::None, stride, n, MAX_BYTES)
-            .expect("an encoding decodes");
+        let back = decode(
+            &encoded,
+            Mode::Attributes,
+            Filter::None,
+            stride,
+            n,
+            MAX_BYTES,
+        )
+        .expect("an encoding decodes");
         assert_eq!(back, vertices, "the vertex codec changed the data");
     }
 });
