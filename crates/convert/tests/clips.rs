@@ -190,3 +190,53 @@ fn a_recorded_clip_goes_to_its_frames() {
     );
     assert!(report.has("import.clip_list"));
 }
+
+/// Exports with clips pass the Khronos glTF-Validator with 0 errors and 0
+/// warnings, GLB and `.gltf`, and are the same bytes run after run.
+#[test]
+fn exports_with_clips_are_validator_clean() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut written = 0;
+    for (name, bytes, list) in animated() {
+        for format in [GltfFormat::Glb, GltfFormat::Gltf] {
+            let options = ExportOptions {
+                format,
+                clips: Some(list.clone()),
+                ..ExportOptions::default()
+            };
+            let out = msh_to_gltf(&bytes, &options).unwrap().0;
+            assert!(
+                out == msh_to_gltf(&bytes, &options).unwrap().0,
+                "{name}: not deterministic"
+            );
+            let ext = if format == GltfFormat::Glb {
+                "glb"
+            } else {
+                "gltf"
+            };
+            std::fs::write(
+                dir.path()
+                    .join(format!("{}.{ext}", name.replace('/', "__"))),
+                out,
+            )
+            .unwrap();
+            written += 1;
+        }
+    }
+    let results = common::validate_dir(dir.path());
+    assert_eq!(results.len(), written, "the validator saw every file");
+    let failures: Vec<String> = results
+        .iter()
+        .filter(|r| r.errors > 0 || r.warnings > 0)
+        .map(|r| {
+            format!(
+                "{}: {} errors, {} warnings: {:?}",
+                r.file,
+                r.errors,
+                r.warnings,
+                &r.messages[..r.messages.len().min(5)]
+            )
+        })
+        .collect();
+    common::fail_if_any("validator", failures);
+}
