@@ -105,12 +105,7 @@ pub fn convert(
                     (files, report)
                 }
             };
-            if let Some(name) = beside {
-                report.note(
-                    "export.clips_beside",
-                    format!("clips read from {name} (give --clips to choose others)"),
-                );
-            }
+            note_clips_beside(&mut report, beside);
             (files, report)
         }
         (Format::Glb | Format::Gltf, Format::Msh) => {
@@ -157,8 +152,10 @@ pub fn convert(
         }
         (Format::Msh, Format::Usda) => {
             // The glTF export's options (LOD/group, fps, axis, rotation, clips).
-            let export = options.gltf_export(GltfFormat::Glb, &names.model);
-            let (bytes, report) = mshconv_convert::usd::export(input, &export)?;
+            let mut export = options.gltf_export(GltfFormat::Glb, &names.model);
+            let beside = clips_beside(&mut export, resources, &names.model)?;
+            let (bytes, mut report) = mshconv_convert::usd::export(input, &export)?;
+            note_clips_beside(&mut report, beside);
             (vec![file("usda", bytes)], report)
         }
         (Format::Obj, Format::Msh) => {
@@ -202,6 +199,16 @@ fn clips_beside(
     })?;
     export.clips = Some(list);
     Ok(Some(name))
+}
+
+/// The note that the clips came from `beside` (the name [`clips_beside`] gave).
+fn note_clips_beside(report: &mut Report, beside: Option<String>) {
+    if let Some(name) = beside {
+        report.note(
+            "export.clips_beside",
+            format!("clips read from {name} (give --clips to choose others)"),
+        );
+    }
 }
 
 /// A model as MSH, to be put into an archive: an `.msh` opened strictly (a

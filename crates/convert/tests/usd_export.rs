@@ -481,3 +481,69 @@ fn terrain_is_refused_with_its_code() {
     let e = mshconv_convert::usd::export(&bytes, &ExportOptions::default()).unwrap_err();
     assert_eq!(e.code(), "usd.terrain");
 }
+
+/// Every damaged fixture is refused as the glTF export refuses it (both open
+/// the model strictly first), never with a panic.
+#[test]
+fn damaged_models_are_refused_with_the_gltf_exports_code() {
+    let dir = common::root().join("fixtures/small/damaged");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "msh"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() > 100, "only {} damaged files", paths.len());
+    let mut failures = Vec::new();
+    for p in paths {
+        let bytes = std::fs::read(&p).unwrap();
+        let usd = mshconv_convert::usd::export(&bytes, &ExportOptions::default());
+        let gltf = msh_to_gltf(&bytes, &ExportOptions::default());
+        match (usd, gltf) {
+            (Err(u), Err(g)) if u.code() == g.code() => {}
+            (u, g) => failures.push(format!(
+                "{}: usd {:?} vs gltf {:?}",
+                p.display(),
+                u.map(|_| ()).map_err(|e| e.code().to_string()),
+                g.map(|_| ()).map_err(|e| e.code().to_string())
+            )),
+        }
+    }
+    common::fail_if_any("damaged", failures);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// Bytes of a fixture changed at random: the USD export never panics, and
+    /// exports whatever the glTF export exports (terrain aside).
+    #[test]
+    fn changed_bytes_never_panic(
+        which in 0usize..1000,
+        changes in proptest::collection::vec((0usize..usize::MAX, proptest::num::u8::ANY), 1..8),
+    ) {
+        let fixtures = fixtures_once();
+        let (_, original) = &fixtures[which % fixtures.len()];
+        let mut bytes = original.clone();
+        for (at, byte) in changes {
+            let at = at % bytes.len();
+            bytes[at] = byte;
+        }
+        let usd = mshconv_convert::usd::export(&bytes, &ExportOptions::default());
+        let gltf = msh_to_gltf(&bytes, &ExportOptions::default());
+        if gltf.is_ok() {
+            proptest::prop_assert!(
+                usd.as_ref().is_ok_and(|(t, _)| t.starts_with(b"#usda 1.0\n"))
+                    || usd.as_ref().is_err_and(|e| e.code() == "usd.terrain"),
+                "glTF exports, USD: {:?}",
+                usd.map(|_| ()).map_err(|e| e.code().to_string())
+            );
+        }
+    }
+}
+
+/// The valid fixtures, read once for every proptest case.
+fn fixtures_once() -> &'static [(String, Vec<u8>)] {
+    static FIXTURES: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
+    FIXTURES.get_or_init(common::valid_fixtures)
+}
