@@ -240,3 +240,17 @@ fn exports_with_clips_are_validator_clean() {
         .collect();
     common::fail_if_any("validator", failures);
 }
+
+/// A terrain model's tables travel raw: clips do not apply, and it says so.
+#[test]
+fn clips_on_a_terrain_model_are_noted_and_ignored() {
+    let bytes = std::fs::read(common::root().join("fixtures/small/edge/terrain_land.msh")).unwrap();
+    let plain = msh_to_gltf(&bytes, &ExportOptions::default()).unwrap();
+    let options = ExportOptions {
+        clips: Some("a=0..0".parse().unwrap()),
+        ..ExportOptions::default()
+    };
+    let (out, report) = msh_to_gltf(&bytes, &options).unwrap();
+    assert!(report.has("export.clips_ignored"), "{:?}", report.notes);
+    assert!(out == plain.0, "the output is the one without clips");
+}

@@ -199,6 +199,12 @@ impl<'m> Exporter<'m> {
             );
         }
         self.check_finite()?;
+        if self.options.clips.is_some() && kind != ModelKind::Standard {
+            self.report.note(
+                "export.clips_ignored",
+                "the clips apply to standard models only: this model's animation tables travel raw",
+            );
+        }
         self.cw = self.detect_winding();
         self.collect_materials();
         for slot in 0..self.view.slots.len() {
