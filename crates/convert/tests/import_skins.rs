@@ -314,6 +314,83 @@ fn morph_targets_are_dropped_with_a_note_and_the_base_shape_imports() {
     correspondence(&r.triangles(0), &msh_triangles(&msh, 0));
 }
 
+/// The world triangles of every skinned mesh of a GLB at its rest pose by the
+/// glTF skinning equation (`sum_i w_i * world(joint_i) * ibm_i * v`),
+/// computed here with the `gltf` crate's readers, independently of the importer.
+fn skinned_by_the_spec(bytes: &[u8]) -> Vec<Tri> {
+    let g = gltf::Gltf::from_slice(bytes).unwrap();
+    let blob = g.blob.as_deref();
+    let doc = &g.document;
+    let mut parent = vec![None; doc.nodes().len()];
+    for n in doc.nodes() {
+        for c in n.children() {
+            parent[c.index()] = Some(n.index());
+        }
+    }
+    let local: Vec<[[f64; 4]; 4]> = doc
+        .nodes()
+        .map(|n| n.transform().matrix().map(|c| c.map(f64::from)))
+        .collect();
+    // Column-major 4x4 products.
+    let mul = |a: &[[f64; 4]; 4], b: &[[f64; 4]; 4]| -> [[f64; 4]; 4] {
+        std::array::from_fn(|c| std::array::from_fn(|r| (0..4).map(|k| a[k][r] * b[c][k]).sum()))
+    };
+    let world = |mut i: usize| {
+        let mut m = local[i];
+        while let Some(p) = parent[i] {
+            m = mul(&local[p], &m);
+            i = p;
+        }
+        m
+    };
+    let point = |m: &[[f64; 4]; 4], v: V3| -> V3 {
+        std::array::from_fn(|r| (0..3).map(|k| m[k][r] * v[k]).sum::<f64>() + m[3][r])
+    };
+    let mut out = Vec::new();
+    for node in doc.nodes() {
+        let (Some(mesh), Some(skin)) = (node.mesh(), node.skin()) else {
+            continue;
+        };
+        let skin_reader = skin.reader(|_| blob);
+        let ibm: Vec<[[f64; 4]; 4]> = skin_reader
+            .read_inverse_bind_matrices()
+            .unwrap()
+            .map(|m| m.map(|c| c.map(f64::from)))
+            .collect();
+        let joint: Vec<[[f64; 4]; 4]> = skin
+            .joints()
+            .zip(&ibm)
+            .map(|(j, b)| mul(&world(j.index()), b))
+            .collect();
+        for prim in mesh.primitives() {
+            let r = prim.reader(|_| blob);
+            let positions: Vec<V3> = r
+                .read_positions()
+                .unwrap()
+                .map(|p| p.map(f64::from))
+                .collect();
+            let joints: Vec<[u16; 4]> = r.read_joints(0).unwrap().into_u16().collect();
+            let weights: Vec<[f32; 4]> = r.read_weights(0).unwrap().into_f32().collect();
+            let skinned: Vec<V3> = (0..positions.len())
+                .map(|v| {
+                    let mut p = [0.0; 3];
+                    for k in 0..4 {
+                        let q = point(&joint[joints[v][k] as usize], positions[v]);
+                        (0..3).for_each(|x| p[x] += f64::from(weights[v][k]) * q[x]);
+                    }
+                    p
+                })
+                .collect();
+            let idx: Vec<u32> = r.read_indices().unwrap().into_u32().collect();
+            out.extend(
+                idx.chunks_exact(3)
+                    .map(|t| std::array::from_fn(|k| skinned[t[k] as usize])),
+            );
+        }
+    }
+    out
+}
+
 #[test]
 fn threejs_skinned_and_morphed_files_import_with_their_notes() {
     let (msh, report) = import("threejs_skinned.glb");
@@ -323,7 +400,10 @@ fn threejs_skinned_and_morphed_files_import_with_their_notes() {
         "{:?}",
         report.notes
     );
-    assert!(!msh_triangles(&msh, 0).is_empty());
+    // At rest the split is where the skinning equation puts every corner.
+    let want = skinned_by_the_spec(&read("threejs_skinned.glb"));
+    assert!(!want.is_empty());
+    correspondence(&want, &msh_triangles(&msh, 0));
     let (msh, report) = import("threejs_morph.glb");
     assert_eq!(
         notes(&report, "import.morph_targets_dropped").len(),
@@ -332,4 +412,95 @@ fn threejs_skinned_and_morphed_files_import_with_their_notes() {
         report.notes
     );
     assert!(!msh_triangles(&msh, 0).is_empty());
+}
+
+/// A GLB's JSON and binary chunk.
+fn split_glb(glb: &[u8]) -> (serde_json::Value, Vec<u8>) {
+    let n = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let json = serde_json::from_slice(&glb[20..20 + n]).unwrap();
+    (json, glb[20 + n + 8..].to_vec())
+}
+
+/// A GLB of this JSON and binary chunk.
+fn glb(json: &serde_json::Value, bin: &[u8]) -> Vec<u8> {
+    let mut text = serde_json::to_vec(json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let total = 12 + 8 + text.len() + 8 + bin.len();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&text);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out
+}
+
+#[test]
+fn broken_skins_are_typed_errors_that_say_what_is_wrong() {
+    let (json, bin) = split_glb(&read("skins/rigid.glb"));
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut j = json.clone();
+        f(&mut j);
+        glb(&j, &bin)
+    };
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "joints past the skin",
+            edit(&|j| j["skins"][0]["joints"] = serde_json::json!([3])),
+            "names joint",
+        ),
+        (
+            "a joint outside the scene",
+            edit(&|j| {
+                j["nodes"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(serde_json::json!({"name": "Loose"}));
+                let loose = j["nodes"].as_array().unwrap().len() - 1;
+                j["skins"][0]["joints"][0] = loose.into();
+            }),
+            "not part of the scene",
+        ),
+        (
+            "no JOINTS_0",
+            edit(&|j| {
+                let attributes = j["meshes"][0]["primitives"][0]["attributes"]
+                    .as_object_mut()
+                    .unwrap();
+                attributes.remove("JOINTS_0");
+            }),
+            "no JOINTS_0/WEIGHTS_0",
+        ),
+        (
+            "fewer inverse bind matrices than joints",
+            edit(&|j| {
+                j["skins"][0]["joints"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(serde_json::json!(0));
+            }),
+            "4 inverse bind matrices for 5 joints",
+        ),
+        (
+            "no joints",
+            edit(&|j| j["skins"][0]["joints"] = serde_json::json!([])),
+            "no joints",
+        ),
+    ];
+    for (what, bytes, hint) in cases {
+        match gltf_to_msh(&bytes, &ImportOptions::default(), &no_files) {
+            Ok((_, report)) => panic!("{what}: imported ({:?})", report.notes),
+            Err(e) => {
+                assert_eq!(e.code(), "gltf.skin_invalid", "{what}: {e}");
+                assert_eq!(e.kind(), mshconv_convert::ErrorKind::InvalidInput, "{what}");
+                assert!(e.message().contains(hint), "{what}: {e}");
+            }
+        }
+    }
 }

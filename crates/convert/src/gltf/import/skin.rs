@@ -59,7 +59,7 @@ pub(super) fn note_unused(doc: &gltf::Document, report: &mut Report) {
     let morphed: Vec<String> = doc
         .meshes()
         .filter(|m| m.primitives().any(|p| p.morph_targets().next().is_some()))
-        .map(|m| format!("{:?}", m.name().unwrap_or("")))
+        .map(|m| label(&m))
         .collect();
     if !morphed.is_empty() {
         report.note(
@@ -69,6 +69,14 @@ pub(super) fn note_unused(doc: &gltf::Document, report: &mut Report) {
                 morphed.join(", ")
             ),
         );
+    }
+}
+
+/// A mesh as the notes name it: its name quoted, else its index.
+fn label(mesh: &gltf::Mesh<'_>) -> String {
+    match mesh.name() {
+        Some(name) => format!("{:?}", name.chars().take(64).collect::<String>()),
+        None => mesh.index().to_string(),
     }
 }
 
@@ -298,7 +306,7 @@ pub(super) fn split(
     report: &mut Report,
 ) -> Result<Vec<(usize, SceneBatch)>> {
     let places = joint_places(src, skin, joint)?;
-    let mesh_name = format!("{:?}", mesh.name().unwrap_or(""));
+    let mesh_name = label(mesh);
     let mut reader = MeshReader::new(mesh, materials);
     let mut out = Vec::new();
     let mut blended = false;
