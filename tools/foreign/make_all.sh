@@ -10,6 +10,8 @@ if [ -z "${BPY_PYTHON:-}" ]; then
   if [ -x .venv-blender/bin/python ]; then BPY_PYTHON=.venv-blender/bin/python; else BPY_PYTHON=.venv-blender/bin/python; fi
 fi
 "$BPY_PYTHON" tools/foreign/blender_scene.py "$out" >/dev/null
+"$BPY_PYTHON" tools/foreign/blender_skins.py "$out/skins" >/dev/null
 (cd tools/foreign/threejs && npm ci --silent && node make.mjs "../../../$out")
 sh tools/foreign/assimp.sh "$out" >/dev/null
 node tools/gltf-validator/validate.mjs "$out"
+node tools/gltf-validator/validate.mjs "$out/skins"
