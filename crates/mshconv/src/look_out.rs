@@ -12,6 +12,7 @@ use crate::out::{self, Out};
 use mshconv_app::game::wear_name;
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
 use mshconv_app::{Format, GameDir, Resources};
+use mshconv_convert::gltf::import::look::ImportedLook;
 use mshconv_material::WEAR_TYPE_ID;
 use std::path::{Path, PathBuf};
 
@@ -27,16 +28,13 @@ pub fn brings_look(from: Format) -> bool {
     matches!(from, Format::Gltf | Format::Glb | Format::Obj)
 }
 
-/// The look import's plan for the glTF or OBJ `input` (of format `from`)
-/// written to `target` (`output` when it is a file).
-pub fn plan(
+/// The look of the glTF or OBJ `input` (of format `from`), and the notes of
+/// reading it.
+pub fn read(
     input: &[u8],
     from: Format,
     resources: &dyn Resources,
-    game: &GameDir,
-    target: &Target,
-    output: &Path,
-) -> anyhow::Result<(Libraries, LookPlan)> {
+) -> Result<(ImportedLook, mshconv_convert::Report), mshconv_app::Error> {
     let side_file = |name: &str| resources.side_file(name);
     let mut notes = mshconv_convert::Report::default();
     let look = if from == Format::Obj {
@@ -48,8 +46,21 @@ pub fn plan(
         }
     } else {
         mshconv_convert::gltf::import::look::read_look(input, &side_file)
-    }
-    .map_err(mshconv_app::Error::from)?;
+    }?;
+    Ok((look, notes))
+}
+
+/// The look import's plan for the glTF or OBJ `input` (of format `from`)
+/// written to `target` (`output` when it is a file).
+pub fn plan(
+    input: &[u8],
+    from: Format,
+    resources: &dyn Resources,
+    game: &GameDir,
+    target: &Target,
+    output: &Path,
+) -> anyhow::Result<(Libraries, LookPlan)> {
+    let (look, mut notes) = read(input, from, resources)?;
     let libs = Libraries::read(game.dir())?;
     let existing = existing_wear(target, output);
     let mut plan = look_import::plan(&look, &libs, existing.as_deref())?;
@@ -60,7 +71,7 @@ pub fn plan(
 
 /// The WEAR already where the model goes: the `.wea` beside a file, the
 /// sibling entry of an archive's entry.
-fn existing_wear(target: &Target, output: &Path) -> Option<Vec<u8>> {
+pub fn existing_wear(target: &Target, output: &Path) -> Option<Vec<u8>> {
     match target {
         Target::File => std::fs::read(wear_file(output)).ok(),
         Target::Entry { archive, name } => {
@@ -76,7 +87,7 @@ fn existing_wear(target: &Target, output: &Path) -> Option<Vec<u8>> {
 
 /// The `.wea` file beside a model file: the one there is (names compared
 /// as the game compares them: `DOME.WEA` is `Dome.msh`'s), else a new one.
-fn wear_file(output: &Path) -> PathBuf {
+pub fn wear_file(output: &Path) -> PathBuf {
     let name = output
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -136,15 +147,21 @@ pub fn print_plan(
         }
     }
     for c in &plan.changes {
-        text += &format!(
-            "{}: {} {} ({})\n",
-            c.library,
-            c.action.verb(),
-            c.entry,
-            c.detail
-        );
+        text += &change_line(c);
+        text.push('\n');
     }
     out.text(&text)
+}
+
+/// `Textures.lib: add RUST (material 1: 8888 128 x 32, 8 mips)`.
+pub fn change_line(c: &look_import::Change) -> String {
+    format!(
+        "{}: {} {} ({})",
+        c.library,
+        c.action.verb(),
+        c.entry,
+        c.detail
+    )
 }
 
 /// Writes the libraries that change (each after its first backup).
@@ -158,22 +175,13 @@ pub fn write_libraries(plan: &LookPlan, libs: &Libraries, quiet: bool) -> anyhow
     }
     if !quiet {
         for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
-            out::note_line(
-                "look.entry",
-                &format!(
-                    "{}: {} {} ({})",
-                    c.library,
-                    c.action.verb(),
-                    c.entry,
-                    c.detail
-                ),
-            );
+            out::note_line("look.entry", &change_line(c));
         }
     }
     Ok(())
 }
 
-fn write_library(lib: &Library, bytes: &[u8], quiet: bool) -> anyhow::Result<()> {
+pub fn write_library(lib: &Library, bytes: &[u8], quiet: bool) -> anyhow::Result<()> {
     if let Some(old) = &lib.bytes {
         let backup = backup_path(&lib.path);
         if !backup.exists() {

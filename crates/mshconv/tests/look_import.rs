@@ -597,3 +597,85 @@ fn an_obj_export_brings_its_look_back_through_its_mtl() {
         .chunks(4)
         .any(|p| p != [0x00, 0xFF, 0x00, 0xFF]));
 }
+
+#[test]
+fn batch_brings_every_look_back_into_an_archive_or_beside_the_models() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let before = files(&work);
+    // Into the archive: each STEM.glb back as STEM.MSH with its STEM.WEA.
+    let glbs = tmp.path().join("glbs");
+    std::fs::create_dir_all(&glbs).unwrap();
+    for entry in ["TANK", "ROBOT", "DEPOT"] {
+        let input = format!("{}:{entry}.MSH", game().join("units.rlb").display());
+        let out = glbs.join(format!("{entry}.glb"));
+        mshconv(&[
+            os("convert"),
+            os(&input),
+            out.as_os_str(),
+            os("--game-dir"),
+            game().as_os_str(),
+        ]);
+    }
+    mshconv(&[
+        os("batch"),
+        glbs.as_os_str(),
+        os("--to"),
+        os("msh"),
+        os("--into"),
+        work.join("units.rlb").as_os_str(),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    assert!(
+        files(&work) == before,
+        "an unedited batch into the archive changed the game folder"
+    );
+    // Beside the models: each .msh with its .wea, as the game folder has them.
+    let loose = tmp.path().join("loose");
+    std::fs::create_dir_all(&loose).unwrap();
+    for model in ["wreck", "pipe"] {
+        let input = game().join(format!("models/{model}.msh"));
+        mshconv(&[
+            os("convert"),
+            input.as_os_str(),
+            loose.join(format!("{model}.gltf")).as_os_str(),
+            os("--game-dir"),
+            game().as_os_str(),
+        ]);
+    }
+    // One texture edited: the batch replaces it once, after one backup.
+    let png = image_file(&loose.join("pipe.gltf"), "TANK_BODY.0");
+    let mut image = read_png(&png);
+    image.pixels[..4].copy_from_slice(&[0, 0, 0, 255]);
+    write_png(&png, &image);
+    let out = tmp.path().join("out");
+    let run = mshconv(&[
+        os("batch"),
+        loose.as_os_str(),
+        os("--to"),
+        os("msh"),
+        os("--out"),
+        out.as_os_str(),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("look.texture_replaced"), "{stderr}");
+    for model in ["wreck", "pipe"] {
+        assert_eq!(
+            std::fs::read(out.join(format!("{model}.wea"))).unwrap(),
+            std::fs::read(game().join(format!("models/{model}.wea"))).unwrap(),
+            "{model}.wea"
+        );
+    }
+    let old = std::fs::read(game().join("Textures.lib")).unwrap();
+    assert!(std::fs::read(work.join("Textures.lib.bak")).unwrap() == old);
+    let t = texm(
+        &std::fs::read(work.join("Textures.lib")).unwrap(),
+        "TANK_BODY.0",
+    );
+    assert_eq!(&t.decode_rgba8().unwrap().pixels[..4], &[0, 0, 0, 255]);
+    assert!(!work.join("Material.lib.bak").exists());
+}

@@ -46,9 +46,15 @@ pub(super) fn into_entries(plan: &mut Plan, archive: &Path) {
 }
 
 /// With `--into`: puts every converted model into the archive (in input
-/// order) and replaces it durably, once. If that fails, every one of them
-/// fails with the reason.
-pub(super) fn put_into(archive: &Path, records: &mut [Record], quiet: bool) {
+/// order), with `wears` (the models' `.WEA` entries of `--game-dir`), and
+/// replaces it durably, once. If that fails, every one of them fails with
+/// the reason.
+pub(super) fn put_into(
+    archive: &Path,
+    records: &mut [Record],
+    wears: Vec<(String, Vec<u8>)>,
+    quiet: bool,
+) {
     let converted: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].payload.is_some())
         .collect();
@@ -66,6 +72,9 @@ pub(super) fn put_into(archive: &Path, records: &mut [Record], quiet: bool) {
                 .map_or(String::new(), |(_, e)| e.to_string());
             let payload = record.payload.take().unwrap_or_default();
             placed.push(editor.put(&entry, None, payload)?);
+        }
+        for (name, wear) in wears {
+            editor.put(&name, Some(mshconv_material::WEAR_TYPE_ID), wear)?;
         }
         Ok(placed)
     });

@@ -16,6 +16,7 @@
 //! under its name or not at all.
 
 mod into;
+mod look;
 mod plan;
 mod report;
 mod work;
@@ -190,8 +191,15 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         }));
     }
     records.sort_by(|a, b| (&a.input, &a.output).cmp(&(&b.input, &b.output)));
+    // With --game-dir, the looks of the models going back to MSH.
+    let wears = match work::GAME_DIR.get() {
+        Some(game) if args.to == Format::Msh => {
+            look::bring_back(game, &mut records, args.into.as_deref(), args.quiet)
+        }
+        _ => Vec::new(),
+    };
     if let Some(archive) = &args.into {
-        put_into(archive, &mut records, args.quiet);
+        put_into(archive, &mut records, wears, args.quiet);
     }
     let summary = summarize(&records, args.to, started, interrupted);
     out::stderr_line(&summary_line(&summary));

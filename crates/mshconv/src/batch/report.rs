@@ -45,6 +45,10 @@ pub struct Record {
     /// With `--into`: the converted model, until it is put into the archive.
     #[serde(skip)]
     pub payload: Option<Vec<u8>>,
+    /// With `--game-dir` and `--to msh`: the input's look, until it is
+    /// brought back into the game's data (`batch::look`).
+    #[serde(skip)]
+    pub look: Option<Box<mshconv_convert::gltf::import::look::ImportedLook>>,
 }
 
 impl Record {
@@ -61,6 +65,7 @@ impl Record {
             ms: 0.0,
             placed: None,
             payload: None,
+            look: None,
         }
     }
 

@@ -170,13 +170,23 @@ pub(super) fn convert_task(
         file: model_name(&task.output.to_string_lossy()),
     };
     let output = mshconv_app::convert(bytes, (from, task.to), options, &names, resources)?;
+    // With --game-dir, a model going back to MSH brings its look (planned
+    // and written by the main thread once every task is done: batch::look).
+    if GAME_DIR.get().is_some()
+        && task.to == mshconv_app::Format::Msh
+        && crate::look_out::brings_look(from)
+    {
+        let (look, notes) = crate::look_out::read(bytes, from, resources)?;
+        record.look = Some(Box::new(look));
+        record.notes.extend(notes.notes);
+    }
     if task.entry.is_some() {
         // Into an archive: the main thread puts it there once every task is done.
         let main = output.files.into_iter().next().map(|f| f.bytes);
         record.output = Some(task.output.display().to_string());
         record.bytes_out = main.as_ref().map_or(0, |b| b.len() as u64);
         record.payload = main;
-        record.notes = output.report.notes;
+        record.notes.splice(0..0, output.report.notes);
         return Ok(());
     }
     if let Some(parent) = task.output.parent() {
@@ -190,7 +200,7 @@ pub(super) fn convert_task(
     write_atomically(&task.output, &output.main().bytes)?;
     record.output = Some(task.output.display().to_string());
     record.bytes_out = output.len();
-    record.notes = output.report.notes;
+    record.notes.splice(0..0, output.report.notes);
     Ok(())
 }
 

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 /// The look of an imported model, by MSH material index.
 #[derive(Debug, Clone, Default)]
 pub struct ImportedLook {
-    /// The WEAR a textured export recorded (`scenes[0].extras.msh.wear`).
+    /// The WEAR a textured export recorded (the document's `extras.msh.wear`).
     pub wear: Option<RecordedWear>,
     /// One entry per MSH material index the glTF's materials map to (the
     /// first glTF material of each index; `NAME#1` repeats share it).
@@ -298,13 +298,15 @@ pub fn read_look(bytes: &[u8], resolver: Resolver<'_>) -> Result<ImportedLook> {
     let mut report = Report::default();
     let indices = material_indices(doc, &mut report)?;
     let mut look = ImportedLook {
-        wear: doc.scenes().next().and_then(|s| {
+        // The document's own extras (`extras.msh.wear`), where the export
+        // writes it.
+        wear: {
             #[derive(Deserialize)]
             struct Root {
                 wear: RecordedWear,
             }
-            ex::unwrap::<Root>(s.extras()).map(|r| r.wear)
-        }),
+            ex::unwrap::<Root>(&doc.as_json().extras).map(|r| r.wear)
+        },
         materials: BTreeMap::new(),
     };
     let mut decoded: BTreeMap<usize, ImportedImage> = BTreeMap::new();
