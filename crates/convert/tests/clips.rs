@@ -254,3 +254,56 @@ fn clips_on_a_terrain_model_are_noted_and_ignored() {
     assert!(report.has("export.clips_ignored"), "{:?}", report.notes);
     assert!(out == plain.0, "the output is the one without clips");
 }
+
+/// An edit to a clip's keys is an edit in the MSH: the exact rebuild sees
+/// the clip animation changed and steps aside (`import.rebuilt`); the
+/// generic path puts each clip at its recorded frames with the edited pose.
+#[test]
+fn an_edited_clip_is_taken() {
+    use base64::Engine as _;
+    let b64 = base64::engine::general_purpose::STANDARD;
+    let (_, bytes, list) = animated()
+        .into_iter()
+        .find(|(name, ..)| name.ends_with("m095_walker.msh"))
+        .expect("the walker");
+    let options = ExportOptions {
+        format: GltfFormat::Gltf,
+        clips: Some(list.clone()),
+        ..ExportOptions::default()
+    };
+    let (out, _) = msh_to_gltf(&bytes, &options).unwrap();
+    let mut json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    // The first key of the walk clip's first channel (a translation): x + 0.5.
+    let walk = &json["animations"][1];
+    let channel = &walk["channels"][0];
+    assert_eq!(channel["target"]["path"], "translation");
+    let node = channel["target"]["node"].as_u64().unwrap() as usize;
+    let sampler = channel["sampler"].as_u64().unwrap() as usize;
+    let accessor =
+        &json["accessors"][walk["samplers"][sampler]["output"].as_u64().unwrap() as usize];
+    let view = &json["bufferViews"][accessor["bufferView"].as_u64().unwrap() as usize];
+    let at = (view["byteOffset"].as_u64().unwrap_or(0)
+        + accessor["byteOffset"].as_u64().unwrap_or(0)) as usize;
+    let uri = json["buffers"][0]["uri"].as_str().unwrap().to_string();
+    let (head, data) = uri.split_once(',').unwrap();
+    let mut buffer = b64.decode(data).unwrap();
+    let x = f32::from_le_bytes(buffer[at..at + 4].try_into().unwrap()) + 0.5;
+    buffer[at..at + 4].copy_from_slice(&x.to_le_bytes());
+    json["buffers"][0]["uri"] = format!("{head},{}", b64.encode(&buffer)).into();
+    let edited = serde_json::to_vec(&json).unwrap();
+
+    let (back, clips, report) =
+        import_with_clips(&edited, &ImportOptions::default(), &no_side_files).unwrap();
+    assert!(report.has("import.rebuilt"), "{:?}", report.notes);
+    assert_eq!(clips.as_ref(), Some(&list));
+    let first = list.clips()[1].first as f32;
+    let a = msh::open(&bytes, msh::Mode::Strict).unwrap();
+    let b = msh::open(&back, msh::Mode::Strict).unwrap();
+    let before = msh::pose::local_poses(&a.view, first).unwrap()[node].translation[0];
+    let after = msh::pose::local_poses(&b.view, first).unwrap()[node].translation[0];
+    assert!((after - before - 0.5).abs() < 1e-4, "{before} -> {after}");
+    // The unedited file still rebuilds exactly.
+    let (same, _, report) =
+        import_with_clips(&out, &ImportOptions::default(), &no_side_files).unwrap();
+    assert!(same == bytes && !report.has("import.rebuilt"));
+}

@@ -200,3 +200,112 @@ mod tests {
         assert_eq!(names, ["walk", "clip1", "walk#2", "a+b"]);
     }
 }
+
+/// On the exact rebuild of an export with clips: the clips, when every
+/// animation is still what the export of `msh` (the rebuilt model) with
+/// those clips writes (same channels, the same key times and values, bit for
+/// bit); `Ok(None)` when no animation records a clip. An edited clip
+/// animation (or one that no longer fits its frames) is `Err(why)`: the
+/// import then takes the generic path, so the edit is an edit in the MSH.
+pub(super) fn unedited(
+    src: &Source<'_>,
+    msh: &[u8],
+    extras: &ex::ModelExtras,
+    resolved: &super::Resolved,
+) -> Result<std::result::Result<Option<Vec<Clip>>, String>> {
+    if !src
+        .doc
+        .animations()
+        .any(|a| ex::unwrap::<AnimationExtras>(a.extras()).is_some())
+    {
+        return Ok(Ok(None));
+    }
+    // Notes of the generic path are its own: this look is a trial.
+    let Some(clips) = recorded(src, resolved.fps, &mut Report::default())? else {
+        return Ok(Err("its clips no longer fit their recorded frames".into()));
+    };
+    let options = crate::ExportOptions {
+        lod: extras.options.lod,
+        group: extras.options.group,
+        fps: resolved.fps,
+        axis: resolved.axis,
+        rotation: resolved.rotation,
+        format: crate::GltfFormat::Glb,
+        name: crate::ExportOptions::default().name,
+        clips: ClipList::new(clips.clone()).ok(),
+    };
+    let glb = match crate::gltf::export(msh, &options) {
+        Ok((glb, _)) => glb,
+        Err(e) => {
+            return Ok(Err(format!(
+                "its clips cannot be exported again ({})",
+                e.code()
+            )))
+        }
+    };
+    let again = super::read::parse(&glb, &|_| None)?;
+    let same = src.doc.animations().len() == again.doc.animations().len()
+        && src
+            .doc
+            .animations()
+            .zip(again.doc.animations())
+            .try_fold(true, |same, (a, b)| -> Result<bool> {
+                Ok(same && same_animation(src, &a, &again, &b)?)
+            })?;
+    Ok(if same {
+        Ok(Some(clips))
+    } else {
+        Err("its clip animations were edited".into())
+    })
+}
+
+/// Whether two animations have the same channels (node, path) and samplers
+/// (interpolation, key times and values, bit for bit).
+fn same_animation(
+    src: &Source<'_>,
+    a: &gltf::Animation<'_>,
+    again: &Source<'_>,
+    b: &gltf::Animation<'_>,
+) -> Result<bool> {
+    if a.channels().count() != b.channels().count() {
+        return Ok(false);
+    }
+    for (x, y) in a.channels().zip(b.channels()) {
+        let (sx, sy) = (x.sampler(), y.sampler());
+        if x.target().node().index() != y.target().node().index()
+            || x.target().property() != y.target().property()
+            || sx.interpolation() != sy.interpolation()
+            || sx.output().dimensions() != sy.output().dimensions()
+        {
+            return Ok(false);
+        }
+        let bits = |s: &Source<'_>, acc: &gltf::Accessor<'_>| -> Result<Vec<u32>> {
+            Ok(match acc.dimensions() {
+                gltf::accessor::Dimensions::Scalar => s
+                    .floats::<1>(acc)?
+                    .as_flattened()
+                    .iter()
+                    .map(|f| f.to_bits())
+                    .collect(),
+                gltf::accessor::Dimensions::Vec3 => s
+                    .floats::<3>(acc)?
+                    .as_flattened()
+                    .iter()
+                    .map(|f| f.to_bits())
+                    .collect(),
+                _ => s
+                    .floats::<4>(acc)?
+                    .as_flattened()
+                    .iter()
+                    .map(|f| f.to_bits())
+                    .collect(),
+            })
+        };
+        if bits(src, &sx.input())? != bits(again, &sy.input())?
+            || bits(src, &sx.output())? != bits(again, &sy.output())?
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}

@@ -182,9 +182,15 @@ fn import_model(
                     )),
                 }
             });
-            match rebuilt {
+            // With clips: the clip animations must be unedited too.
+            let rebuilt = match rebuilt {
                 Ok(bytes) => {
-                    let clips = clips::recorded(&source, resolved.fps, &mut report)?;
+                    clips::unedited(&source, &bytes, extras, &resolved)?.map(|clips| (bytes, clips))
+                }
+                Err(why) => Err(why),
+            };
+            match rebuilt {
+                Ok((bytes, clips)) => {
                     let laid = Laid {
                         recorded: clips.is_some(),
                         clips: clips.unwrap_or_default(),
