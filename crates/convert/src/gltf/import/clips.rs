@@ -259,6 +259,18 @@ pub(super) fn unedited(
     })
 }
 
+/// An accessor's floats (scalar, VEC3 or VEC4) as their bits.
+fn float_bits(s: &Source<'_>, acc: &gltf::Accessor<'_>) -> Result<Vec<u32>> {
+    fn bits<const N: usize>(v: Vec<[f32; N]>) -> Vec<u32> {
+        v.as_flattened().iter().map(|f| f.to_bits()).collect()
+    }
+    Ok(match acc.dimensions() {
+        gltf::accessor::Dimensions::Scalar => bits(s.floats::<1>(acc)?),
+        gltf::accessor::Dimensions::Vec3 => bits(s.floats::<3>(acc)?),
+        _ => bits(s.floats::<4>(acc)?),
+    })
+}
+
 /// Whether two animations have the same channels (node, path) and samplers
 /// (interpolation, key times and values, bit for bit).
 fn same_animation(
@@ -279,30 +291,8 @@ fn same_animation(
         {
             return Ok(false);
         }
-        let bits = |s: &Source<'_>, acc: &gltf::Accessor<'_>| -> Result<Vec<u32>> {
-            Ok(match acc.dimensions() {
-                gltf::accessor::Dimensions::Scalar => s
-                    .floats::<1>(acc)?
-                    .as_flattened()
-                    .iter()
-                    .map(|f| f.to_bits())
-                    .collect(),
-                gltf::accessor::Dimensions::Vec3 => s
-                    .floats::<3>(acc)?
-                    .as_flattened()
-                    .iter()
-                    .map(|f| f.to_bits())
-                    .collect(),
-                _ => s
-                    .floats::<4>(acc)?
-                    .as_flattened()
-                    .iter()
-                    .map(|f| f.to_bits())
-                    .collect(),
-            })
-        };
-        if bits(src, &sx.input())? != bits(again, &sy.input())?
-            || bits(src, &sx.output())? != bits(again, &sy.output())?
+        if float_bits(src, &sx.input())? != float_bits(again, &sy.input())?
+            || float_bits(src, &sx.output())? != float_bits(again, &sy.output())?
         {
             return Ok(false);
         }
