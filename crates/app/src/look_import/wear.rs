@@ -7,7 +7,8 @@
 //! keeps its line as written; a base whose rows all stay is written back
 //! byte for byte (spacing, the `LIGHTMAPS` block, line endings). A new row
 //! gets the canonical layout and the next free numeric legacy id; an index
-//! below the highest used that no material speaks of names `DEFAULT`.
+//! below the highest used that no material speaks of names `DEFAULT`. A new
+//! WEAR (no base) has a row for every index the glTF's materials use.
 
 use super::material::Row;
 use crate::error::Error;
@@ -59,11 +60,23 @@ pub(super) fn build(
     let base = base(look, existing, report);
     let base_rows: &[WearRow] = base.as_ref().map_or(&[], |(_, w)| &w.materials);
     let wanted: BTreeMap<usize, &Row> = rows.iter().map(|(k, r)| (usize::from(*k), r)).collect();
+    // A new WEAR covers every index the model's materials use (an index the
+    // look knows nothing of names DEFAULT); a base keeps its length unless a
+    // known material needs more rows.
+    let used = if base.is_none() {
+        look.materials
+            .keys()
+            .next_back()
+            .map_or(0, |&k| usize::from(k) + 1)
+    } else {
+        0
+    };
     let count = wanted
         .keys()
         .next_back()
         .map_or(0, |k| k + 1)
         .max(base_rows.len())
+        .max(used)
         .max(1);
     let mut next_id = base_rows
         .iter()
@@ -131,5 +144,65 @@ pub(super) fn build(
                 .map(|(id, name)| WearRow::new(id, name))
                 .collect(),
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mshconv_convert::gltf::import::look::ImportedMaterial;
+
+    fn unknown() -> ImportedMaterial {
+        ImportedMaterial {
+            name: None,
+            wear_row: None,
+            mat0: None,
+            image: None,
+            base_color: [1.0; 4],
+        }
+    }
+
+    fn look_of(indices: &[u16]) -> ImportedLook {
+        ImportedLook {
+            wear: None,
+            materials: indices.iter().map(|&k| (k, unknown())).collect(),
+        }
+    }
+
+    #[test]
+    fn a_new_wear_covers_every_used_index_and_a_base_keeps_its_rows() {
+        let mut report = Report::default();
+        let look = look_of(&[0, 1, 2]);
+        let rows = [(
+            1,
+            Row {
+                legacy_id: None,
+                name: "HULL".into(),
+            },
+        )];
+        let fresh = build(&look, &rows, None, &mut report).unwrap();
+        assert_eq!(fresh, b"3\r\n1 DEFAULT\r\n2 HULL\r\n3 DEFAULT\r\n");
+        // A base short of rows stays so when the look knows nothing more.
+        let base = b"2\n7 A\n8 B\n";
+        let same = build(&look_of(&[0, 1, 2, 3]), &[], Some(base), &mut report).unwrap();
+        assert_eq!(same, base);
+        // A known material past its end adds rows (DEFAULT between).
+        let rows = [(
+            3,
+            Row {
+                legacy_id: None,
+                name: "C".into(),
+            },
+        )];
+        let grown = build(&look_of(&[0, 3]), &rows, Some(base), &mut report).unwrap();
+        assert_eq!(
+            Wear::parse(&grown)
+                .unwrap()
+                .materials
+                .iter()
+                .map(|r| (r.legacy_id.as_str(), r.name.as_str()))
+                .collect::<Vec<_>>(),
+            [("7", "A"), ("8", "B"), ("9", "DEFAULT"), ("10", "C")]
+        );
     }
 }
