@@ -41,6 +41,12 @@ pub struct LookFields {
 /// A multipart field read: its bytes and the file name its part gave.
 type Part = Option<(Bytes, Option<String>)>;
 
+/// Whether a conversion takes the game's look: an MSH model's glb, gltf or
+/// obj export (the exports that write materials and textures).
+pub fn takes_look(from: Format, to: Format) -> bool {
+    from == Format::Msh && matches!(to, Format::Glb | Format::Gltf | Format::Obj)
+}
+
 impl LookFields {
     /// The fields from the parts named [`FIELDS`], in that order.
     pub fn from_parts([wear, materials, textures]: [Part; 3]) -> Self {
@@ -64,7 +70,7 @@ impl LookFields {
         if self.is_empty() {
             return Ok(());
         }
-        if from != Format::Msh || to == Format::Msh {
+        if !takes_look(from, to) {
             return Err(ApiError::bad_request(
                 "request.multipart",
                 format!(

@@ -1303,7 +1303,9 @@ async function download(to) {
   clearError();
   let answer;
   try {
-    answer = await post('/v1/convert', params, { file, look: lookFiles() }, `Converting to .${to}`);
+    // The game's look goes with the exports that take it (not e.g. a .usda).
+    const look = ['glb', 'gltf', 'obj'].includes(to) ? lookFiles() : undefined;
+    answer = await post('/v1/convert', params, { file, look }, `Converting to .${to}`);
   } catch (e) {
     if (gen === generation) fail(e, { keep: true });
     return;

@@ -120,9 +120,7 @@ pub async fn convert(
     from.check_direction(to)?;
     upload.look.check_applies(from, to, true)?;
     // The game's look: only an MSH model's export takes it.
-    let folder = state
-        .game()
-        .filter(|_| from == Format::Msh && to != Format::Msh);
+    let folder = state.game().filter(|_| crate::game::takes_look(from, to));
     let game = crate::game::game(folder, &upload.look);
     if q.entry.is_some() && from != Format::Msh {
         return Err(ApiError::bad_request(
@@ -310,7 +308,10 @@ pub async fn archive_convert(
     require_msh(&upload.bytes, "/v1/archive/convert")?;
     let to = q.to;
     upload.look.check_applies(Format::Msh, to, false)?;
-    let game = crate::game::game(state.game(), &upload.look);
+    let folder = state
+        .game()
+        .filter(|_| crate::game::takes_look(Format::Msh, to));
+    let game = crate::game::game(folder, &upload.look);
     let zip_name = safe_stem(&model_name(q.name.as_deref(), None, &upload));
     let metrics = state.metrics();
     let (zip, summary) = state
