@@ -232,6 +232,31 @@ fn cases() -> Vec<Case> {
         Some("import.channel_ignored"),
     ));
 
+    // KHR_mesh_quantization as gltfpack writes it: integer (not normalized)
+    // u16 positions under a node scale, normalized u8 texture coordinates.
+    let (mut doc, mut bin) = plain();
+    let q: Vec<u8> = POSITIONS
+        .iter()
+        .flat_map(|p| [p[0], p[1], p[2], 0.0].map(|c| (c * 4.0) as u16))
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    let p = bin.view(&q);
+    // Vertex attributes are 4-byte aligned: each u8 pair padded to 4 bytes.
+    let t = bin.view(
+        &UVS.iter()
+            .flat_map(|uv| [uv[0], uv[1], 0.0, 0.0].map(|c| (c * 255.0) as u8))
+            .collect::<Vec<_>>(),
+    );
+    bin.views[p]["byteStride"] = json!(8);
+    bin.views[t]["byteStride"] = json!(4);
+    let (min, max) = bounds(&POSITIONS.map(|v| v.map(|c| c * 4.0)));
+    doc["accessors"][0] = json!({"bufferView": p, "componentType": 5123, "count": 4, "type": "VEC3", "min": min, "max": max});
+    doc["accessors"][1] = json!({"bufferView": t, "componentType": 5121, "normalized": true, "count": 4, "type": "VEC2"});
+    doc["nodes"][0]["scale"] = json!([0.25, 0.25, 0.25]);
+    doc["extensionsUsed"] = json!(["KHR_mesh_quantization"]);
+    doc["extensionsRequired"] = json!(["KHR_mesh_quantization"]);
+    out.push(("quantized", finish(doc, bin), reference.clone(), None));
+
     // KHR_texture_transform: baked into the UVs.
     let (mut doc, bin) = plain();
     doc["extensionsUsed"] = json!(["KHR_texture_transform"]);

@@ -71,7 +71,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
                 return Err(invalid(
                     "gltf.missing_uri",
                     format!(
-                        "buffer {} has no URI; only buffer 0 can be a GLB's binary chunk",
+                        "buffer {0} has no URI (/buffers/{0}/uri); only buffer 0 can be a GLB's binary chunk",
                         buffer.index()
                     ),
                 ))
@@ -88,7 +88,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
             return Err(invalid(
                 "gltf.buffer_short",
                 format!(
-                    "buffer {} declares {} bytes but holds {}",
+                    "/buffers/{}/byteLength: declares {} bytes but the buffer holds {}",
                     buffer.index(),
                     buffer.length(),
                     data.len()
@@ -297,7 +297,10 @@ impl Source<'_> {
         let buffer = self.buffers.get(view.buffer().index()).ok_or_else(|| {
             invalid(
                 "gltf.bad_buffer",
-                format!("buffer view {}: its buffer is missing", view.index()),
+                format!(
+                    "/bufferViews/{}/buffer: its buffer is missing",
+                    view.index()
+                ),
             )
         })?;
         let view_start = view.offset();
@@ -307,7 +310,7 @@ impl Source<'_> {
             .ok_or_else(|| {
                 invalid(
                     "gltf.view_out_of_range",
-                    format!("buffer view {} runs past its buffer", view.index()),
+                    format!("/bufferViews/{}: runs past its buffer", view.index()),
                 )
             })?;
         Ok(&buffer[view_start..view_end])
@@ -315,11 +318,8 @@ impl Source<'_> {
 
     /// An accessor's view bytes, first element offset, stride and count, with
     /// every range checked; `None` for an accessor without a view.
-    fn view_layout(
-        &self,
-        accessor: &gltf::Accessor<'_>,
-    ) -> Result<Option<ViewLayout<'_>>> {
-        let where_ = || format!("accessor {}", accessor.index());
+    fn view_layout(&self, accessor: &gltf::Accessor<'_>) -> Result<Option<ViewLayout<'_>>> {
+        let where_ = || format!("/accessors/{}", accessor.index());
         let size = accessor.size();
         let count = accessor.count();
         let Some(view) = accessor.view() else {
@@ -331,7 +331,7 @@ impl Source<'_> {
             return Err(invalid(
                 "gltf.bad_stride",
                 format!(
-                    "{}: stride {stride} is smaller than its {size}-byte elements",
+                    "{}: the stride of its buffer view ({stride}) is smaller than its {size}-byte elements",
                     where_()
                 ),
             ));
@@ -349,7 +349,7 @@ impl Source<'_> {
                 return Err(invalid(
                     "gltf.accessor_out_of_range",
                     format!(
-                        "{} ({count} elements of {size} bytes) runs past its buffer view",
+                        "{}/count: {count} elements of {size} bytes run past its buffer view",
                         where_()
                     ),
                 ))
@@ -364,7 +364,7 @@ impl Source<'_> {
             return Err(invalid(
                 "gltf.accessor_type",
                 format!(
-                    "accessor {} has {:?} elements, {N} components were expected",
+                    "/accessors/{}/type: {:?} elements, {N} components were expected",
                     accessor.index(),
                     accessor.dimensions()
                 ),
@@ -386,7 +386,7 @@ impl Source<'_> {
         if values.iter().flatten().any(|v| !v.is_finite()) {
             return Err(invalid(
                 "gltf.non_finite",
-                format!("accessor {} holds NaN or infinity", accessor.index()),
+                format!("/accessors/{}: holds NaN or infinity", accessor.index()),
             ));
         }
         Ok(values)
@@ -419,7 +419,7 @@ impl Source<'_> {
             return Err(invalid(
                 "gltf.accessor_type",
                 format!(
-                    "index accessor {} is not an unsigned scalar",
+                    "/accessors/{}: an index accessor must be an unsigned scalar",
                     accessor.index()
                 ),
             ));
