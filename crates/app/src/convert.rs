@@ -96,13 +96,7 @@ pub fn convert(
                         &names.file,
                     )?;
                     crate::game::add_notes(input, &game, &mut report);
-                    let mut files = vec![file(to.name(), out.main)];
-                    files.extend(
-                        out.side
-                            .into_iter()
-                            .map(|(name, bytes)| OutputFile { name, bytes }),
-                    );
-                    (files, report)
+                    (with_side_files(file(to.name(), out.main), out.side), report)
                 }
             };
             note_clips_beside(&mut report, beside);
@@ -154,9 +148,25 @@ pub fn convert(
             // The glTF export's options (LOD/group, fps, axis, rotation, clips).
             let mut export = options.gltf_export(GltfFormat::Glb, &names.model);
             let beside = clips_beside(&mut export, resources, &names.model)?;
-            let (bytes, mut report) = mshconv_convert::usd::export(input, &export)?;
+            let (files, mut report) = match resources.look() {
+                // Without a game folder: untextured, no side files.
+                None => {
+                    let (bytes, report) = mshconv_convert::usd::export(input, &export)?;
+                    (vec![file("usda", bytes)], report)
+                }
+                Some(game) => {
+                    let (bytes, side, mut report) = mshconv_convert::usd::export_with_look(
+                        input,
+                        &export,
+                        &game.look,
+                        &names.file,
+                    )?;
+                    crate::game::add_notes(input, &game, &mut report);
+                    (with_side_files(file("usda", bytes), side), report)
+                }
+            };
             note_clips_beside(&mut report, beside);
-            (vec![file("usda", bytes)], report)
+            (files, report)
         }
         (Format::Obj, Format::Msh) => {
             let mtl = resources.mtl(mtllib_name(input).as_deref());
@@ -199,6 +209,16 @@ fn clips_beside(
     })?;
     export.clips = Some(list);
     Ok(Some(name))
+}
+
+/// The main file, then the files beside it (an export's PNG textures).
+fn with_side_files(main: OutputFile, side: Vec<(String, Vec<u8>)>) -> Vec<OutputFile> {
+    let mut files = vec![main];
+    files.extend(
+        side.into_iter()
+            .map(|(name, bytes)| OutputFile { name, bytes }),
+    );
+    files
 }
 
 /// The note that the clips came from `beside` (the name [`clips_beside`] gave).

@@ -6,46 +6,14 @@
 //! equals too (export_animation.rs). One Python process reads every file.
 
 mod common;
+#[path = "data/usd/read_back.rs"]
+mod usd_read;
 
 use mshconv_convert::axes::Axes;
 use mshconv_convert::{msh_to_gltf, Axis, ClipList, ExportOptions, Rotation};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-/// The Python of `.venv-usd`, or a panic that says how to make it.
-fn python() -> PathBuf {
-    let python = common::root().join(".venv-usd/bin/python");
-    assert!(
-        python.exists(),
-        "usd-core is not installed: run scripts/setup-usd.sh (scripts/test.sh does)"
-    );
-    python
-}
-
-/// Reads every `.usda` in `dir` back: one JSON document per file, by file name.
-fn read_back(dir: &Path) -> BTreeMap<String, Value> {
-    let script = common::root().join("crates/convert/tests/data/usd/read_back.py");
-    let out = Command::new(python())
-        .arg(script)
-        .arg(dir)
-        .output()
-        .expect("run the USD read-back script");
-    assert!(
-        out.status.success(),
-        "read_back.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: Value = serde_json::from_str(l).unwrap();
-            (v["file"].as_str().unwrap().to_string(), v)
-        })
-        .collect()
-}
+use std::path::PathBuf;
 
 /// One export to compare: the model, the options and the output file's name.
 struct Case {
@@ -124,7 +92,7 @@ fn every_fixture_reads_back_in_usd_core_as_our_gltf_export() {
         }
     }
     assert!(exported.len() > 40, "only {} exported", exported.len());
-    let docs = read_back(dir.path());
+    let docs = usd_read::read_back(dir.path());
     let mut frames = 0;
     for case in &exported {
         let file = format!("{}.usda", case.name);
@@ -132,17 +100,7 @@ fn every_fixture_reads_back_in_usd_core_as_our_gltf_export() {
             failures.push(format!("{file}: not read back"));
             continue;
         };
-        for key in ["errors", "warnings"] {
-            if doc[key].as_array().is_some_and(|a| !a.is_empty()) {
-                failures.push(format!("{file}: usd-core's checks: {key}: {}", doc[key]));
-            }
-        }
-        if doc["validators"].as_u64().unwrap_or(0) < 20 {
-            failures.push(format!(
-                "{file}: only {} usd-core validators ran",
-                doc["validators"]
-            ));
-        }
+        failures.extend(usd_read::findings(&file, doc));
         frames += compare(&file, case, doc, &mut failures);
     }
     assert!(frames > 1000, "only {frames} node poses compared");

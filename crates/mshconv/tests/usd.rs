@@ -1,9 +1,12 @@
 //! `mshconv convert tank.msh tank.usda` and `batch --to usda`: the real
 //! binary writes the library's USD text; a `.usda` input is refused with the
-//! direction error. (usd-core reads the output back in
-//! crates/convert/tests/usd_export.rs.)
+//! direction error; with `--game-dir` the materials are textured from PNG
+//! files beside it, which usd-core resolves. (usd-core reads every fixture's
+//! output back in crates/convert/tests/usd_export.rs.)
 
 mod common;
+#[path = "../../convert/tests/data/usd/read_back.rs"]
+mod usd_read;
 
 use common::run;
 use std::path::{Path, PathBuf};
@@ -119,4 +122,47 @@ fn a_terrain_model_is_refused_with_its_code() {
     assert_ne!(r.code, 0);
     assert!(r.stderr.contains("usd.terrain"), "{}", r.stderr);
     assert!(!dir.path().join("land.usda").exists());
+}
+
+#[test]
+fn game_dir_textures_resolve_in_usd_core_and_are_the_gltf_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = fixtures().join("game");
+    let input = format!("{}:ROBOT.MSH", game.join("units.rlb").display());
+    for out in ["robot.usda", "robot.gltf"] {
+        let r = run(
+            dir.path(),
+            &["convert", &input, out, "--game-dir", game.to_str().unwrap()],
+        )
+        .expect(0);
+        assert!(
+            r.stderr.contains("note[game.material_default]"),
+            "{}",
+            r.stderr
+        );
+    }
+    let text = std::fs::read_to_string(dir.path().join("robot.usda")).unwrap();
+    let pngs: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".png"))
+        .collect();
+    assert!(pngs.len() >= 2, "{pngs:?}");
+    // Every PNG is named by the .usda (and the .gltf wrote the same names: one set of files).
+    for png in &pngs {
+        assert!(text.contains(&format!("@{png}@")), "{png} is not used");
+    }
+    assert!(text.contains("displayName = \"HULL\""));
+    assert!(text.contains("UsdUVTexture") && text.contains("inputs:opacity.connect"));
+    // usd-core: no finding, every texture resolves (its MissingReferenceValidator).
+    let docs = usd_read::read_back(dir.path());
+    let doc = &docs["robot.usda"];
+    let findings = usd_read::findings("robot.usda", doc);
+    assert!(findings.is_empty(), "{findings:?}");
+    // Without --game-dir: no PNG, no texture.
+    let plain = tempfile::tempdir().unwrap();
+    run(plain.path(), &["convert", &input, "robot.usda"]).expect(0);
+    let text = std::fs::read_to_string(plain.path().join("robot.usda")).unwrap();
+    assert!(!text.contains("UsdUVTexture"));
+    assert_eq!(std::fs::read_dir(plain.path()).unwrap().count(), 1);
 }

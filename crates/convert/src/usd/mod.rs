@@ -13,16 +13,20 @@
 //!   used `(lod, group)` slots are prims referencing it, hidden unless they are
 //!   the chosen `--lod`/`--group`;
 //! - a `UsdPreviewSurface` material per MSH material index, its display colour
-//!   the glTF export's.
+//!   the glTF export's; with the game's look ([`export_with_look`]) named
+//!   after its MAT0 entry and textured from a PNG beside the `.usda` (mod
+//!   `look`).
 //!
 //! The text is written by hand (mod `text`): there is no USD library in Rust.
 
+mod look;
 mod mesh;
 mod text;
 mod xform;
 
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
+use crate::look::{Look, SideFiles};
 use crate::options::ExportOptions;
 use crate::report::Report;
 use msh::{ModelKind, ModelRef};
@@ -33,6 +37,29 @@ use text::Usda;
 /// `format` is not used. The input must pass strict validation; terrain
 /// models are `Unsupported` (`usd.terrain`).
 pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)> {
+    let (usda, _, report) = export_inner(bytes, options, None)?;
+    Ok((usda, report))
+}
+
+/// [`export`] with the game's look: each material the look resolves is named
+/// after its MAT0 entry (`displayName`) and, when it has a texture, reads it
+/// through a `UsdUVTexture` from `{image_stem}_{texture}.png` beside the
+/// `.usda` (the glTF export's `.gltf` side file of the same name and bytes),
+/// returned as side files. An empty `look` gives the bytes [`export`] gives.
+pub fn export_with_look(
+    bytes: &[u8],
+    options: &ExportOptions,
+    look: &Look,
+    image_stem: &str,
+) -> Result<(Vec<u8>, SideFiles, Report)> {
+    export_inner(bytes, options, Some((look, image_stem)))
+}
+
+fn export_inner(
+    bytes: &[u8],
+    options: &ExportOptions,
+    look: Option<(&Look, &str)>,
+) -> Result<(Vec<u8>, SideFiles, Report)> {
     options.check()?;
     let opened = msh::open(bytes, msh::Mode::Strict)?;
     let view = opened.view;
@@ -66,6 +93,7 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
         root_path: format!("/{root_name}"),
         has_mesh: vec![false; view.slots.len()],
         view,
+        look: look.map(|(look, stem)| look::LookState::new(look, stem)),
     };
     let mut usda = Usda::default();
     walk.layer(&mut usda, &root_name);
@@ -77,7 +105,8 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
     walk.materials(&mut usda);
     walk.nodes(&mut usda)?;
     usda.close();
-    Ok((usda.out.into_bytes(), walk.report))
+    let side = walk.look.map(|l| l.side_files).unwrap_or_default();
+    Ok((usda.out.into_bytes(), side, walk.report))
 }
 
 /// The state of one export.
@@ -90,6 +119,8 @@ pub(super) struct Walk<'m> {
     root_path: String,
     /// Per MSH slot: whether it has a `Mesh` in `class "Slots"`.
     has_mesh: Vec<bool>,
+    /// The game's look, when the export was given one.
+    look: Option<look::LookState<'m>>,
 }
 
 impl Walk<'_> {
@@ -150,8 +181,9 @@ impl Walk<'_> {
     }
 
     /// `def Scope "Materials"`: a `UsdPreviewSurface` per MSH material index
-    /// a batch uses, coloured as the glTF export colours it.
-    fn materials(&self, usda: &mut Usda) {
+    /// a batch uses, coloured as the glTF export colours it, or textured from
+    /// the look.
+    fn materials(&mut self, usda: &mut Usda) {
         let used: std::collections::BTreeSet<u16> = self
             .view
             .batches
@@ -161,20 +193,37 @@ impl Walk<'_> {
         usda.open("def Scope \"Materials\"");
         for m in used {
             let path = format!("{}/Materials/mat{m}", self.root_path);
-            usda.open(&format!("def Material \"mat{m}\""));
+            let resolved = self.look.as_ref().and_then(|l| l.look.materials.get(&m));
+            match resolved {
+                Some(r) => {
+                    usda.open_meta(&format!("def Material \"mat{m}\""));
+                    usda.line(&format!("displayName = {}", text::string(&r.material.name)));
+                    usda.close_meta();
+                    usda.open("");
+                }
+                None => usda.open(&format!("def Material \"mat{m}\"")),
+            }
             usda.line(&format!(
                 "token outputs:surface.connect = <{path}/PreviewSurface.outputs:surface>"
             ));
+            let texture = resolved.and_then(|r| r.texture.clone());
             usda.open("def Shader \"PreviewSurface\"");
             usda.line("uniform token info:id = \"UsdPreviewSurface\"");
-            usda.line(&format!(
-                "color3f inputs:diffuseColor = {}",
-                text::tuple_text(&crate::palette::material_colour(m))
-            ));
+            match &texture {
+                Some(t) => look::surface_inputs(usda, &path, t),
+                None => usda.line(&format!(
+                    "color3f inputs:diffuseColor = {}",
+                    text::tuple_text(&crate::palette::material_colour(m))
+                )),
+            }
             usda.line("float inputs:metallic = 0");
             usda.line("float inputs:roughness = 1");
             usda.line("token outputs:surface");
             usda.close();
+            if let (Some(t), Some(state)) = (&texture, self.look.as_mut()) {
+                let file = state.file(t, &mut self.report);
+                look::texture_shaders(usda, &path, &file);
+            }
             usda.close();
         }
         usda.close();
