@@ -505,3 +505,11 @@ fn fixtures_once() -> &'static [(String, Vec<u8>)] {
     static FIXTURES: std::sync::OnceLock<Vec<(String, Vec<u8>)>> = std::sync::OnceLock::new();
     FIXTURES.get_or_init(common::valid_fixtures)
 }
+
+#[test]
+fn degenerate_quaternions_are_shown_normalised_with_a_note() {
+    let bytes = std::fs::read(common::root().join("fixtures/small/edge/quat_zero_and_nonunit.msh"))
+        .unwrap();
+    let (_, report) = mshconv_convert::usd::export(&bytes, &ExportOptions::default()).unwrap();
+    assert!(report.has("usd.degenerate_quaternion"), "{report:?}");
+}

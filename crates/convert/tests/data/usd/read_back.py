@@ -69,6 +69,7 @@ def read(path):
         "file": os.path.basename(path),
         "errors": errors,
         "warnings": warnings,
+        "checker": "UsdValidation" if UsdValidation else "ComplianceChecker",
         "validators": len(UsdValidation.ValidationRegistry().GetOrLoadAllValidators()) if UsdValidation else 0,
         "up_axis": UsdGeom.GetStageUpAxis(stage),
         "meters_per_unit": UsdGeom.GetStageMetersPerUnit(stage),
