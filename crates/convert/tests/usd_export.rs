@@ -34,6 +34,12 @@ fn cases() -> Vec<Case> {
             options: ExportOptions::default(),
         });
     }
+    let tank = std::fs::read(common::root().join("fixtures/small/models/m127_tank.msh")).unwrap();
+    cases.push(Case {
+        name: "m127_tank_clockwise".to_string(),
+        msh: clockwise_variant(&tank),
+        options: ExportOptions::default(),
+    });
     let animated = fixtures
         .iter()
         .filter(|(_, b)| {
@@ -65,6 +71,20 @@ fn cases() -> Vec<Case> {
         });
     }
     cases
+}
+
+/// The model with every triangle of every batch reversed: its triangles wind
+/// clockwise seen from their normals, which both exports write reversed.
+fn clockwise_variant(bytes: &[u8]) -> Vec<u8> {
+    let mut model = msh::Model::from_bytes(bytes).unwrap();
+    for b in model.batches.clone() {
+        let start = b.index_start.get() as usize;
+        let count = b.index_count.get() as usize / 3 * 3;
+        for t in model.indices[start..start + count].chunks_exact_mut(3) {
+            t.swap(1, 2);
+        }
+    }
+    model.write(nres::WriteMode::Lossless).unwrap()
 }
 
 fn file_stem(fixture: &str) -> String {
@@ -512,4 +532,20 @@ fn degenerate_quaternions_are_shown_normalised_with_a_note() {
         .unwrap();
     let (_, report) = mshconv_convert::usd::export(&bytes, &ExportOptions::default()).unwrap();
     assert!(report.has("usd.degenerate_quaternion"), "{report:?}");
+}
+
+#[test]
+fn a_clockwise_model_is_written_reversed_with_a_note() {
+    let tank = std::fs::read(common::root().join("fixtures/small/models/m127_tank.msh")).unwrap();
+    let options = ExportOptions::default();
+    let (plain, report) = mshconv_convert::usd::export(&tank, &options).unwrap();
+    assert!(!report.has("usd.winding_flipped"));
+    let (flipped, report) =
+        mshconv_convert::usd::export(&clockwise_variant(&tank), &options).unwrap();
+    assert!(report.has("usd.winding_flipped"), "{report:?}");
+    // Reversed back, the faces are the original model's.
+    assert_eq!(
+        String::from_utf8(flipped).unwrap(),
+        String::from_utf8(plain).unwrap()
+    );
 }

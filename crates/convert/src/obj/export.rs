@@ -244,8 +244,9 @@ fn batch_indices<'a>(indices: &'a [u16], b: &Batch20) -> Option<&'a [u16]> {
 }
 
 /// Majority vote of triangle winding against the stored vertex normals, over
-/// every batch (the glTF export's rule, so both exports agree).
-fn clockwise(view: &ModelRef<'_>, indices: &[u16]) -> bool {
+/// every batch (the glTF export's rule, so both exports agree; the USD export
+/// uses it too).
+pub(crate) fn clockwise(view: &ModelRef<'_>, indices: &[u16]) -> bool {
     let Some(normals) = view.normals else {
         return false;
     };

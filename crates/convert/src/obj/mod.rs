@@ -20,6 +20,7 @@ mod import;
 pub mod look;
 mod triangulate;
 
+pub(crate) use export::clockwise;
 pub use export::{export, export_with_look};
 pub use import::{import, to_scene};
 

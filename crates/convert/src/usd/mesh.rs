@@ -22,6 +22,14 @@ impl Walk<'_> {
     /// The `class "Slots"` with a `Mesh` per slot that has a drawable batch;
     /// records which slots got one.
     pub(super) fn slot_meshes(&mut self, usda: &mut Usda) -> Result<()> {
+        let indices: Vec<u16> = self.view.indices.iter().map(|i| i.get()).collect();
+        self.clockwise = crate::obj::clockwise(&self.view, &indices);
+        if self.clockwise {
+            self.report.note(
+                "usd.winding_flipped",
+                "triangles wind clockwise seen from their normals' side; written reversed so USD's counter-clockwise (rightHanded) front faces match, as in the glTF export",
+            );
+        }
         usda.open("class \"Slots\"");
         for slot in 0..self.view.slots.len() {
             let arrays = self.slot_arrays(slot)?;
@@ -89,8 +97,11 @@ impl Walk<'_> {
                 }));
             }
             let faces = a.indices.len() / 3;
-            a.indices
-                .extend(idx.iter().map(|&i| (i64::from(i.get()) + offset) as i32));
+            let order: [usize; 3] = if self.clockwise { [0, 2, 1] } else { [0, 1, 2] };
+            a.indices.extend(
+                idx.chunks_exact(3)
+                    .flat_map(|t| order.map(|k| (i64::from(t[k].get()) + offset) as i32)),
+            );
             a.subsets
                 .push((b.material_index.get(), faces..a.indices.len() / 3));
         }

@@ -94,6 +94,7 @@ fn export_inner(
         has_mesh: vec![false; view.slots.len()],
         view,
         look: look.map(|(look, stem)| look::LookState::new(look, stem)),
+        clockwise: false,
     };
     let mut usda = Usda::default();
     walk.layer(&mut usda, &root_name);
@@ -121,6 +122,8 @@ pub(super) struct Walk<'m> {
     has_mesh: Vec<bool>,
     /// The game's look, when the export was given one.
     look: Option<look::LookState<'m>>,
+    /// Whether the model's triangles wind clockwise (then each is written reversed).
+    clockwise: bool,
 }
 
 impl Walk<'_> {
