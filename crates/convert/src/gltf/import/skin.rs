@@ -12,7 +12,8 @@
 //! `world(joint) * (ibm * v)` exactly: rigid rigs import exactly. For blended
 //! weights the split moves corners; [`Blends::report`] measures by how much.
 
-use super::generic::{affine_of, apply_affine, compose, place, Affine, MeshReader, M3};
+use super::linear::{affine_of, apply_affine, compose, normalize, quat_matrix, Affine, M3};
+use super::mesh::{place, MeshReader};
 use super::read::Source;
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
@@ -144,7 +145,7 @@ fn joint_places(
                     let c = list[s].map(f64::from);
                     std::array::from_fn(|r| std::array::from_fn(|col| c[col * 4 + r]))
                 }
-                None => affine_of(&super::generic::IDENTITY, [0.0; 3]),
+                None => super::linear::IDENTITY_AFFINE,
             };
             Ok(JointPlace {
                 item,
@@ -453,8 +454,8 @@ struct Pose(Affine);
 impl Pose {
     fn of(axes: &Axes, translation: [f32; 3], rotation: [f32; 4]) -> Pose {
         let t = axes.vec(translation).map(f64::from);
-        let q = super::generic::normalize(axes.quat(rotation).map(f64::from));
-        Pose(affine_of(&super::generic::quat_matrix(q), t))
+        let q = normalize(axes.quat(rotation).map(f64::from));
+        Pose(affine_of(&quat_matrix(q), t))
     }
 }
 
