@@ -39,7 +39,8 @@ pub const PAST_TIMELINE: &str = "clips.past_timeline";
 /// animated node (refused), or a glTF animation without a channel on a node
 /// (left out of the timeline, with a note).
 pub const NO_TRACK: &str = "clips.no_track";
-/// Code of a key time that is negative, NaN or infinite (refused).
+/// Code of a key time that is NaN or infinite (refused) or negative (noted:
+/// the timeline starts at 0).
 pub const KEY_TIME_INVALID: &str = "clips.key_time_invalid";
 /// Code of two keys of one sampler at the same time (the first is kept, with a note).
 pub const KEY_TIME_DUPLICATE: &str = "clips.key_time_duplicate";

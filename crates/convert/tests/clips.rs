@@ -153,19 +153,12 @@ fn import_file(name: &str) -> mshconv_convert::Result<(Option<ClipList>, mshconv
 fn each_key_time_code_is_triggered_by_its_file() {
     // NaN and infinity are refused by the reader, as in any float accessor
     // (`gltf.non_finite`), before the key check sees them.
+    for file in ["key_time_nan.gltf", "key_time_infinite.gltf"] {
+        let e = import_file(file).unwrap_err();
+        assert_eq!(e.code(), "gltf.non_finite", "{file}: {e}");
+    }
     for (file, code) in [
         ("key_time_negative.gltf", KEY_TIME_INVALID),
-        ("key_time_nan.gltf", "gltf.non_finite"),
-        ("key_time_infinite.gltf", "gltf.non_finite"),
-    ] {
-        let e = import_file(file).unwrap_err();
-        assert_eq!(e.code(), code, "{file}: {e}");
-    }
-    assert!(import_file("key_time_negative.gltf")
-        .unwrap_err()
-        .message()
-        .contains("\"walk\""));
-    for (file, code) in [
         ("key_time_duplicate.gltf", KEY_TIME_DUPLICATE),
         ("key_time_order.gltf", KEY_TIME_ORDER),
         ("no_track.gltf", NO_TRACK),

@@ -4,10 +4,10 @@
 //! - [`recorded`]: the clips an export with `--clips` recorded in each
 //!   animation's `extras.msh.clip`, when every animation has them and each
 //!   still fits its range (else the animations are laid end to end).
-//! - [`mend_keys`]: one sampler's key times checked: a time that is negative,
-//!   NaN or infinite is refused (`clips.key_time_invalid`); times out of order
-//!   are sorted (`clips.key_time_order`) and a repeated time keeps its first
-//!   key (`clips.key_time_duplicate`), each with a note.
+//! - [`mend_keys`]: one sampler's key times checked: a time that is NaN or
+//!   infinite is refused and a negative one noted (`clips.key_time_invalid`);
+//!   times out of order are sorted (`clips.key_time_order`) and a repeated
+//!   time keeps its first key (`clips.key_time_duplicate`), each with a note.
 //! - [`unique_names`]: clip names for animations laid end to end.
 
 use super::read::Source;
@@ -85,7 +85,8 @@ pub(super) fn recorded(
 }
 
 /// A sampler's key times (`times`) and outputs (`per_key` values a key)
-/// with their times checked: refused when one is negative, NaN or infinite;
+/// with their times checked: refused when one is NaN or infinite, noted when
+/// one is negative (the timeline is sampled from 0, as a player shows it);
 /// sorted (stably) when out of order and the first of keys at one time kept,
 /// with a note each. `what` names the sampler in messages.
 pub(super) fn mend_keys<T: Copy>(
@@ -95,16 +96,20 @@ pub(super) fn mend_keys<T: Copy>(
     per_key: usize,
     report: &mut Report,
 ) -> Result<(Vec<f32>, Vec<T>)> {
-    if let Some((k, t)) = times
-        .iter()
-        .enumerate()
-        .find(|(_, t)| !t.is_finite() || **t < 0.0)
-    {
+    if let Some((k, t)) = times.iter().enumerate().find(|(_, t)| !t.is_finite()) {
         return Err(Error::new(
             ErrorKind::InvalidInput,
             KEY_TIME_INVALID,
-            format!("{what}: key {k} has time {t}; key times must be finite and not negative"),
+            format!("{what}: key {k} has time {t}; key times must be finite"),
         ));
+    }
+    if let Some((k, t)) = times.iter().enumerate().find(|(_, t)| **t < 0.0) {
+        // The timeline is sampled from time 0: keys before it only shape the
+        // pose up to there, as a glTF player shows it.
+        report.note(
+            KEY_TIME_INVALID,
+            format!("{what}: key {k} has the negative time {t}; the timeline starts at 0 (keys before it only shape the pose up to there)"),
+        );
     }
     if times.windows(2).all(|w| w[0] < w[1]) || values.len() != times.len() * per_key {
         return Ok((times, values));
@@ -183,10 +188,14 @@ mod tests {
         let (t, v) =
             mend_keys("s", vec![0.0, 0.0], vec![1, 2, 3, 4, 5, 6], 3, &mut report).unwrap();
         assert_eq!((t, v), (vec![0.0], vec![1, 2, 3]));
-        for bad in [-1.0, f32::NAN, f32::INFINITY] {
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             let e = mend_keys("s", vec![0.0, bad], vec![1, 2], 1, &mut report).unwrap_err();
             assert_eq!(e.code(), KEY_TIME_INVALID);
         }
+        let mut report = Report::default();
+        let (t, _) = mend_keys("s", vec![-1.0, 0.5], vec![1, 2], 1, &mut report).unwrap();
+        assert_eq!(t, [-1.0, 0.5]);
+        assert!(report.has(KEY_TIME_INVALID));
     }
 
     #[test]
