@@ -13,6 +13,7 @@
 #   BENCH_SKIP_PEER=1 bench/run.sh   # without assimp (it is the slow part)
 #   BENCH_ONLY=service bench/run.sh  # only (d), the service against its floor (~5 minutes)
 #   BENCH_SERVER=PATH BENCH_ONLY=service bench/run.sh  # (d) for another build of the service
+#   BENCH_ONLY=game bench/run.sh     # only (f), the game's look: bench/game.sh (~2 minutes)
 #
 # Work files go to /dev/shm when it exists (the corpus fits in memory, so the
 # floor and the converter both run at memory speed), else to a temp dir.
@@ -23,7 +24,8 @@ runs="${BENCH_RUNS:-3}"
 only="${BENCH_ONLY:-}"
 case "$only" in
   "" | service) ;;
-  *) echo "bench/run.sh: BENCH_ONLY is empty (everything) or service, not '$only'" >&2; exit 2 ;;
+  game) exec bash bench/game.sh ;;
+  *) echo "bench/run.sh: BENCH_ONLY is empty (everything), service or game, not '$only'" >&2; exit 2 ;;
 esac
 logs="$root/test-output/bench"
 mkdir -p "$logs"
@@ -50,24 +52,7 @@ corpus="$base/corpus"
 bytes=$(du -sb "$corpus" | cut -f1)
 files=$(find "$corpus" -type f \( -name '*.msh' -o -name '*.rlb' \) | wc -l)
 
-now() { date +%s.%N; }
-# best_of <label> <setup command> <timed command...>: the fastest of $runs runs, in seconds.
-best_of() {
-  local label=$1 setup=$2; shift 2
-  local best="" t0 t1 dt
-  for _ in $(seq "$runs"); do
-    eval "$setup"
-    t0=$(now)
-    "$@" >>"$logs/$label.log" 2>&1 || true
-    t1=$(now)
-    dt=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$dt < $best" | bc -l)" = 1 ]; then best=$dt; fi
-  done
-  printf '%.3f\n' "$best"
-}
-# mibs <bytes> <seconds>: throughput; ratio <a> <b>: a / b.
-mibs() { printf '%.1f' "$(echo "$1 / $2 / 1048576" | bc -l)"; }
-ratio() { printf '%.2f' "$(echo "$1 / $2" | bc -l)"; }
+. bench/lib.sh
 
 if [ -z "$only" ]; then
 # (a) The floor: the same bytes read and written once.
@@ -317,4 +302,9 @@ Peak RSS of the CLI (limit: 64 MiB + 4x the bytes converted at once):
 | \`convert\` OBJ of 65,000 one-face materials, with its MTL -> MSH ($(size_of "$base/materials.msh") bytes) | $(( $(size_of "$base/materials.obj") + $(size_of "$base/materials.mtl") )) | $((rss_materials / 1024)) | $(( 64 + 4 * ($(size_of "$base/materials.obj") + $(size_of "$base/materials.mtl")) / 1048576 )) |
 | \`convert\` OBJ of 65,000 one-face objects -> MSH ($(size_of "$base/objects.msh") bytes) | $(size_of "$base/objects.obj") | $((rss_objects / 1024)) | $(( 64 + 4 * $(size_of "$base/objects.obj") / 1048576 )) |
 EOF
+fi
+if [ -z "$only" ]; then
+  # (f) The game's look: batch --game-dir against the plain batch, and peak RSS.
+  echo
+  bash bench/game.sh
 fi
