@@ -57,6 +57,38 @@ fn entry_bytes(entry: &str) -> Vec<u8> {
     e.data().to_vec()
 }
 
+/// When the `mshconv` binary is built beside this test, `mshconv convert
+/// units.rlb:ENTRY OUT.glb --game-dir DIR` must write `glb` byte for byte.
+fn assert_cli_binary_agrees(entry: &str, glb: &[u8]) {
+    let Some(cli) = cli_binary() else {
+        eprintln!("note: the mshconv binary is not built beside this test; compared with the library call the CLI makes");
+        return;
+    };
+    let out = tempfile::tempdir().unwrap();
+    let glb_path = out.path().join("out.glb");
+    let status = std::process::Command::new(cli)
+        .env_remove("MSHCONV_GAME_DIR")
+        .arg("convert")
+        .arg(format!(
+            "{}:{entry}",
+            game_dir().join("units.rlb").display()
+        ))
+        .arg(&glb_path)
+        .arg("--game-dir")
+        .arg(game_dir())
+        .arg("--quiet")
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "mshconv convert {entry} --game-dir failed"
+    );
+    assert!(
+        std::fs::read(&glb_path).unwrap() == glb,
+        "`mshconv convert units.rlb:{entry} --game-dir` differs from the service (if the CLI binary is stale, rebuild it)"
+    );
+}
+
 fn part(bytes: Vec<u8>, name: &str) -> Part {
     Part::bytes(bytes).file_name(name.to_string())
 }
@@ -115,6 +147,7 @@ async fn an_archive_entry_with_game_dir_is_the_clis_textured_glb() {
             stem,
         );
         assert_eq!(body, cli.main().bytes, "{entry}");
+        assert_cli_binary_agrees(entry, &body);
         let cli_codes: Vec<&str> = cli.report.notes.iter().map(|n| n.code).collect();
         assert_eq!(codes, cli_codes, "{entry}");
         assert!(image_count(&body) > 0, "{entry}");

@@ -141,16 +141,6 @@ fn missing() -> Option<String> {
     None
 }
 
-/// `target/<profile>/mshconv`, beside this test's `deps/` folder, if built.
-fn cli_binary() -> Option<PathBuf> {
-    let exe = std::env::current_exe().ok()?;
-    let cli = exe
-        .parent()?
-        .parent()?
-        .join(format!("mshconv{}", std::env::consts::EXE_SUFFIX));
-    cli.is_file().then_some(cli)
-}
-
 /// The reference `.glb` of the walker with `flags`: what the library call the
 /// CLI makes writes, checked against the CLI binary itself when it is built.
 fn reference_glb(out: &Path, flags: &[&str]) -> PathBuf {

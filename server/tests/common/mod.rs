@@ -196,6 +196,16 @@ pub async fn read_raw_response(
     Some((status, head, data[end + 4..].to_vec()))
 }
 
+/// `target/<profile>/mshconv`, beside this test's `deps/` folder, if built.
+pub fn cli_binary() -> Option<PathBuf> {
+    let exe = std::env::current_exe().ok()?;
+    let cli = exe
+        .parent()?
+        .parent()?
+        .join(format!("mshconv{}", std::env::consts::EXE_SUFFIX));
+    cli.is_file().then_some(cli)
+}
+
 /// The first position of `needle` in `haystack`.
 pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
