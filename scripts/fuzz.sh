@@ -53,10 +53,29 @@ cp -n crates/convert/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/nul
 # glTF-Transform when scripts/test.sh has installed it (meshopt_decode starts empty).
 gt=tools/gltf-transform/node_modules/.bin/gltf-transform
 for stem in m012_walker m127_tank; do
-  for c in quantize meshopt; do
+  for c in quantize meshopt draco; do
     seed="fuzz/corpus/gltf_import/$stem.$c.glb"
     [ ! -x "$gt" ] || [ -e "$seed" ] || "$gt" "$c" "fuzz/corpus/gltf_import/$stem.glb" "$seed" >/dev/null 2>&1 || true
   done
+done
+# Seeds for draco_decode: the Draco bitstreams of those files' primitives.
+mkdir -p fuzz/corpus/draco_decode
+for glb in fuzz/corpus/gltf_import/*.draco.glb; do
+  [ -e "$glb" ] || continue
+  node -e '
+    const fs = require("fs");
+    const [glb, out] = process.argv.slice(1);
+    const b = fs.readFileSync(glb);
+    const n = b.readUInt32LE(12);
+    const j = JSON.parse(b.subarray(20, 20 + n));
+    const bin = b.subarray(20 + n + 8);
+    (j.meshes || []).flatMap((m) => m.primitives).slice(0, 8).forEach((p, i) => {
+      const d = p.extensions && p.extensions.KHR_draco_mesh_compression;
+      if (!d) return;
+      const v = j.bufferViews[d.bufferView];
+      fs.writeFileSync(`${out}.${i}`, bin.subarray(v.byteOffset || 0, (v.byteOffset || 0) + v.byteLength));
+    });
+  ' "$glb" "fuzz/corpus/draco_decode/$(basename "$glb" .glb)" || true
 done
 # Seeds for the material targets (wear_parse, mat0_parse, texm_parse): the
 # samples mshconv-material builds in code (there are no retail files here).

@@ -1,9 +1,11 @@
-//! Quantized (`KHR_mesh_quantization`) and meshopt-compressed
-//! (`EXT_meshopt_compression`) files made by a real tool, glTF-Transform's CLI
-//! (npm `@gltf-transform/cli`, pinned in tools/gltf-transform): our exports of
-//! committed fixtures, rewritten by `gltf-transform copy` (the reference: the
-//! same content, plain), `quantize` and `meshopt`, import to the same triangles
-//! per node and material, positions within the quantization's error.
+//! Quantized (`KHR_mesh_quantization`), meshopt-compressed
+//! (`EXT_meshopt_compression`) and Draco-compressed
+//! (`KHR_draco_mesh_compression`) files made by a real tool, glTF-Transform's
+//! CLI (npm `@gltf-transform/cli`, pinned in tools/gltf-transform): our exports
+//! of committed fixtures, rewritten by `gltf-transform copy` (the reference:
+//! the same content, plain), `quantize`, `meshopt` and `draco`, import to the
+//! same triangles per node and material, positions within the quantization's
+//! error.
 
 mod common;
 
@@ -158,6 +160,18 @@ fn compare(want: &Geometry, got: &Geometry, tol: Tolerance) -> Vec<String> {
     problems
 }
 
+/// The largest extent of a geometry's texture coordinates.
+fn uv_extent(g: &Geometry) -> f32 {
+    let corners = || g.values().flatten().flatten();
+    (0..2)
+        .map(|j| {
+            let lo = corners().map(|c| c.1[j]).fold(f32::INFINITY, f32::min);
+            let hi = corners().map(|c| c.1[j]).fold(f32::NEG_INFINITY, f32::max);
+            hi - lo
+        })
+        .fold(0.0, f32::max)
+}
+
 /// The largest extent of a geometry's positions.
 fn extent(g: &Geometry) -> f32 {
     let corners = || g.values().flatten().flatten();
@@ -185,7 +199,7 @@ fn quantized_and_meshopt_files_import_as_the_plain_file() {
         let (glb, _) = mshconv_convert::msh_to_gltf(msh, &Default::default()).unwrap();
         let path = |what: &str| dir.path().join(format!("{stem}.{what}.glb"));
         std::fs::write(path("export"), &glb).unwrap();
-        for command in ["copy", "quantize", "meshopt"] {
+        for command in ["copy", "quantize", "meshopt", "draco"] {
             transform(command, &path("export"), &path(command));
         }
         let reference = import(&std::fs::read(path("copy")).unwrap());
@@ -219,6 +233,17 @@ fn quantized_and_meshopt_files_import_as_the_plain_file() {
             ("quantize", "KHR_mesh_quantization", "copy", quantized),
             ("meshopt", "EXT_meshopt_compression", "decoded", exact),
             ("meshopt", "EXT_meshopt_compression", "copy", filtered),
+            // Draco's defaults: 14-bit positions, 10-bit normals, 12-bit UVs
+            // over the attribute's whole range (these UVs span several units).
+            (
+                "draco",
+                "KHR_draco_mesh_compression",
+                "copy",
+                Tolerance {
+                    uv: quantized.uv.max(uv_extent(&reference) / 4095.0 * 1.01),
+                    ..quantized
+                },
+            ),
         ] {
             let bytes = std::fs::read(path(command)).unwrap();
             let used = glb_json(&bytes)["extensionsRequired"].to_string();

@@ -1,6 +1,6 @@
 //! The extension objects the importer reads itself (`gltf-json` keeps no
 //! unknown extension data): `EXT_meshopt_compression` on buffer views and
-//! buffers, and `KHR_texture_transform` on each material's base colour
+//! buffers, `KHR_draco_mesh_compression` on primitives, and `KHR_texture_transform` on each material's base colour
 //! texture. Read in one pass over the JSON that skips everything else.
 
 use super::meshopt::Compressed;
@@ -15,6 +15,30 @@ pub(crate) struct Extensions {
     views: Vec<Holder<ViewExtensions>>,
     buffers: Vec<Holder<BufferExtensions>>,
     materials: Vec<Material>,
+    meshes: Vec<Mesh>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Mesh {
+    primitives: Vec<Holder<PrimitiveExtensions>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct PrimitiveExtensions {
+    #[serde(rename = "KHR_draco_mesh_compression")]
+    draco: Option<Draco>,
+}
+
+/// A primitive's `KHR_draco_mesh_compression` object.
+#[derive(Debug, Deserialize)]
+pub(crate) struct Draco {
+    /// The buffer view holding the Draco bitstream.
+    #[serde(rename = "bufferView")]
+    pub view: usize,
+    /// The Draco attribute unique id of each glTF attribute name.
+    pub attributes: std::collections::BTreeMap<String, u32>,
 }
 
 /// An object's `extensions`.
@@ -152,6 +176,25 @@ impl Extensions {
             .get(buffer)
             .and_then(|b| b.extensions.meshopt.as_ref())
             .is_some_and(|f| f.fallback)
+    }
+
+    /// The `KHR_draco_mesh_compression` object of a primitive, if any.
+    pub fn draco(&self, mesh: usize, primitive: usize) -> Option<&Draco> {
+        self.meshes
+            .get(mesh)?
+            .primitives
+            .get(primitive)?
+            .extensions
+            .draco
+            .as_ref()
+    }
+
+    /// Whether any primitive is Draco-compressed.
+    pub fn has_draco(&self) -> bool {
+        self.meshes
+            .iter()
+            .flat_map(|m| &m.primitives)
+            .any(|p| p.extensions.draco.is_some())
     }
 
     /// Whether any buffer view is meshopt-compressed.

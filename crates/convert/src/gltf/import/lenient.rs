@@ -47,9 +47,10 @@ const IMAGE_EXTENSIONS: [&str; 4] = [
 
 /// Extensions the importer decodes, or may leave out without changing the
 /// geometry, so a file that requires them is still read.
-const HONOURED: [&str; 9] = [
+const HONOURED: [&str; 10] = [
     "KHR_mesh_quantization",
     "EXT_meshopt_compression",
+    "KHR_draco_mesh_compression",
     "KHR_texture_transform",
     "KHR_lights_punctual",
     "KHR_animation_pointer",
@@ -144,15 +145,10 @@ fn check_required(root: &gltf_json::Root) -> Result<()> {
         if honoured {
             continue;
         }
-        let why = if name == "KHR_draco_mesh_compression" {
-            "Draco-compressed meshes are not decoded (no maintained pure-Rust Draco decoder); re-export without Draco, e.g. `gltf-transform cp` or with meshopt compression"
-        } else {
-            "the importer does not know it, and a file that requires it cannot be read without it"
-        };
         return Err(Error::new(
             ErrorKind::Unsupported,
             "gltf.extension_required",
-            format!("/extensionsRequired/{i}: the file requires {name}: {why}"),
+            format!("/extensionsRequired/{i}: the file requires {name}: the importer does not know it, and a file that requires it cannot be read without it"),
         ));
     }
     Ok(())
@@ -168,8 +164,6 @@ fn note_ignored(root: &gltf_json::Root, extensions: &Extensions, notes: &mut Vec
             "only the default material of each primitive is imported"
         } else if name == "KHR_lights_punctual" {
             "lights are not part of an MSH model"
-        } else if name == "KHR_draco_mesh_compression" {
-            "Draco data is not decoded: the primitives' uncompressed fallback accessors are read"
         } else if name == "KHR_texture_basisu" {
             "KTX2 (Basis Universal) images are not decoded"
         } else {
@@ -450,7 +444,7 @@ mod tests {
         for (name, ok) in [
             ("KHR_mesh_quantization", true),
             ("KHR_materials_clearcoat", true),
-            ("KHR_draco_mesh_compression", false),
+            ("KHR_draco_mesh_compression", true),
             ("EXT_mesh_gpu_instancing", false),
         ] {
             let json = format!(

@@ -10,6 +10,7 @@
 
 mod clips;
 mod dense;
+pub mod draco;
 mod extensions;
 mod generic;
 mod lenient;

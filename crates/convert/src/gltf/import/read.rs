@@ -6,11 +6,12 @@
 use super::extensions::Extensions;
 use super::lenient::{self, Note};
 use super::limits::{self, ReadBudget};
-use super::{dense, meshopt};
+use super::{dense, draco, meshopt};
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine as _;
 use gltf::accessor::{DataType, Dimensions};
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// Gives the bytes of a side-car file named by a buffer's relative URI, or `None`.
 /// The importer only asks for plain file names (no folders, no `..`, no scheme).
@@ -25,6 +26,9 @@ pub struct Source<'a> {
     /// The decoded bytes of each buffer view stored compressed
     /// (`EXT_meshopt_compression`), by view index.
     views: Vec<Option<Vec<u8>>>,
+    /// The decoded elements of every accessor a Draco-compressed primitive
+    /// names (`KHR_draco_mesh_compression`), by accessor index.
+    draco: HashMap<usize, Vec<u8>>,
     /// The extension data the importer reads itself.
     pub(crate) extensions: Extensions,
     /// What reading the document normalised or left out (code, message).
@@ -100,14 +104,19 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
     let file_bytes = json.len() + buffers.iter().map(|b| b.len()).sum::<usize>();
     let views = meshopt::decode_views(&doc, &extensions, &buffers, file_bytes)?;
     let budget = ReadBudget::new(file_bytes);
-    Ok(Source {
+    let mut source = Source {
         doc,
         buffers,
         views,
+        draco: HashMap::new(),
         extensions,
         notes: parsed.notes,
         budget,
-    })
+    };
+    if source.extensions.has_draco() {
+        source.draco = draco::decode_primitives(&source, &source.extensions, file_bytes)?;
+    }
+    Ok(source)
 }
 
 /// The JSON chunk and the optional BIN chunk of a GLB, lengths checked.
@@ -216,6 +225,17 @@ impl Source<'_> {
     /// built, after the read budget has allowed their count.
     pub fn elements(&self, accessor: &gltf::Accessor<'_>) -> Result<Elements<'_>> {
         let size = accessor.size();
+        if let Some(decoded) = self.draco.get(&accessor.index()) {
+            let count = decoded.len() / size.max(1);
+            self.budget
+                .take(count.saturating_add(limits::READ_OVERHEAD))?;
+            return Ok(Elements {
+                layout: Layout::Built(Cow::Borrowed(decoded)),
+                size,
+                count,
+                next: 0,
+            });
+        }
         if accessor.sparse().is_none() {
             if let Some((data, start, stride, count)) = self.view_layout(accessor)? {
                 self.budget
@@ -267,7 +287,7 @@ impl Source<'_> {
             )?;
         }
         Ok(Elements {
-            layout: Layout::Built(built),
+            layout: Layout::Built(Cow::Owned(built)),
             size,
             count,
             next: 0,
@@ -282,6 +302,9 @@ impl Source<'_> {
     /// The number of elements of an accessor, checked against its buffer view
     /// (nothing is read).
     pub fn count(&self, accessor: &gltf::Accessor<'_>) -> Result<usize> {
+        if self.draco.contains_key(&accessor.index()) {
+            return Ok(accessor.count());
+        }
         Ok(match self.view_layout(accessor)? {
             Some(layout) => layout.3,
             None => accessor.count(),
@@ -290,7 +313,7 @@ impl Source<'_> {
 
     /// The bytes of a buffer view: decoded when it is stored compressed, else
     /// its range of its buffer, checked.
-    fn view_bytes(&self, view: &gltf::buffer::View<'_>) -> Result<&[u8]> {
+    pub(super) fn view_bytes(&self, view: &gltf::buffer::View<'_>) -> Result<&[u8]> {
         if let Some(decoded) = self.views.get(view.index()).and_then(Option::as_ref) {
             return Ok(decoded);
         }
@@ -464,8 +487,8 @@ enum Layout<'s> {
         start: usize,
         stride: usize,
     },
-    /// Built: packed elements.
-    Built(Vec<u8>),
+    /// Built (zeros, sparse, decoded): packed elements.
+    Built(Cow<'s, [u8]>),
 }
 
 /// The elements of one accessor, each `size` bytes.
@@ -491,7 +514,10 @@ impl<'s> Iterator for Elements<'s> {
                 start,
                 stride,
             } => Cow::Borrowed(&data[start + i * stride..start + i * stride + size]),
-            Layout::Built(bytes) => Cow::Owned(bytes[i * size..(i + 1) * size].to_vec()),
+            Layout::Built(Cow::Borrowed(bytes)) => Cow::Borrowed(&bytes[i * size..(i + 1) * size]),
+            Layout::Built(Cow::Owned(bytes)) => {
+                Cow::Owned(bytes[i * size..(i + 1) * size].to_vec())
+            }
         })
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
