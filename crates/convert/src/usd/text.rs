@@ -155,8 +155,11 @@ pub(super) fn string(text: &str) -> String {
             '\n' => s.push_str("\\n"),
             '\t' => s.push_str("\\t"),
             '\r' => s.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7F => {
-                let _ = write!(s, "\\x{:02x}", c as u32);
+            c if c.is_control() => {
+                // USD reads `\xHH` as one byte: each byte of the UTF-8.
+                for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                    let _ = write!(s, "\\x{b:02x}");
+                }
             }
             c => s.push(c),
         }
@@ -217,6 +220,33 @@ mod tests {
     #[test]
     fn strings_are_escaped() {
         assert_eq!(string("a\"b\\c\nd\u{1}é"), "\"a\\\"b\\\\c\\nd\\x01é\"");
+    }
+
+    proptest::proptest! {
+        /// Any names (repeated, empty, any characters) become distinct USD identifiers.
+        #[test]
+        fn any_names_become_distinct_identifiers(names in proptest::collection::vec(".{0,6}", 0..40)) {
+            let mut siblings = Siblings::default();
+            let mut seen = BTreeSet::new();
+            for name in &names {
+                let id = siblings.name(name);
+                let mut chars = id.chars();
+                let first = chars.next().unwrap();
+                proptest::prop_assert!(first == '_' || first.is_ascii_alphabetic(), "{id}");
+                proptest::prop_assert!(chars.all(|c| c == '_' || c.is_ascii_alphanumeric()), "{id}");
+                proptest::prop_assert!(seen.insert(id.clone()), "{id} given twice");
+            }
+        }
+
+        /// A string literal holds no raw quote, backslash or control character.
+        #[test]
+        fn string_literals_are_one_clean_token(text in ".{0,20}") {
+            let lit = string(&text);
+            let inner = &lit[1..lit.len() - 1];
+            proptest::prop_assert!(!inner.chars().any(char::is_control));
+            // Without its escaped backslashes and quotes, no quote is left.
+            proptest::prop_assert!(!inner.replace(r"\\", "").replace(r#"\""#, "").contains('"'));
+        }
     }
 
     #[test]
