@@ -23,35 +23,32 @@ fn tool() -> PathBuf {
     bin
 }
 
-fn transform(command: &str, input: &Path, output: &Path) {
-    let out = Command::new(tool())
-        .arg(command)
-        .arg(input)
-        .arg(output)
+/// Runs a command that writes `output`, failing the test with its stderr.
+fn run(mut command: Command, what: &str) {
+    let out = command
         .output()
-        .expect("node must be on PATH to run gltf-transform");
+        .unwrap_or_else(|e| panic!("{what}: {e} (node must be on PATH)"));
     assert!(
         out.status.success(),
-        "gltf-transform {command}: {}",
+        "{what}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+fn transform(command: &str, input: &Path, output: &Path) {
+    let mut c = Command::new(tool());
+    c.arg(command).arg(input).arg(output);
+    run(c, &format!("gltf-transform {command}"));
 }
 
 /// Writes a meshopt-compressed file's views uncompressed, decoded by
 /// meshoptimizer's own (JavaScript/WebAssembly) decoder.
 fn decompress(input: &Path, output: &Path) {
-    let script = common::root().join("tools/gltf-transform/decompress.mjs");
-    let out = Command::new("node")
-        .arg(script)
+    let mut c = Command::new("node");
+    c.arg(common::root().join("tools/gltf-transform/decompress.mjs"))
         .arg(input)
-        .arg(output)
-        .output()
-        .expect("node must be on PATH");
-    assert!(
-        out.status.success(),
-        "decompress.mjs: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .arg(output);
+    run(c, "decompress.mjs");
     let json = glb_json(&std::fs::read(output).unwrap());
     assert!(!json["extensionsUsed"]
         .to_string()
@@ -160,25 +157,13 @@ fn compare(want: &Geometry, got: &Geometry, tol: Tolerance) -> Vec<String> {
     problems
 }
 
-/// The largest extent of a geometry's texture coordinates.
-fn uv_extent(g: &Geometry) -> f32 {
-    let corners = || g.values().flatten().flatten();
-    (0..2)
+/// The largest extent of one attribute of a geometry's corners over its components.
+fn span<const N: usize>(g: &Geometry, get: fn(&Corner) -> [f32; N]) -> f32 {
+    let corners = || g.values().flatten().flatten().map(get);
+    (0..N)
         .map(|j| {
-            let lo = corners().map(|c| c.1[j]).fold(f32::INFINITY, f32::min);
-            let hi = corners().map(|c| c.1[j]).fold(f32::NEG_INFINITY, f32::max);
-            hi - lo
-        })
-        .fold(0.0, f32::max)
-}
-
-/// The largest extent of a geometry's positions.
-fn extent(g: &Geometry) -> f32 {
-    let corners = || g.values().flatten().flatten();
-    (0..3)
-        .map(|j| {
-            let lo = corners().map(|c| c.0[j]).fold(f32::INFINITY, f32::min);
-            let hi = corners().map(|c| c.0[j]).fold(f32::NEG_INFINITY, f32::max);
+            let lo = corners().map(|c| c[j]).fold(f32::INFINITY, f32::min);
+            let hi = corners().map(|c| c[j]).fold(f32::NEG_INFINITY, f32::max);
             hi - lo
         })
         .fold(0.0, f32::max)
@@ -203,7 +188,7 @@ fn quantized_and_meshopt_files_import_as_the_plain_file() {
             transform(command, &path("export"), &path(command));
         }
         let reference = import(&std::fs::read(path("copy")).unwrap());
-        let size = extent(&reference);
+        let size = span(&reference, |c| c.0);
         // meshoptimizer's own decoder (through glTF-Transform) gives the
         // reference for the meshopt file: the codecs are lossless, so mshconv's
         // import of the compressed file must match it to float noise. Normals
@@ -240,7 +225,7 @@ fn quantized_and_meshopt_files_import_as_the_plain_file() {
                 "KHR_draco_mesh_compression",
                 "copy",
                 Tolerance {
-                    uv: quantized.uv.max(uv_extent(&reference) / 4095.0 * 1.01),
+                    uv: quantized.uv.max(span(&reference, |c| c.1) / 4095.0 * 1.01),
                     ..quantized
                 },
             ),
