@@ -1,7 +1,7 @@
 //! The game's look in the service (docs/MATERIALS.md, "The service and the
 //! web page"): the game folder of `--game-dir` ([`crate::AppState::game`])
 //! and the upload's multipart fields `wear`, `materials` and `textures`
-//! ([`LookFields`]) become the resources of an MSH -> glTF/GLB/OBJ export
+//! ([`LookFields`]) become the resources of an MSH -> glTF/GLB/OBJ/USDA export
 //! ([`game`], [`location`]).
 //!
 //! - Without a game folder and without a field, nothing changes: the export
@@ -41,10 +41,10 @@ pub struct LookFields {
 /// A multipart field read: its bytes and the file name its part gave.
 type Part = Option<(Bytes, Option<String>)>;
 
-/// Whether a conversion takes the game's look: an MSH model's glb, gltf or
-/// obj export (the exports that write materials and textures).
+/// Whether a conversion takes the game's look: an MSH model's glb, gltf,
+/// obj or usda export (the exports that write materials and textures).
 pub fn takes_look(from: Format, to: Format) -> bool {
-    from == Format::Msh && matches!(to, Format::Glb | Format::Gltf | Format::Obj)
+    from == Format::Msh && matches!(to, Format::Glb | Format::Gltf | Format::Obj | Format::Usda)
 }
 
 impl LookFields {
@@ -74,7 +74,7 @@ impl LookFields {
             return Err(ApiError::bad_request(
                 "request.multipart",
                 format!(
-                    "the fields wear, materials and textures give an MSH model's look to its glb, gltf or obj export; this conversion is {} -> {}",
+                    "the fields wear, materials and textures give an MSH model's look to its glb, gltf, obj or usda export; this conversion is {} -> {}",
                     from.name(),
                     to.name()
                 ),

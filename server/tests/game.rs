@@ -234,6 +234,24 @@ async fn fields_give_a_single_model_its_look() {
         .read_to_end(&mut png)
         .unwrap();
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+
+    // A .usda with its PNG files: a zip too; untextured it stays one file.
+    let r = post(
+        &server,
+        "/v1/convert?to=usda",
+        form().part("wear", part(game_file("models/wreck.wea"), "wreck.wea")),
+    )
+    .await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "application/zip");
+    let zip = r.bytes().await.unwrap();
+    let archive = zip::ZipArchive::new(std::io::Cursor::new(&zip[..])).unwrap();
+    let names: Vec<&str> = archive.file_names().collect();
+    assert!(names.contains(&"wreck.usda"), "{names:?}");
+    assert!(names.iter().any(|n| n.ends_with(".png")), "{names:?}");
+    let r = post(&server, "/v1/convert?to=usda", form()).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["content-type"], "model/vnd.usda");
     server.stop().await;
 }
 

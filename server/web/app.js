@@ -1303,8 +1303,8 @@ async function download(to) {
   clearError();
   let answer;
   try {
-    // The game's look goes with the exports that take it (not e.g. a .usda).
-    const look = ['glb', 'gltf', 'obj'].includes(to) ? lookFiles() : undefined;
+    // The game's look goes with the exports that take it.
+    const look = ['glb', 'gltf', 'obj', 'usda'].includes(to) ? lookFiles() : undefined;
     answer = await post('/v1/convert', params, { file, look }, `Converting to .${to}`);
   } catch (e) {
     if (gen === generation) fail(e, { keep: true });

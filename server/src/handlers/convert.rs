@@ -153,8 +153,8 @@ pub async fn convert(
             };
             let mut output = mshconv_app::convert(bytes, (from, to), &options, &names, resources)?;
             let (file_name, body, content_type) = match (to, q.part) {
-                // An OBJ, or a .gltf with its PNG files: a zip of them.
-                (Format::Obj | Format::Gltf, None)
+                // An OBJ, or a .gltf or .usda with its PNG files: a zip of them.
+                (Format::Obj | Format::Gltf | Format::Usda, None)
                     if to == Format::Obj || output.files.len() > 1 =>
                 {
                     let mut zip = Zip::new();
