@@ -320,6 +320,7 @@ fn compare_mesh(
 ) {
     let (mut points, mut normals, mut st, mut indices) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut st1, mut color, mut opacity) = (Vec::new(), Vec::new(), Vec::new());
     let mut subsets = 0;
     for prim in mesh.primitives() {
         let reader = prim.reader(|_| blob);
@@ -330,6 +331,15 @@ fn compare_mesh(
         }
         if let Some(t) = reader.read_tex_coords(0) {
             st.extend(t.into_f32().flat_map(|[u, v]| [u, 1.0 - v]));
+        }
+        if let Some(t) = reader.read_tex_coords(1) {
+            st1.extend(t.into_f32().flat_map(|[u, v]| [u, 1.0 - v]));
+        }
+        if let Some(c) = reader.read_colors(0) {
+            for [r, g, b, a] in c.into_rgba_u8() {
+                color.extend([r, g, b].map(|x| f32::from(x) / 255.0));
+                opacity.push(f32::from(a) / 255.0);
+            }
         }
         indices.extend(reader.read_indices().unwrap().into_u32().map(|i| i + base));
         subsets += 1;
@@ -360,6 +370,15 @@ fn compare_mesh(
             at.map(|k| f32::from_bits(got[k])),
             at.map(|k| st[k])
         ));
+    }
+    for (key, expected) in [
+        ("st1", &st1),
+        ("display_color", &color),
+        ("display_opacity", &opacity),
+    ] {
+        if as_f32(&p[key]) != bits(expected) {
+            fail(format!("{name}: {key} differs from the glTF mesh's"));
+        }
     }
     let counts = p["counts"].as_array().unwrap();
     if counts.len() * 3 != indices.len() || counts.iter().any(|c| c != 3) {

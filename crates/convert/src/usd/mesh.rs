@@ -13,6 +13,10 @@ struct SlotArrays {
     points: Vec<[f32; 3]>,
     normals: Option<Vec<[f32; 3]>>,
     st: Option<Vec<[f32; 2]>>,
+    /// Res15 as a second UV set (V flipped), when it reads as one.
+    st1: Option<Vec<[f32; 2]>>,
+    /// Res18 (D3DCOLOR: bytes B, G, R, A) as colour and opacity in 0..=1.
+    colors: Option<Vec<[f32; 4]>>,
     indices: Vec<i32>,
     /// Per drawn batch: its material index and its faces `start..end`.
     subsets: Vec<(u16, std::ops::Range<usize>)>,
@@ -57,6 +61,8 @@ impl Walk<'_> {
         let mut a = SlotArrays {
             normals: view.normals.map(|_| Vec::new()),
             st: view.uv0.map(|_| Vec::new()),
+            st1: self.stream15_uv.then(Vec::new),
+            colors: view.stream18.map(|_| Vec::new()),
             ..SlotArrays::default()
         };
         for (k, b) in batches.iter().enumerate() {
@@ -95,6 +101,20 @@ impl Walk<'_> {
                     let [u, v] = t.decode();
                     [u, 1.0 - v]
                 }));
+            }
+            if let (Some(out), Some(s15)) = (&mut a.st1, view.stream15) {
+                let s15 = s15.get(range.clone()).unwrap_or(&[]);
+                out.extend(s15.iter().map(|r| {
+                    let f = |k: usize| f32::from_le_bytes([r[k], r[k + 1], r[k + 2], r[k + 3]]);
+                    [f(0), 1.0 - f(4)]
+                }));
+            }
+            if let (Some(out), Some(s18)) = (&mut a.colors, view.stream18) {
+                let s18 = s18.get(range.clone()).unwrap_or(&[]);
+                out.extend(
+                    s18.iter()
+                        .map(|c| [c[2], c[1], c[0], c[3]].map(|b| f32::from(b) / 255.0)),
+                );
             }
             let faces = a.indices.len() / 3;
             let order: [usize; 3] = if self.clockwise { [0, 2, 1] } else { [0, 1, 2] };
@@ -162,6 +182,31 @@ impl Walk<'_> {
                 st,
                 6,
                 |s, t| text::tuple(s, t),
+                Some(VERTEX),
+            );
+        }
+        if let Some(st1) = &a.st1 {
+            usda.array(
+                "texCoord2f[] primvars:st1",
+                st1,
+                6,
+                |s, t| text::tuple(s, t),
+                Some(VERTEX),
+            );
+        }
+        if let Some(colors) = &a.colors {
+            usda.array(
+                "color3f[] primvars:displayColor",
+                colors,
+                4,
+                |s, c| text::tuple(s, &c[..3]),
+                Some(VERTEX),
+            );
+            usda.array(
+                "float[] primvars:displayOpacity",
+                colors,
+                12,
+                |s, c| text::float(s, c[3]),
                 Some(VERTEX),
             );
         }

@@ -81,6 +81,12 @@ fn export_inner(
             ));
         }
     }
+    let stream15_uv = view.stream15.is_some_and(|s| {
+        s.iter().all(|r| {
+            r.chunks_exact(4)
+                .all(|f| f32::from_le_bytes([f[0], f[1], f[2], f[3]]).is_finite())
+        })
+    });
     let mut root = text::Siblings::default();
     let root_name = root.name(&options.name);
     let mut walk = Walk {
@@ -95,6 +101,7 @@ fn export_inner(
         view,
         look: look.map(|(look, stem)| look::LookState::new(look, stem)),
         clockwise: false,
+        stream15_uv,
     };
     let mut usda = Usda::default();
     walk.layer(&mut usda, &root_name);
@@ -124,6 +131,9 @@ pub(super) struct Walk<'m> {
     look: Option<look::LookState<'m>>,
     /// Whether the model's triangles wind clockwise (then each is written reversed).
     clockwise: bool,
+    /// Whether Res15 reads as a second UV set: every record two finite floats
+    /// (the glTF export's `TEXCOORD_1` rule).
+    stream15_uv: bool,
 }
 
 impl Walk<'_> {

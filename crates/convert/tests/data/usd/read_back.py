@@ -103,6 +103,12 @@ def read(path):
             st = UsdGeom.PrimvarsAPI(prim).GetPrimvar("st")
             p["st"] = flat(st.Get()) if st else []
             p["st_interpolation"] = st.GetInterpolation() if st else None
+            primvars = UsdGeom.PrimvarsAPI(prim)
+            for key, name in [("st1", "st1"), ("display_color", "displayColor"), ("display_opacity", "displayOpacity")]:
+                pv = primvars.GetPrimvar(name)
+                p[key] = flat(pv.Get()) if pv and pv.HasAuthoredValue() else []
+                if pv and pv.HasAuthoredValue() and pv.GetInterpolation() != "vertex":
+                    p[key] = ["interpolation " + pv.GetInterpolation()]
             p["counts"] = list(mesh.GetFaceVertexCountsAttr().Get() or [])
             p["indices"] = list(mesh.GetFaceVertexIndicesAttr().Get() or [])
             p["subsets"] = [
