@@ -57,6 +57,12 @@ for stem in m012_walker m127_tank; do
     seed="fuzz/corpus/gltf_import/$stem.$c.glb"
     [ ! -x "$gt" ] || [ -e "$seed" ] || "$gt" "$c" "fuzz/corpus/gltf_import/$stem.glb" "$seed" >/dev/null 2>&1 || true
   done
+  # Draco's other connectivity paths: sequential, and Edgebreaker's valence
+  # variant (speed 0, with the lowest-speed prediction schemes).
+  for m in "sequential:--method sequential" "valence:--encode-speed 0 --decode-speed 0"; do
+    seed="fuzz/corpus/gltf_import/$stem.${m%%:*}.draco.glb"
+    [ ! -x "$gt" ] || [ -e "$seed" ] || "$gt" draco ${m#*:} "fuzz/corpus/gltf_import/$stem.glb" "$seed" >/dev/null 2>&1 || true
+  done
 done
 # Seeds for draco_decode: the Draco bitstreams of those files' primitives.
 mkdir -p fuzz/corpus/draco_decode

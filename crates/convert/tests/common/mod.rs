@@ -98,4 +98,5 @@ pub fn slot_triangles(view: &msh::ModelRef<'_>, slot: u16) -> Vec<(u16, [usize; 
 }
 
 /// Helpers of the OBJ tests.
+pub mod gltf_transform;
 pub mod obj;

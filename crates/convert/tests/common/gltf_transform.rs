@@ -1,0 +1,77 @@
+//! Running glTF-Transform's CLI (npm `@gltf-transform/cli`, pinned in
+//! tools/gltf-transform, installed by scripts/test.sh) on our exports of
+//! committed fixtures, and reading its outputs back.
+
+use super::obj::{posed_triangles, Corner, Geometry, Names};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// tools/gltf-transform, where the CLI and its node modules are installed.
+pub fn dir() -> PathBuf {
+    let dir = super::root().join("tools/gltf-transform");
+    assert!(
+        dir.join("node_modules/.bin/gltf-transform").exists(),
+        "glTF-Transform's CLI is not installed: run `npm ci --prefix tools/gltf-transform` (scripts/test.sh does)"
+    );
+    dir
+}
+
+/// Runs a command that writes a file, failing the test with its stderr.
+pub fn run(mut command: Command, what: &str) {
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: {e} (node must be on PATH)"));
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `gltf-transform ARGS INPUT OUTPUT`.
+pub fn transform(args: &[&str], input: &Path, output: &Path) {
+    let mut c = Command::new(dir().join("node_modules/.bin/gltf-transform"));
+    c.args(args).arg(input).arg(output);
+    run(c, &format!("gltf-transform {args:?}"));
+}
+
+/// The JSON chunk of a GLB.
+pub fn glb_json(bytes: &[u8]) -> serde_json::Value {
+    let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&bytes[20..20 + len]).unwrap()
+}
+
+/// The triangles mshconv imports from a glTF, posed, per node and material.
+pub fn import(bytes: &[u8]) -> Geometry {
+    let (msh, _) = mshconv_convert::gltf_to_msh(bytes, &Default::default(), &|_| None)
+        .unwrap_or_else(|e| panic!("import failed: {e}"));
+    posed_triangles(&msh, 0, 0, Default::default(), Names::Raw)
+}
+
+/// Our GLB exports of the committed fixtures whose names contain one of
+/// `chosen`, as (name, file stem, GLB); each of `chosen` must match one.
+pub fn exports(chosen: &[&str]) -> Vec<(String, String, Vec<u8>)> {
+    let out: Vec<_> = super::valid_fixtures()
+        .into_iter()
+        .filter(|(n, _)| chosen.iter().any(|c| n.contains(c)))
+        .map(|(name, msh)| {
+            let (glb, _) = mshconv_convert::msh_to_gltf(&msh, &Default::default()).unwrap();
+            let stem = name.replace('/', "_");
+            (name, stem, glb)
+        })
+        .collect();
+    assert_eq!(out.len(), chosen.len(), "the chosen fixtures exist");
+    out
+}
+
+/// The largest extent of one attribute of a geometry's corners over its components.
+pub fn span<const N: usize>(g: &Geometry, get: fn(&Corner) -> [f32; N]) -> f32 {
+    let corners = || g.values().flatten().flatten().map(get);
+    (0..N)
+        .map(|j| {
+            let lo = corners().map(|c| c[j]).fold(f32::INFINITY, f32::min);
+            let hi = corners().map(|c| c[j]).fold(f32::NEG_INFINITY, f32::max);
+            hi - lo
+        })
+        .fold(0.0, f32::max)
+}

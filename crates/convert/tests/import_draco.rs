@@ -1,0 +1,293 @@
+//! `KHR_draco_mesh_compression` files made by a real tool, glTF-Transform's
+//! CLI (npm `@gltf-transform/cli`, pinned in tools/gltf-transform, which
+//! encodes with Google's draco3dgltf): our exports of committed fixtures,
+//! compressed with the connectivity methods, encoder speeds (and so prediction
+//! schemes) and quantization settings the CLI offers.
+//!
+//! Each Draco file is imported twice: by mshconv (its own Draco decoding) and,
+//! as the reference, after Google's decoder (draco3dgltf, through
+//! glTF-Transform) wrote it back uncompressed. The two must agree value for
+//! value. Each is also held against the plain file: the same triangles per
+//! node and material, positions within the quantization step.
+
+mod common;
+
+use common::gltf_transform::{exports, glb_json, import, run, span, transform};
+use common::obj::{compare, Geometry};
+use std::path::Path;
+use std::process::Command;
+
+/// Rewrites INPUT (argv[1]) as OUTPUT (argv[2]) with every Draco primitive
+/// decoded by Google's decoder and stored as plain accessors.
+const DRACO_DECODE: &str = r#"
+import { NodeIO } from '@gltf-transform/core';
+import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
+import draco3d from 'draco3dgltf';
+const io = new NodeIO()
+  .registerExtensions(ALL_EXTENSIONS)
+  .registerDependencies({ 'draco3d.decoder': await draco3d.createDecoderModule() });
+const doc = await io.read(process.argv[1]);
+for (const ext of doc.getRoot().listExtensionsUsed()) {
+  if (ext.extensionName === 'KHR_draco_mesh_compression') ext.dispose();
+}
+await io.write(process.argv[2], doc);
+"#;
+
+/// The encoder settings tested: a name and the `gltf-transform` arguments.
+/// Speeds choose the method and prediction schemes: Edgebreaker's standard
+/// variant at 5 and above, its valence variant below; parallelogram
+/// prediction at 5, constrained multi-parallelogram, portable texture
+/// coordinates and geometric normals at the lowest speeds, differences at the
+/// highest.
+const SETTINGS: [(&str, &[&str]); 7] = [
+    ("default", &["draco"]),
+    ("sequential", &["draco", "--method", "sequential"]),
+    (
+        "valence",
+        &["draco", "--encode-speed", "0", "--decode-speed", "0"],
+    ),
+    (
+        "speed3",
+        &["draco", "--encode-speed", "3", "--decode-speed", "3"],
+    ),
+    (
+        "speed10",
+        &["draco", "--encode-speed", "10", "--decode-speed", "10"],
+    ),
+    (
+        "fine",
+        &[
+            "draco",
+            "--quantize-position",
+            "16",
+            "--quantize-normal",
+            "12",
+            "--quantize-texcoord",
+            "16",
+        ],
+    ),
+    (
+        "coarse-scene",
+        &[
+            "draco",
+            "--quantize-position",
+            "11",
+            "--quantize-normal",
+            "7",
+            "--quantize-texcoord",
+            "10",
+            "--quantization-volume",
+            "scene",
+        ],
+    ),
+];
+
+/// Rewrites a Draco file with Google's decoder, uncompressed.
+fn google_decode(input: &Path, output: &Path) {
+    let mut c = Command::new("node");
+    c.current_dir(common::gltf_transform::dir())
+        .args(["--input-type=module", "-e", DRACO_DECODE])
+        .arg(input)
+        .arg(output);
+    run(c, "draco3dgltf decode");
+}
+
+fn import_file(path: &Path) -> Geometry {
+    import(&std::fs::read(path).unwrap())
+}
+
+/// The `--quantize-*` bits of a setting, glTF-Transform's default when absent.
+fn bits(args: &[&str], option: &str, default: i32) -> i32 {
+    args.iter()
+        .position(|a| *a == option)
+        .map_or(default, |i| args[i + 1].parse().unwrap())
+}
+
+#[test]
+fn draco_files_decode_as_googles_decoder_and_the_plain_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (name, stem, glb) in exports(&["m145_barrel", "m277_turret", "m012_walker"]) {
+        let path = |what: &str| dir.path().join(format!("{stem}.{what}.glb"));
+        std::fs::write(path("export"), &glb).unwrap();
+        transform(&["copy"], &path("export"), &path("plain"));
+        let plain = import_file(&path("plain"));
+        for (setting, args) in SETTINGS {
+            let draco = path(setting);
+            transform(args, &path("export"), &draco);
+            let json = glb_json(&std::fs::read(&draco).unwrap());
+            if !json["extensionsRequired"]
+                .to_string()
+                .contains("KHR_draco_mesh_compression")
+            {
+                failures.push(format!("{name} {setting}: no Draco primitive was written"));
+                continue;
+            }
+            let ours = import_file(&draco);
+            google_decode(&draco, &path(&format!("{setting}.google")));
+            let google = import_file(&path(&format!("{setting}.google")));
+            for p in compare(&google, &ours, 1e-6, 1e-6, 1e-6) {
+                failures.push(format!("{name} {setting} against Google's decoder: {p}"));
+            }
+            // Draco quantizes each attribute over its bounding cube: one step
+            // is the largest extent over 2^bits - 1 (positions over the mesh
+            // or, with `scene`, the scene: twice the mesh's at most here).
+            let scene = if args.contains(&"scene") { 2.0 } else { 1.0 };
+            let step = |extent: f32, b: i32| extent * scene / ((1 << b) - 1) as f32;
+            let position = step(span(&plain, |c| c.0), bits(args, "--quantize-position", 14));
+            let uv = step(span(&plain, |c| c.1), bits(args, "--quantize-texcoord", 12));
+            // Octahedral normals: up to about 8 / 2^bits per component, then
+            // one step of the MSH's 8-bit normals (c / 127) either way.
+            let normal = 8.0 / (1 << bits(args, "--quantize-normal", 10)) as f32 + 1.0 / 127.0;
+            if bits(args, "--quantize-position", 14) < 14 {
+                // Coarser grids reorder `compare`'s sorted triangles: only the
+                // counts per node and material are held.
+                let counts = |g: &Geometry| {
+                    g.iter()
+                        .map(|(k, t)| (k.clone(), t.len()))
+                        .collect::<Vec<_>>()
+                };
+                if counts(&plain) != counts(&ours) {
+                    failures.push(format!(
+                        "{name} {setting}: triangle counts differ from the plain file's"
+                    ));
+                }
+                continue;
+            }
+            // `compare` takes positions relative above 1; the step is absolute.
+            for p in compare(&plain, &ours, position + 1e-5, uv + 1e-6, normal) {
+                failures.push(format!("{name} {setting} against the plain file: {p}"));
+            }
+        }
+    }
+    common::fail_if_any("Draco imports", failures);
+}
+
+/// A quad of four points (positions, normals, texture coordinates, two
+/// triangles) as a plain glTF with its buffer inline.
+fn quad_gltf() -> String {
+    use base64::Engine as _;
+    let positions: [[f32; 3]; 4] = [
+        [0.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [2.0, 1.0, 0.5],
+        [0.0, 1.0, 0.5],
+    ];
+    let mut bin = Vec::new();
+    for p in positions {
+        p.iter()
+            .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
+    }
+    for _ in 0..4 {
+        [0.0f32, 0.0, 1.0]
+            .iter()
+            .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
+    }
+    for uv in [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]] {
+        uv.iter()
+            .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
+    }
+    for i in [0u16, 1, 2, 0, 2, 3] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    let data = base64::engine::general_purpose::STANDARD.encode(&bin);
+    format!(
+        r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
+"meshes":[{{"primitives":[{{"attributes":{{"POSITION":0,"NORMAL":1,"TEXCOORD_0":2}},"indices":3}}]}}],
+"accessors":[
+{{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[0,0,0],"max":[2,1,0.5]}},
+{{"bufferView":1,"componentType":5126,"count":4,"type":"VEC3"}},
+{{"bufferView":2,"componentType":5126,"count":4,"type":"VEC2"}},
+{{"bufferView":3,"componentType":5123,"count":6,"type":"SCALAR"}}],
+"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":48}},{{"buffer":0,"byteOffset":48,"byteLength":48}},
+{{"buffer":0,"byteOffset":96,"byteLength":32}},{{"buffer":0,"byteOffset":128,"byteLength":12}}],
+"buffers":[{{"byteLength":140,"uri":"data:application/octet-stream;base64,{data}"}}]}}"#
+    )
+}
+
+/// Draco's dequantized value of `v` on a `bits` grid from `min` over `range`
+/// (the bitstream specification's quantization, recomputed by hand).
+fn on_grid(v: f32, min: f32, range: f32, bits: u32) -> f32 {
+    let max = ((1u32 << bits) - 1) as f32;
+    let q = ((v - min) / range * max + 0.5).floor();
+    min + q * (range / max)
+}
+
+#[test]
+fn a_tiny_quad_decodes_value_for_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("quad.gltf");
+    let draco = dir.path().join("quad.glb");
+    std::fs::write(&plain, quad_gltf()).unwrap();
+    transform(&["draco", "--method", "sequential"], &plain, &draco);
+    let bytes = std::fs::read(&draco).unwrap();
+    let json = glb_json(&bytes);
+    let ext = &json["meshes"][0]["primitives"][0]["extensions"]["KHR_draco_mesh_compression"];
+    let view = &json["bufferViews"][ext["bufferView"].as_u64().unwrap() as usize];
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let bin = &bytes[20 + json_len + 8..];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let stream = &bin[start..start + view["byteLength"].as_u64().unwrap() as usize];
+    let mesh = mshconv_convert::gltf::import::draco::decode(stream, 1 << 20).unwrap();
+    assert_eq!(mesh.points, 4);
+    let attribute = |name: &str| {
+        let id = ext["attributes"][name].as_u64().unwrap() as u32;
+        let (components, values) = &mesh.attributes[&id];
+        values
+            .chunks(*components)
+            .map(<[f32]>::to_vec)
+            .collect::<Vec<_>>()
+    };
+    let (positions, normals, uvs) = (
+        attribute("POSITION"),
+        attribute("NORMAL"),
+        attribute("TEXCOORD_0"),
+    );
+    // Positions: 14 bits over the bounding cube (origin 0, side 2).
+    let want: [[f32; 3]; 4] = [
+        [0.0, 0.0, 0.0],
+        [2.0, 0.0, 0.0],
+        [2.0, 1.0, 0.5],
+        [0.0, 1.0, 0.5],
+    ];
+    let found: Vec<usize> = positions
+        .iter()
+        .map(|p| {
+            want.iter()
+                .position(|w| (0..3).all(|j| (on_grid(w[j], 0.0, 2.0, 14) - p[j]).abs() <= 1e-6))
+                .unwrap_or_else(|| {
+                    panic!("decoded position {p:?} is not a corner of the quad on the grid")
+                })
+        })
+        .collect();
+    assert_eq!((uvs.len(), normals.len()), (4, 4));
+    let mut sorted = found.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, [0, 1, 2, 3], "each corner decoded once");
+    // Texture coordinates: 12 bits over (0, 1); normals exactly +Z.
+    for (point, &i) in found.iter().enumerate() {
+        let uv = [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]][i];
+        for j in 0..2 {
+            assert!(
+                (uvs[point][j] - on_grid(uv[j], 0.0, 1.0, 12)).abs() <= 1e-6,
+                "{uvs:?}"
+            );
+        }
+        assert!(
+            (normals[point][0]).abs() <= 1e-6 && (normals[point][2] - 1.0).abs() <= 1e-6,
+            "{normals:?}"
+        );
+    }
+    // The two triangles, as corner sets in the source's winding.
+    let mut triangles: Vec<[usize; 3]> = mesh
+        .faces
+        .iter()
+        .map(|f| {
+            let t = f.map(|p| found[p as usize]);
+            let r = (0..3).min_by_key(|&k| t[k]).unwrap();
+            [t[r], t[(r + 1) % 3], t[(r + 2) % 3]]
+        })
+        .collect();
+    triangles.sort_unstable();
+    assert_eq!(triangles, [[0, 1, 2], [0, 2, 3]]);
+}
