@@ -165,51 +165,6 @@ pub(super) fn unique_names(groups: &[Vec<Option<&str>>]) -> Vec<String> {
     names
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_are_checked_and_mended() {
-        let mut report = Report::default();
-        let (t, v) = mend_keys("s", vec![0.0, 1.0, 2.0], vec![1, 2, 3], 1, &mut report).unwrap();
-        assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
-        assert!(report.notes.is_empty());
-        let (t, v) = mend_keys(
-            "s",
-            vec![2.0, 0.0, 1.0, 1.0],
-            vec![3, 1, 2, 9],
-            1,
-            &mut report,
-        )
-        .unwrap();
-        assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
-        assert!(report.has(KEY_TIME_ORDER) && report.has(KEY_TIME_DUPLICATE));
-        let (t, v) =
-            mend_keys("s", vec![0.0, 0.0], vec![1, 2, 3, 4, 5, 6], 3, &mut report).unwrap();
-        assert_eq!((t, v), (vec![0.0], vec![1, 2, 3]));
-        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
-            let e = mend_keys("s", vec![0.0, bad], vec![1, 2], 1, &mut report).unwrap_err();
-            assert_eq!(e.code(), KEY_TIME_INVALID);
-        }
-        let mut report = Report::default();
-        let (t, _) = mend_keys("s", vec![-1.0, 0.5], vec![1, 2], 1, &mut report).unwrap();
-        assert_eq!(t, [-1.0, 0.5]);
-        assert!(report.has(KEY_TIME_INVALID));
-    }
-
-    #[test]
-    fn names_are_unique() {
-        let names = unique_names(&[
-            vec![Some("walk")],
-            vec![None],
-            vec![Some("walk")],
-            vec![Some("a"), Some("b")],
-        ]);
-        assert_eq!(names, ["walk", "clip1", "walk#2", "a+b"]);
-    }
-}
-
 /// On the exact rebuild of an export with clips: the clips, when every
 /// animation is still what the export of `msh` (the rebuilt model) with
 /// those clips writes (same channels, the same key times and values, bit for
@@ -307,4 +262,49 @@ fn same_animation(
         }
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_checked_and_mended() {
+        let mut report = Report::default();
+        let (t, v) = mend_keys("s", vec![0.0, 1.0, 2.0], vec![1, 2, 3], 1, &mut report).unwrap();
+        assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
+        assert!(report.notes.is_empty());
+        let (t, v) = mend_keys(
+            "s",
+            vec![2.0, 0.0, 1.0, 1.0],
+            vec![3, 1, 2, 9],
+            1,
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
+        assert!(report.has(KEY_TIME_ORDER) && report.has(KEY_TIME_DUPLICATE));
+        let (t, v) =
+            mend_keys("s", vec![0.0, 0.0], vec![1, 2, 3, 4, 5, 6], 3, &mut report).unwrap();
+        assert_eq!((t, v), (vec![0.0], vec![1, 2, 3]));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let e = mend_keys("s", vec![0.0, bad], vec![1, 2], 1, &mut report).unwrap_err();
+            assert_eq!(e.code(), KEY_TIME_INVALID);
+        }
+        let mut report = Report::default();
+        let (t, _) = mend_keys("s", vec![-1.0, 0.5], vec![1, 2], 1, &mut report).unwrap();
+        assert_eq!(t, [-1.0, 0.5]);
+        assert!(report.has(KEY_TIME_INVALID));
+    }
+
+    #[test]
+    fn names_are_unique() {
+        let names = unique_names(&[
+            vec![Some("walk")],
+            vec![None],
+            vec![Some("walk")],
+            vec![Some("a"), Some("b")],
+        ]);
+        assert_eq!(names, ["walk", "clip1", "walk#2", "a+b"]);
+    }
 }
