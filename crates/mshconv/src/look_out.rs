@@ -47,6 +47,8 @@ pub fn read(
     } else {
         mshconv_convert::gltf::import::look::read_look(input, &side_file)
     }?;
+    let mut look = look;
+    notes.notes.append(&mut look.notes);
     Ok((look, notes))
 }
 

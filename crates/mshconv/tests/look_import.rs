@@ -679,3 +679,36 @@ fn batch_brings_every_look_back_into_an_archive_or_beside_the_models() {
     assert_eq!(&t.decode_rgba8().unwrap().pixels[..4], &[0, 0, 0, 255]);
     assert!(!work.join("Material.lib.bak").exists());
 }
+
+#[test]
+fn an_image_that_does_not_decode_is_a_note_and_the_model_still_converts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let gltf = tank_gltf(&tmp.path().join("export"));
+    // A KTX2 file where the PNG was (what KHR_texture_basisu brings).
+    std::fs::write(
+        image_file(&gltf, "GLASS_4444"),
+        b"\xabKTX 20\xbb\r\n\x1a\n....",
+    )
+    .unwrap();
+    let out = work.join("models/tank.msh");
+    let run = mshconv(&[
+        os("convert"),
+        gltf.as_os_str(),
+        out.as_os_str(),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(stderr.contains("note[look.image_unreadable]"), "{stderr}");
+    assert!(stderr.contains("image.unsupported"), "{stderr}");
+    assert!(out.is_file());
+    // Nothing was changed for the material whose image is gone.
+    for lib in ["Material.lib", "Textures.lib"] {
+        assert!(
+            std::fs::read(work.join(lib)).unwrap() == std::fs::read(game().join(lib)).unwrap(),
+            "{lib}"
+        );
+    }
+}

@@ -166,6 +166,7 @@ mod tests {
         ImportedLook {
             wear: None,
             materials: indices.iter().map(|&k| (k, unknown())).collect(),
+            notes: Vec::new(),
         }
     }
 

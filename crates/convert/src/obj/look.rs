@@ -128,14 +128,31 @@ pub fn read_look(
             continue;
         };
         let what = format!("map_Kd {file:?} of {}", block.name);
-        let bytes = resolver(file).ok_or_else(|| {
-            Error::new(
-                ErrorKind::InvalidInput,
-                "look.missing_image",
-                format!("{what}: the image is not available (give it beside the .obj, by a plain file name)"),
-            )
-        })?;
-        let mut pixels = raster::decode(&bytes, &what)?;
+        let decoded = resolver(file)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidInput,
+                    "look.missing_image",
+                    format!("{what}: the image is not available (give it beside the .obj, by a plain file name)"),
+                )
+            })
+            .and_then(|bytes| raster::decode(&bytes, &what));
+        // An image that is not there or does not decode leaves the material
+        // as it is: the model still converts, with a note.
+        let mut pixels = match decoded {
+            Ok(p) => p,
+            Err(e) => {
+                report.note(
+                    "look.image_unreadable",
+                    format!(
+                        "{} ({}); material {index} keeps its look",
+                        e.message(),
+                        e.code()
+                    ),
+                );
+                continue;
+            }
+        };
         flip_rows(&mut pixels);
         let stem = file
             .rsplit(['/', '\\'])

@@ -31,6 +31,9 @@ pub struct ImportedLook {
     /// One entry per MSH material index the glTF's materials map to (the
     /// first glTF material of each index; `NAME#1` repeats share it).
     pub materials: BTreeMap<u16, ImportedMaterial>,
+    /// What could not be read (`look.image_unreadable`: an image that is not
+    /// there or does not decode; its material comes back without it).
+    pub notes: Vec<crate::report::Note>,
 }
 
 /// A WEAR as a textured export recorded it.
@@ -308,8 +311,9 @@ pub fn read_look(bytes: &[u8], resolver: Resolver<'_>) -> Result<ImportedLook> {
             ex::unwrap::<Root>(&doc.as_json().extras).map(|r| r.wear)
         },
         materials: BTreeMap::new(),
+        notes: Vec::new(),
     };
-    let mut decoded: BTreeMap<usize, ImportedImage> = BTreeMap::new();
+    let mut decoded: BTreeMap<usize, Option<ImportedImage>> = BTreeMap::new();
     for (m, &index) in doc.materials().zip(&indices) {
         if look.materials.contains_key(&index) {
             continue;
@@ -328,9 +332,27 @@ pub fn read_look(bytes: &[u8], resolver: Resolver<'_>) -> Result<ImportedLook> {
                 let source = info.texture().source();
                 let i = source.index();
                 if let std::collections::btree_map::Entry::Vacant(slot) = decoded.entry(i) {
-                    slot.insert(read_image(&src, &source, resolver)?);
+                    // An image that is not there or does not decode (KTX2, a
+                    // damaged PNG) leaves its material without one: the
+                    // model still converts, with a note.
+                    match read_image(&src, &source, resolver) {
+                        Ok(image) => {
+                            slot.insert(Some(image));
+                        }
+                        Err(e) => {
+                            look.notes.push(crate::report::Note {
+                                code: "look.image_unreadable",
+                                message: format!(
+                                    "image {i} ({}): {}; material {index} comes back without it",
+                                    e.code(),
+                                    e.message()
+                                ),
+                            });
+                            slot.insert(None);
+                        }
+                    }
                 }
-                decoded.get(&i).cloned()
+                decoded.get(&i).cloned().flatten()
             }
             None => None,
         };
