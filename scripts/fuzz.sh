@@ -57,9 +57,9 @@ for stem in m012_walker m127_tank; do
     seed="fuzz/corpus/gltf_import/$stem.$c.glb"
     [ ! -x "$gt" ] || [ -e "$seed" ] || "$gt" "$c" "fuzz/corpus/gltf_import/$stem.glb" "$seed" >/dev/null 2>&1 || true
   done
-  # Draco's other connectivity paths: sequential, and Edgebreaker's valence
-  # variant (speed 0, with the lowest-speed prediction schemes).
-  for m in "sequential:--method sequential" "valence:--encode-speed 0 --decode-speed 0"; do
+  # Draco's sequential connectivity, and speed 0's prediction schemes
+  # (constrained multi-parallelogram, portable UVs, geometric normals).
+  for m in "sequential:--method sequential" "speed0:--encode-speed 0 --decode-speed 0"; do
     seed="fuzz/corpus/gltf_import/$stem.${m%%:*}.draco.glb"
     [ ! -x "$gt" ] || [ -e "$seed" ] || "$gt" draco ${m#*:} "fuzz/corpus/gltf_import/$stem.glb" "$seed" >/dev/null 2>&1 || true
   done

@@ -33,17 +33,19 @@ for (const ext of doc.getRoot().listExtensionsUsed()) {
 await io.write(process.argv[2], doc);
 "#;
 
-/// The encoder settings tested: a name and the `gltf-transform` arguments.
-/// Speeds choose the method and prediction schemes: Edgebreaker's standard
-/// variant at 5 and above, its valence variant below; parallelogram
-/// prediction at 5, constrained multi-parallelogram, portable texture
-/// coordinates and geometric normals at the lowest speeds, differences at the
-/// highest.
+/// The encoder settings tested on the fixtures: a name and the
+/// `gltf-transform` arguments. Draco's encoder picks its prediction schemes
+/// by speed (the larger of the two): at 5, the default, parallelogram for
+/// positions and UVs and differences for normals; below 4, portable texture
+/// coordinates and geometric normals; below 2, constrained multi-parallelogram
+/// positions (a primitive of 40 points or more); at 10, differences only.
+/// Edgebreaker's valence variant needs 1,000 faces in one primitive, more
+/// than these fixtures' primitives have: the grid test below covers it.
 const SETTINGS: [(&str, &[&str]); 7] = [
     ("default", &["draco"]),
     ("sequential", &["draco", "--method", "sequential"]),
     (
-        "valence",
+        "speed0",
         &["draco", "--encode-speed", "0", "--decode-speed", "0"],
     ),
     (
@@ -163,46 +165,98 @@ fn draco_files_decode_as_googles_decoder_and_the_plain_file() {
     common::fail_if_any("Draco imports", failures);
 }
 
-/// A quad of four points (positions, normals, texture coordinates, two
-/// triangles) as a plain glTF with its buffer inline.
-fn quad_gltf() -> String {
+/// A grid of `n` x `n` quads over (0..2, 0..1), rising to z = 0.5 and with
+/// a wave of height `wave`: its positions and texture coordinates by point
+/// (row-major), its triangles, and itself as a plain glTF with the buffer
+/// inline. Normals are those of the wave alone.
+struct Grid {
+    positions: Vec<[f32; 3]>,
+    uvs: Vec<[f32; 2]>,
+    triangles: Vec<[u16; 3]>,
+    gltf: String,
+}
+
+fn grid(n: u16, wave: f32) -> Grid {
     use base64::Engine as _;
-    let positions: [[f32; 3]; 4] = [
-        [0.0, 0.0, 0.0],
-        [2.0, 0.0, 0.0],
-        [2.0, 1.0, 0.5],
-        [0.0, 1.0, 0.5],
-    ];
+    let step = 1.0 / f32::from(n);
+    let (mut positions, mut normals, mut uvs) = (Vec::new(), Vec::new(), Vec::new());
+    for j in 0..=n {
+        for i in 0..=n {
+            let (u, v) = (f32::from(i) * step, f32::from(j) * step);
+            let (x, y) = (2.0 * u, v);
+            let z = 0.5 * y + wave * (3.0 * x).sin() * (5.0 * y).cos();
+            positions.push([x, y, z]);
+            let d = [
+                -wave * 3.0 * (3.0 * x).cos() * (5.0 * y).cos(),
+                wave * 5.0 * (3.0 * x).sin() * (5.0 * y).sin(),
+            ];
+            let len = (d[0] * d[0] + d[1] * d[1] + 1.0).sqrt();
+            normals.push([d[0] / len, d[1] / len, 1.0 / len]);
+            uvs.push([u, v]);
+        }
+    }
+    let at = |i: u16, j: u16| j * (n + 1) + i;
+    let triangles: Vec<[u16; 3]> = (0..n)
+        .flat_map(|j| (0..n).map(move |i| (i, j)))
+        .flat_map(|(i, j)| {
+            let (a, b, c, d) = (at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j + 1));
+            [[a, b, c], [a, c, d]]
+        })
+        .collect();
     let mut bin = Vec::new();
-    for p in positions {
-        p.iter()
-            .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
-    }
-    for _ in 0..4 {
-        [0.0f32, 0.0, 1.0]
-            .iter()
-            .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
-    }
-    for uv in [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]] {
-        uv.iter()
-            .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
-    }
-    for i in [0u16, 1, 2, 0, 2, 3] {
-        bin.extend_from_slice(&i.to_le_bytes());
-    }
+    let floats = positions.iter().flatten().chain(normals.iter().flatten());
+    floats
+        .chain(uvs.iter().flatten())
+        .for_each(|v| bin.extend_from_slice(&v.to_le_bytes()));
+    triangles
+        .iter()
+        .flatten()
+        .for_each(|i| bin.extend_from_slice(&i.to_le_bytes()));
+    let (points, corners) = (positions.len(), triangles.len() * 3);
+    let (lo, hi) = (0..3).fold(([f32::MAX; 3], [f32::MIN; 3]), |(mut lo, mut hi), k| {
+        positions.iter().for_each(|p| {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        });
+        (lo, hi)
+    });
     let data = base64::engine::general_purpose::STANDARD.encode(&bin);
-    format!(
+    let gltf = format!(
         r#"{{"asset":{{"version":"2.0"}},"scene":0,"scenes":[{{"nodes":[0]}}],"nodes":[{{"mesh":0}}],
 "meshes":[{{"primitives":[{{"attributes":{{"POSITION":0,"NORMAL":1,"TEXCOORD_0":2}},"indices":3}}]}}],
 "accessors":[
-{{"bufferView":0,"componentType":5126,"count":4,"type":"VEC3","min":[0,0,0],"max":[2,1,0.5]}},
-{{"bufferView":1,"componentType":5126,"count":4,"type":"VEC3"}},
-{{"bufferView":2,"componentType":5126,"count":4,"type":"VEC2"}},
-{{"bufferView":3,"componentType":5123,"count":6,"type":"SCALAR"}}],
-"bufferViews":[{{"buffer":0,"byteOffset":0,"byteLength":48}},{{"buffer":0,"byteOffset":48,"byteLength":48}},
-{{"buffer":0,"byteOffset":96,"byteLength":32}},{{"buffer":0,"byteOffset":128,"byteLength":12}}],
-"buffers":[{{"byteLength":140,"uri":"data:application/octet-stream;base64,{data}"}}]}}"#
-    )
+{{"bufferView":0,"componentType":5126,"count":{points},"type":"VEC3","min":{lo:?},"max":{hi:?}}},
+{{"bufferView":0,"byteOffset":{n_at},"componentType":5126,"count":{points},"type":"VEC3"}},
+{{"bufferView":0,"byteOffset":{uv_at},"componentType":5126,"count":{points},"type":"VEC2"}},
+{{"bufferView":1,"componentType":5123,"count":{corners},"type":"SCALAR"}}],
+"bufferViews":[{{"buffer":0,"byteLength":{floats}}},{{"buffer":0,"byteOffset":{floats},"byteLength":{index_bytes}}}],
+"buffers":[{{"byteLength":{total},"uri":"data:application/octet-stream;base64,{data}"}}]}}"#,
+        n_at = points * 12,
+        uv_at = points * 24,
+        floats = points * 32,
+        index_bytes = corners * 2,
+        total = bin.len(),
+    );
+    Grid {
+        positions,
+        uvs,
+        triangles,
+        gltf,
+    }
+}
+
+/// The Draco stream of the first primitive of a GLB glTF-Transform wrote,
+/// and its `KHR_draco_mesh_compression` object.
+fn first_stream(bytes: &[u8]) -> (&[u8], serde_json::Value) {
+    let json = glb_json(bytes);
+    let ext =
+        json["meshes"][0]["primitives"][0]["extensions"]["KHR_draco_mesh_compression"].clone();
+    let view = &json["bufferViews"][ext["bufferView"].as_u64().unwrap() as usize];
+    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
+    let bin = &bytes[20 + json_len + 8..];
+    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
+    let end = start + view["byteLength"].as_u64().unwrap() as usize;
+    (&bin[start..end], ext)
 }
 
 /// Draco's dequantized value of `v` on a `bits` grid from `min` over `range`
@@ -213,21 +267,77 @@ fn on_grid(v: f32, min: f32, range: f32, bits: u32) -> f32 {
     min + q * (range / max)
 }
 
+/// A mesh of 1,000 faces or more, which Draco's encoder needs before it
+/// chooses Edgebreaker's valence variant (speeds below 5) and constrained
+/// multi-parallelogram prediction (below 2): decoded as Google's decoder does.
+#[test]
+fn a_large_wavy_grid_decodes_as_googles_decoder_with_every_method() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("grid.gltf");
+    std::fs::write(&plain, grid(24, 0.1).gltf).unwrap();
+    // (name, arguments, Draco method byte: 0 sequential, 1 Edgebreaker;
+    // Edgebreaker's variant byte: 0 standard, 2 valence).
+    let settings: [(&str, &[&str], u8, Option<u8>); 5] = [
+        ("default", &["draco"], 1, Some(0)),
+        (
+            "speed0",
+            &["draco", "--encode-speed", "0", "--decode-speed", "0"],
+            1,
+            Some(2),
+        ),
+        (
+            "speed3",
+            &["draco", "--encode-speed", "3", "--decode-speed", "3"],
+            1,
+            Some(2),
+        ),
+        (
+            "speed10",
+            &["draco", "--encode-speed", "10", "--decode-speed", "10"],
+            1,
+            Some(0),
+        ),
+        ("sequential", &["draco", "--method", "sequential"], 0, None),
+    ];
+    let mut failures = Vec::new();
+    for (name, args, method, variant) in settings {
+        let draco = dir.path().join(format!("{name}.glb"));
+        let google = dir.path().join(format!("{name}.google.glb"));
+        transform(args, &plain, &draco);
+        let bytes = std::fs::read(&draco).unwrap();
+        let (stream, _) = first_stream(&bytes);
+        assert_eq!(&stream[..5], b"DRACO");
+        let header = (stream[8], (method == 1).then(|| stream[11]));
+        if header != (method, variant) {
+            failures.push(format!(
+                "{name}: method and variant {header:?}, not the intended {:?}",
+                (method, variant)
+            ));
+        }
+        google_decode(&draco, &google);
+        for p in compare(
+            &import_file(&google),
+            &import_file(&draco),
+            1e-6,
+            1e-6,
+            1e-6,
+        ) {
+            failures.push(format!("{name} against Google's decoder: {p}"));
+        }
+    }
+    common::fail_if_any("Draco grid imports", failures);
+}
+
 #[test]
 fn a_tiny_quad_decodes_value_for_value() {
     let dir = tempfile::tempdir().unwrap();
     let plain = dir.path().join("quad.gltf");
     let draco = dir.path().join("quad.glb");
-    std::fs::write(&plain, quad_gltf()).unwrap();
+    let quad = grid(1, 0.0);
+    std::fs::write(&plain, &quad.gltf).unwrap();
     transform(&["draco", "--method", "sequential"], &plain, &draco);
     let bytes = std::fs::read(&draco).unwrap();
-    let json = glb_json(&bytes);
-    let ext = &json["meshes"][0]["primitives"][0]["extensions"]["KHR_draco_mesh_compression"];
-    let view = &json["bufferViews"][ext["bufferView"].as_u64().unwrap() as usize];
-    let json_len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
-    let bin = &bytes[20 + json_len + 8..];
-    let start = view["byteOffset"].as_u64().unwrap_or(0) as usize;
-    let stream = &bin[start..start + view["byteLength"].as_u64().unwrap() as usize];
+    let (stream, ext) = first_stream(&bytes);
     let mesh = mshconv_convert::gltf::import::draco::decode(stream, 1 << 20).unwrap();
     assert_eq!(mesh.points, 4);
     let attribute = |name: &str| {
@@ -243,51 +353,50 @@ fn a_tiny_quad_decodes_value_for_value() {
         attribute("NORMAL"),
         attribute("TEXCOORD_0"),
     );
-    // Positions: 14 bits over the bounding cube (origin 0, side 2).
-    let want: [[f32; 3]; 4] = [
-        [0.0, 0.0, 0.0],
-        [2.0, 0.0, 0.0],
-        [2.0, 1.0, 0.5],
-        [0.0, 1.0, 0.5],
-    ];
+    assert_eq!((uvs.len(), normals.len()), (4, 4));
+    // Positions: 14 bits over the bounding cube (origin 0, side 2); each
+    // decoded point is one of the quad's corners on that grid.
     let found: Vec<usize> = positions
         .iter()
         .map(|p| {
-            want.iter()
+            quad.positions
+                .iter()
                 .position(|w| (0..3).all(|j| (on_grid(w[j], 0.0, 2.0, 14) - p[j]).abs() <= 1e-6))
                 .unwrap_or_else(|| {
                     panic!("decoded position {p:?} is not a corner of the quad on the grid")
                 })
         })
         .collect();
-    assert_eq!((uvs.len(), normals.len()), (4, 4));
     let mut sorted = found.clone();
     sorted.sort_unstable();
     assert_eq!(sorted, [0, 1, 2, 3], "each corner decoded once");
     // Texture coordinates: 12 bits over (0, 1); normals exactly +Z.
     for (point, &i) in found.iter().enumerate() {
-        let uv = [[0.0f32, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]][i];
         for j in 0..2 {
-            assert!(
-                (uvs[point][j] - on_grid(uv[j], 0.0, 1.0, 12)).abs() <= 1e-6,
-                "{uvs:?}"
-            );
+            let want = on_grid(quad.uvs[i][j], 0.0, 1.0, 12);
+            assert!((uvs[point][j] - want).abs() <= 1e-6, "{uvs:?}");
         }
         assert!(
-            (normals[point][0]).abs() <= 1e-6 && (normals[point][2] - 1.0).abs() <= 1e-6,
+            normals[point][0].abs() <= 1e-6 && (normals[point][2] - 1.0).abs() <= 1e-6,
             "{normals:?}"
         );
     }
     // The two triangles, as corner sets in the source's winding.
-    let mut triangles: Vec<[usize; 3]> = mesh
+    let canonical = |t: [usize; 3]| {
+        let r = (0..3).min_by_key(|&k| t[k]).unwrap();
+        [t[r], t[(r + 1) % 3], t[(r + 2) % 3]]
+    };
+    let mut got: Vec<[usize; 3]> = mesh
         .faces
         .iter()
-        .map(|f| {
-            let t = f.map(|p| found[p as usize]);
-            let r = (0..3).min_by_key(|&k| t[k]).unwrap();
-            [t[r], t[(r + 1) % 3], t[(r + 2) % 3]]
-        })
+        .map(|f| canonical(f.map(|p| found[p as usize])))
         .collect();
-    triangles.sort_unstable();
-    assert_eq!(triangles, [[0, 1, 2], [0, 2, 3]]);
+    let mut want: Vec<[usize; 3]> = quad
+        .triangles
+        .iter()
+        .map(|t| canonical(t.map(usize::from)))
+        .collect();
+    got.sort_unstable();
+    want.sort_unstable();
+    assert_eq!(got, want);
 }
