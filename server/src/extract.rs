@@ -137,7 +137,10 @@ pub fn format_param(param: &str, text: &str) -> Result<mshconv_app::Format, ApiE
     text.parse().map_err(|_| {
         ApiError::bad_request(
             "request.bad_format",
-            format!("{param}={text:?} is not a format: use msh, glb, gltf or obj"),
+            format!(
+                "{param}={text:?} is not a format: use {}",
+                mshconv_app::Format::ALL.map(|f| f.name()).join(", ")
+            ),
         )
     })
 }
