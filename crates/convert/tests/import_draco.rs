@@ -15,6 +15,7 @@ mod common;
 use common::draco::{first_stream, grid};
 use common::gltf_transform::{exports, glb_json, import, run, span, transform};
 use common::obj::{compare, Geometry};
+use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 
@@ -308,4 +309,69 @@ fn a_tiny_quad_decodes_value_for_value() {
     got.sort_unstable();
     want.sort_unstable();
     assert_eq!(got, want);
+}
+
+/// A Draco object that does not match its primitive's accessors (counts,
+/// attribute ids, buffer view) is refused with `gltf.draco_invalid`, naming
+/// the extension object; the intact file imports.
+#[test]
+fn draco_objects_that_do_not_match_their_accessors_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("grid.gltf");
+    let draco = dir.path().join("grid.draco.gltf");
+    std::fs::write(&plain, grid(4, 0.1).gltf).unwrap();
+    transform(&["draco"], &plain, &draco);
+    let json: serde_json::Value = serde_json::from_slice(&std::fs::read(&draco).unwrap()).unwrap();
+    let bin_name = json["buffers"][0]["uri"].as_str().unwrap().to_string();
+    let bin = std::fs::read(dir.path().join(&bin_name)).unwrap();
+    let import = |json: &serde_json::Value| {
+        let resolver = |name: &str| (name == bin_name).then(|| bin.clone());
+        mshconv_convert::gltf_to_msh(
+            &serde_json::to_vec(json).unwrap(),
+            &Default::default(),
+            &resolver,
+        )
+        .map(|_| ())
+        .map_err(|e| (e.code().to_string(), e.message().to_string()))
+    };
+    assert_eq!(import(&json), Ok(()), "the intact file imports");
+    let primitive = "/meshes/0/primitives/0";
+    // The count of the accessor a primitive field names.
+    let count = |field: &str| {
+        let index = json.pointer(&format!("{primitive}/{field}")).unwrap();
+        format!("/accessors/{}/count", index.as_u64().unwrap())
+    };
+    let extension = format!("{primitive}/extensions/KHR_draco_mesh_compression");
+    let cases: [(&str, String, serde_json::Value); 5] = [
+        (
+            "POSITION count + 1",
+            count("attributes/POSITION"),
+            json!(26),
+        ),
+        ("NORMAL count - 1", count("attributes/NORMAL"), json!(24)),
+        ("indices count - 3", count("indices"), json!(93)),
+        (
+            "POSITION's Draco id",
+            format!("{extension}/attributes/POSITION"),
+            json!(99),
+        ),
+        (
+            "the buffer view",
+            format!("{extension}/bufferView"),
+            json!(99),
+        ),
+    ];
+    for (what, pointer, value) in cases {
+        let mut damaged = json.clone();
+        *damaged
+            .pointer_mut(&pointer)
+            .unwrap_or_else(|| panic!("{pointer}")) = value;
+        match import(&damaged) {
+            Err((code, message)) => {
+                assert_eq!(code, "gltf.draco_invalid", "{what}: {message}");
+                assert!(message.contains(&extension), "{what}: {message}");
+            }
+            Ok(()) => panic!("{what}: imported"),
+        }
+    }
 }
