@@ -43,8 +43,12 @@ await io.write(process.argv[2], doc);
 /// positions (a primitive of 40 points or more); at 10, differences only.
 /// Edgebreaker's valence variant needs 1,000 faces in one primitive, more
 /// than these fixtures' primitives have: the grid test below covers it.
-const SETTINGS: [(&str, &[&str]); 7] = [
+/// `quantized` compresses the output of `gltf-transform quantize`: its
+/// integer and normalized attributes (`KHR_mesh_quantization`) go through
+/// Draco as integers.
+const SETTINGS: [(&str, &[&str]); 8] = [
     ("default", &["draco"]),
+    ("quantized", &["draco"]),
     ("sequential", &["draco", "--method", "sequential"]),
     (
         "speed0",
@@ -118,7 +122,13 @@ fn draco_files_decode_as_googles_decoder_and_the_plain_file() {
         let plain = import_file(&path("plain"));
         for (setting, args) in SETTINGS {
             let draco = path(setting);
-            transform(args, &path("export"), &draco);
+            let input = if setting == "quantized" {
+                transform(&["quantize"], &path("export"), &path("quantize"));
+                path("quantize")
+            } else {
+                path("export")
+            };
+            transform(args, &input, &draco);
             let json = glb_json(&std::fs::read(&draco).unwrap());
             if !json["extensionsRequired"]
                 .to_string()
