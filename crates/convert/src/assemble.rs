@@ -456,7 +456,10 @@ pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f3
 /// The keys of one node: a static key from the rest pose, or its samples
 /// reduced to what linear interpolation needs.
 fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Track {
-    let rest = Track::fixed(node.translation, derive::quantize_quat(node.rotation));
+    let rest = Track::fixed(
+        node.translation,
+        derive::quantize_quat_nearest(node.rotation),
+    );
     let Some(samples) = node.track.as_ref().filter(|s| !s.is_empty()) else {
         return rest;
     };
@@ -493,7 +496,7 @@ fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Tr
     }
     if kept.len() < 2 {
         let s = samples[0];
-        return Track::fixed(s.translation, derive::quantize_quat(s.rotation));
+        return Track::fixed(s.translation, derive::quantize_quat_nearest(s.rotation));
     }
     Track {
         keys: kept

@@ -437,6 +437,73 @@ pub fn quantize_quat(xyzw: [f32; 4]) -> [i16; 4] {
     })
 }
 
+/// The stored quaternion nearest `[x, y, z, w]` as the engine uses it: of
+/// the 16 combinations of each component rounded down or up (`q * 32767`,
+/// clamped to `[-32767, 32767]`, FORMAT.md section 3), the one whose
+/// rotation matrix (the engine's, which does not normalise) is closest to
+/// the unit quaternion's; a tie keeps plain rounding ([`quantize_quat`]).
+/// A value that is already a stored one (each component the f32 of
+/// `s / 32767`, as an export writes it) comes back as it was. The importers
+/// use it for static rotations (a node's one key), where a rounding error
+/// is seen at every frame; animated keys keep [`quantize_quat`].
+pub fn quantize_quat_nearest(xyzw: [f32; 4]) -> [i16; 4] {
+    let scaled = xyzw.map(|c| if c.is_nan() { 0.0 } else { c as f64 * 32767.0 });
+    let rounded = scaled.map(|v| v.round().clamp(-32767.0, 32767.0));
+    let len = xyzw
+        .iter()
+        .map(|&c| f64::from(c) * f64::from(c))
+        .sum::<f64>()
+        .sqrt();
+    // A stored value read back (each component exactly the f32 of s / 32767,
+    // as the decoder makes it) keeps its s.
+    let stored = xyzw
+        .iter()
+        .zip(&rounded)
+        .all(|(&c, &r)| (r as f32) * (1.0f32 / 32767.0) == c || (r / 32767.0) as f32 == c);
+    if len.is_nan() || len <= 0.5 || stored {
+        return rounded.map(|v| v as i16);
+    }
+    let unit = xyzw.map(|c| f64::from(c) / len);
+    let target = quat_matrix(unit);
+    let error = |q: [f64; 4]| -> f64 {
+        let m = quat_matrix(q.map(|c| c / 32767.0));
+        m.iter().zip(&target).map(|(a, b)| (a - b) * (a - b)).sum()
+    };
+    let mut best = rounded;
+    let mut best_error = error(rounded);
+    for bits in 0..16u32 {
+        let q: [f64; 4] = std::array::from_fn(|i| {
+            let v = if bits >> i & 1 == 1 {
+                scaled[i].ceil()
+            } else {
+                scaled[i].floor()
+            };
+            v.clamp(-32767.0, 32767.0)
+        });
+        let e = error(q);
+        if e < best_error {
+            best = q;
+            best_error = e;
+        }
+    }
+    best.map(|v| v as i16)
+}
+
+/// The engine's rotation matrix of `[x, y, z, w]` (anim::to_matrix's terms), in f64.
+fn quat_matrix([x, y, z, w]: [f64; 4]) -> [f64; 9] {
+    [
+        1.0 - 2.0 * (y * y + z * z),
+        2.0 * (x * y + w * z),
+        2.0 * (x * z - w * y),
+        2.0 * (x * y - w * z),
+        1.0 - 2.0 * (x * x + z * z),
+        2.0 * (y * z + w * x),
+        2.0 * (x * z + w * y),
+        2.0 * (y * z - w * x),
+        1.0 - 2.0 * (x * x + y * y),
+    ]
+}
+
 /// One animation key as a writer supplies it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Key {
@@ -818,5 +885,49 @@ mod tests {
         assert_eq!(err, AnimError::KeyTimes { node: 1, key: 1 });
         let err = write_animation(&mut m, &[fixed, Track::default()]).unwrap_err();
         assert_eq!(err.code(), "anim.empty_track");
+    }
+
+    #[test]
+    fn the_nearest_stored_quaternion_keeps_stored_values_and_beats_rounding() {
+        // A stored value read back keeps its bits.
+        for q in [
+            [12345i16, -2, 32767, -301],
+            [0, 0, 0, 32767],
+            [-23170, 0, 0, 23170],
+        ] {
+            let f = q.map(|s| s as f32 * (1.0f32 / 32767.0));
+            assert_eq!(quantize_quat_nearest(f), q);
+        }
+        // Any unit quaternion: never farther (as a matrix) than plain rounding.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        };
+        let matrix_error = |q: [i16; 4], unit: [f64; 4]| -> f64 {
+            let m = quat_matrix(q.map(|s| f64::from(s) / 32767.0));
+            quat_matrix(unit)
+                .iter()
+                .zip(&m)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum()
+        };
+        let mut better = 0;
+        for _ in 0..2000 {
+            let v = [next(), next(), next(), next()];
+            let len = v.iter().map(|c| c * c).sum::<f64>().sqrt();
+            let unit = v.map(|c| c / len);
+            let f = unit.map(|c| c as f32);
+            let (near, plain) = (quantize_quat_nearest(f), quantize_quat(f));
+            let (a, b) = (matrix_error(near, unit), matrix_error(plain, unit));
+            assert!(a <= b + 1e-18, "{near:?} {a} vs {plain:?} {b}");
+            better += usize::from(a < b);
+        }
+        assert!(
+            better > 500,
+            "nearest beat rounding on only {better} of 2000"
+        );
     }
 }
