@@ -21,14 +21,14 @@
 //! Entries the import did not export are never changed.
 
 use super::naming::{fit_name, ENTRY_NAME_MAX};
-use super::{Action, Change, Library};
-use crate::archive::Editor;
+use super::{Action, Change, Edits, Library};
 use crate::error::Error;
 use crate::game::{same_name, DEFAULT_MATERIAL, MATERIAL_LIB};
 use mshconv_convert::gltf::import::look::ImportedMaterial;
 use mshconv_convert::Report;
 use mshconv_material::mat0::{Metadata, Phase, MAT0_TYPE_ID, TEXTURE_NAME_BYTES};
 use mshconv_material::Mat0;
+use std::borrow::Cow;
 
 /// The MAT0 a new material starts from when `Material.lib` has none
 /// (**a choice**: version 6 as every retail MAT0 the public notes checked,
@@ -49,12 +49,12 @@ pub fn builtin_template() -> (u32, Mat0) {
     (0, mat0)
 }
 
-/// A MAT0 entry of the library.
-struct Entry {
+/// A MAT0 entry of the library (its payload borrowed until replaced).
+struct Entry<'l> {
     name: String,
     attr1: u32,
     attr2: u32,
-    data: Vec<u8>,
+    data: Cow<'l, [u8]>,
 }
 
 /// What a material's WEAR row gets.
@@ -67,10 +67,9 @@ pub(super) struct Row {
 }
 
 /// The material side of a plan: `Material.lib`'s MAT0 entries and its editor.
-pub(super) struct Planner {
-    entries: Vec<Entry>,
-    editor: Editor,
-    changed: bool,
+pub(super) struct Planner<'l> {
+    entries: Vec<Entry<'l>>,
+    edits: Edits<'l>,
 }
 
 fn texture_field(name: &str) -> [u8; TEXTURE_NAME_BYTES] {
@@ -80,30 +79,29 @@ fn texture_field(name: &str) -> [u8; TEXTURE_NAME_BYTES] {
     field
 }
 
-impl Planner {
-    pub(super) fn new(lib: &Library, editor: Editor) -> Result<Planner, Error> {
+impl<'l> Planner<'l> {
+    pub(super) fn new(lib: &'l Library) -> Result<Planner<'l>, Error> {
         let entries = lib.entries(|e| {
             (e.type_id() == MAT0_TYPE_ID).then(|| Entry {
                 name: e.name(),
                 attr1: e.attr1(),
                 attr2: e.attr2(),
-                data: e.data().to_vec(),
+                data: Cow::Borrowed(e.data()),
             })
         })?;
         Ok(Planner {
             entries,
-            editor,
-            changed: false,
+            edits: Edits::new(lib),
         })
     }
 
-    fn entry(&self, name: &str) -> Option<&Entry> {
+    fn entry(&self, name: &str) -> Option<&Entry<'l>> {
         self.entries.iter().find(|e| same_name(&e.name, name))
     }
 
     /// The template of a new material: `(attr1, MAT0)`.
     fn template(&self) -> (u32, Mat0) {
-        let parsed = |e: &Entry| Mat0::parse(&e.data, e.attr2).ok().map(|m| (e.attr1, m));
+        let parsed = |e: &Entry<'_>| Mat0::parse(&e.data, e.attr2).ok().map(|m| (e.attr1, m));
         self.entry(DEFAULT_MATERIAL)
             .and_then(parsed)
             .or_else(|| self.entries.iter().find_map(parsed))
@@ -114,13 +112,14 @@ impl Planner {
         let data = mat0
             .write()
             .map_err(|e| Error::invalid("look.bad_material", format!("material {name:?}: {e}")))?;
-        self.editor.put(name, Some(MAT0_TYPE_ID), data.clone())?;
-        self.editor.set_attributes(name, [attr1, mat0.version, 0])?;
+        let editor = self.edits.editor()?;
+        editor.put(name, Some(MAT0_TYPE_ID), data.clone())?;
+        editor.set_attributes(name, [attr1, mat0.version, 0])?;
         let entry = Entry {
             name: name.to_string(),
             attr1,
             attr2: mat0.version,
-            data,
+            data: Cow::Owned(data),
         };
         match self.entries.iter_mut().find(|e| same_name(&e.name, name)) {
             Some(slot) => {
@@ -131,14 +130,15 @@ impl Planner {
             }
             None => self.entries.push(entry),
         }
-        self.changed = true;
         Ok(())
     }
 
     /// Whether the entry `name` holds exactly this material.
     fn holds(&self, name: &str, attr1: u32, mat0: &Mat0) -> bool {
         self.entry(name).is_some_and(|e| {
-            e.attr1 == attr1 && e.attr2 == mat0.version && mat0.write().is_ok_and(|d| d == e.data)
+            e.attr1 == attr1
+                && e.attr2 == mat0.version
+                && mat0.write().is_ok_and(|d| d[..] == e.data[..])
         })
     }
 
@@ -305,10 +305,7 @@ impl Planner {
 
     /// `Material.lib`'s new bytes, when an entry was added or replaced.
     pub(super) fn finish(self) -> Result<Option<Vec<u8>>, Error> {
-        if !self.changed {
-            return Ok(None);
-        }
-        Ok(Some(self.editor.write()?))
+        self.edits.finish()
     }
 }
 

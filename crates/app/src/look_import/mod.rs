@@ -56,7 +56,10 @@ impl Library {
     }
 
     /// The library's entries as `map` makes them (none when there is no file).
-    fn entries<T>(&self, map: impl Fn(nres::Entry<'_>) -> Option<T>) -> Result<Vec<T>, Error> {
+    fn entries<'l, T>(
+        &'l self,
+        map: impl Fn(nres::Entry<'l>) -> Option<T>,
+    ) -> Result<Vec<T>, Error> {
         let Some(bytes) = &self.bytes else {
             return Ok(Vec::new());
         };
@@ -85,6 +88,34 @@ impl Library {
             }),
             None => Ok(Editor::new_archive()),
         }
+    }
+}
+
+/// A library's edits: opened for editing ([`Library::editor`]) on the first
+/// change only, so a plan that reuses every entry copies nothing (a batch
+/// plans every model against the same, possibly large, libraries).
+struct Edits<'l> {
+    lib: &'l Library,
+    editor: Option<Editor>,
+}
+
+impl<'l> Edits<'l> {
+    fn new(lib: &'l Library) -> Edits<'l> {
+        Edits { lib, editor: None }
+    }
+
+    /// The editor, opened now if this is the first change.
+    fn editor(&mut self) -> Result<&mut Editor, Error> {
+        let editor = match self.editor.take() {
+            Some(editor) => editor,
+            None => self.lib.editor()?,
+        };
+        Ok(self.editor.insert(editor))
+    }
+
+    /// The library's new bytes, when anything was changed.
+    fn finish(self) -> Result<Option<Vec<u8>>, Error> {
+        self.editor.map(|e| e.write()).transpose()
     }
 }
 
@@ -168,8 +199,8 @@ pub fn plan(
 ) -> Result<LookPlan, Error> {
     let mut report = Report::default();
     let mut changes = Vec::new();
-    let mut textures = texture::Planner::new(&libs.textures, libs.textures.editor()?)?;
-    let mut materials = material::Planner::new(&libs.materials, libs.materials.editor()?)?;
+    let mut textures = texture::Planner::new(&libs.textures)?;
+    let mut materials = material::Planner::new(&libs.materials)?;
     let mut rows = Vec::new();
     for (&index, m) in &look.materials {
         let texture = match &m.image {

@@ -18,8 +18,7 @@
 //!   [`super::fit_name`] (an identical entry of that name is reused).
 
 use super::naming::{fit_name, TEXTURE_NAME_MAX};
-use super::{Action, Change, Library};
-use crate::archive::Editor;
+use super::{Action, Change, Edits, Library};
 use crate::error::Error;
 use crate::game::{same_name, TEXTURES_LIB};
 use mshconv_convert::gltf::import::look::{ImportedImage, ImportedMaterial, RecordedTexm};
@@ -28,6 +27,7 @@ use mshconv_material::texm::{
     downsample, encode_level, level_size, PixelFormat, Rgba8Image, TEXM_MAGIC,
 };
 use mshconv_material::Texm;
+use std::borrow::Cow;
 
 /// The largest side of a new texture (**a choice**: the retail sizes are not
 /// known; 1998 hardware commonly took 256, later cards 1024 and more).
@@ -104,21 +104,20 @@ struct Planned {
 }
 
 /// The texture side of a plan: `Textures.lib`'s entries and its editor.
-pub(super) struct Planner {
-    /// Every entry's name and payload, as the plan goes (new ones included).
-    entries: Vec<(String, Vec<u8>)>,
-    editor: Editor,
-    changed: bool,
+pub(super) struct Planner<'l> {
+    /// Every entry's name and payload, as the plan goes (borrowed from the
+    /// library; new and replaced ones owned).
+    entries: Vec<(String, Cow<'l, [u8]>)>,
+    edits: Edits<'l>,
     planned: Vec<Planned>,
 }
 
-impl Planner {
-    pub(super) fn new(lib: &Library, editor: Editor) -> Result<Planner, Error> {
-        let entries = lib.entries(|e| Some((e.name(), e.data().to_vec())))?;
+impl<'l> Planner<'l> {
+    pub(super) fn new(lib: &'l Library) -> Result<Planner<'l>, Error> {
+        let entries = lib.entries(|e| Some((e.name(), Cow::Borrowed(e.data()))))?;
         Ok(Planner {
             entries,
-            editor,
-            changed: false,
+            edits: Edits::new(lib),
             planned: Vec::new(),
         })
     }
@@ -127,7 +126,7 @@ impl Planner {
         self.entries
             .iter()
             .find(|(n, _)| same_name(n, name))
-            .map(|(_, d)| d.as_slice())
+            .map(|(_, d)| d.as_ref())
     }
 
     /// The entry `name` as stored (its own spelling).
@@ -166,12 +165,13 @@ impl Planner {
         let bytes = texm
             .write()
             .map_err(|e| material_error(e, &format!("texture {name:?}")))?;
-        self.editor.put(name, Some(TEXM_MAGIC), bytes.clone())?;
+        self.edits
+            .editor()?
+            .put(name, Some(TEXM_MAGIC), bytes.clone())?;
         match self.entries.iter_mut().find(|(n, _)| same_name(n, name)) {
-            Some(slot) => slot.1 = bytes,
-            None => self.entries.push((name.to_string(), bytes)),
+            Some(slot) => slot.1 = Cow::Owned(bytes),
+            None => self.entries.push((name.to_string(), Cow::Owned(bytes))),
         }
-        self.changed = true;
         Ok(())
     }
 
@@ -311,10 +311,7 @@ impl Planner {
 
     /// `Textures.lib`'s new bytes, when an entry was added or replaced.
     pub(super) fn finish(self) -> Result<Option<Vec<u8>>, Error> {
-        if !self.changed {
-            return Ok(None);
-        }
-        Ok(Some(self.editor.write()?))
+        self.edits.finish()
     }
 }
 
