@@ -133,15 +133,13 @@ pub fn convert(
                     (out, side, report)
                 }
             };
+            let mut files = with_side_files(file("obj", out.obj), side);
             let mtl = OutputFile {
                 name: out.mtl_name,
                 bytes: out.mtl,
             };
-            let mut files = vec![file("obj", out.obj), mtl];
-            files.extend(
-                side.into_iter()
-                    .map(|(name, bytes)| OutputFile { name, bytes }),
-            );
+            // The .mtl second, before the PNGs it names.
+            files.insert(1, mtl);
             (files, report)
         }
         (Format::Msh, Format::Usda) => {
