@@ -9,7 +9,7 @@
 use crate::archive_out::{self, Target};
 use crate::fs::{replace_durably, write_atomically};
 use crate::out::{self, Out};
-use mshconv_app::game::wear_name;
+use mshconv_app::game::{wear_name, wear_sibling};
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
 use mshconv_app::{Format, GameDir, Resources};
 use mshconv_convert::gltf::import::look::ImportedLook;
@@ -79,10 +79,8 @@ pub fn existing_wear(target: &Target, output: &Path) -> Option<Vec<u8>> {
         Target::Entry { archive, name } => {
             let bytes = std::fs::read(archive).ok()?;
             let archive = nres::Archive::parse(&bytes).ok()?;
-            let wear = wear_name(name);
-            let i = mshconv_app::archive::find(&archive, &wear)?;
-            let data = archive.entries().nth(i).map(|e| e.data().to_vec());
-            data
+            // The sibling the export's resolver reads.
+            wear_sibling(&archive, name).map(|(_, data)| data)
         }
     }
 }

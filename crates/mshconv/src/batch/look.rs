@@ -12,7 +12,7 @@
 use super::report::{Record, Status};
 use crate::look_out::{self, wear_file, write_library};
 use crate::out;
-use mshconv_app::game::wear_name;
+use mshconv_app::game::{wear_name, wear_sibling};
 use mshconv_app::look_import::{self, Action, Libraries};
 use mshconv_app::GameDir;
 use std::path::{Path, PathBuf};
@@ -80,9 +80,7 @@ pub(super) fn bring_back(
         };
         let entry = entry_of(record);
         let existing = match (&archive, &entry) {
-            (Some(a), Some(e)) => mshconv_app::archive::find(a, &wear_name(e))
-                .and_then(|k| a.entries().nth(k))
-                .map(|en| en.data().to_vec()),
+            (Some(a), Some(e)) => wear_sibling(a, e).map(|(_, data)| data),
             _ => record
                 .output
                 .as_deref()
