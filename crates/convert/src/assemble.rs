@@ -455,7 +455,9 @@ pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f3
 
 /// The keys of one node: a static key from the rest pose, or its samples
 /// reduced to what linear interpolation needs.
-fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Track {
+/// A node's track: its samples reduced to the keys linear interpolation needs
+/// (its rest pose when it has none).
+pub(crate) fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Track {
     let rest = Track::fixed(
         node.translation,
         derive::quantize_quat_nearest(node.rotation),
@@ -618,7 +620,7 @@ fn slerp(p: [f64; 4], q: [f64; 4], t: f64) -> [f64; 4] {
 }
 
 /// The global bounds of the rest pose (as the engine places the nodes).
-fn header(model: &Model) -> msh::raw::ModelHeader {
+pub(crate) fn header(model: &Model) -> msh::raw::ModelHeader {
     let view = model.view();
     let Ok(rest) = msh::pose::rest_poses(&view) else {
         return model.header;

@@ -98,6 +98,7 @@ pub fn slot_triangles(view: &msh::ModelRef<'_>, slot: u16) -> Vec<(u16, [usize; 
 }
 
 /// Helpers of the OBJ tests.
+pub mod blender;
 pub mod draco;
 pub mod gltf_transform;
 pub mod obj;

@@ -188,16 +188,7 @@ pub(super) fn unedited(
     let Some(clips) = recorded(src, resolved.fps, &mut Report::default())? else {
         return Ok(Err("its clips no longer fit their recorded frames".into()));
     };
-    let options = crate::ExportOptions {
-        lod: extras.options.lod,
-        group: extras.options.group,
-        fps: resolved.fps,
-        axis: resolved.axis,
-        rotation: resolved.rotation,
-        format: crate::GltfFormat::Glb,
-        name: crate::ExportOptions::default().name,
-        clips: ClipList::new(clips.clone()).ok(),
-    };
+    let options = resolved.export_options(extras, ClipList::new(clips.clone()).ok());
     let glb = match crate::gltf::export(msh, &options) {
         Ok((glb, _)) => glb,
         Err(e) => {

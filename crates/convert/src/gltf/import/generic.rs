@@ -42,6 +42,18 @@ pub fn scene(
     choice: &AnimationChoice,
     report: &mut Report,
 ) -> Result<(SceneModel, Laid)> {
+    scene_traced(src, recorded, opts, choice, report).map(|(scene, laid, _)| (scene, laid))
+}
+
+/// [`scene`], and for each of its nodes the MSH index its extras recorded
+/// (`None` for a node without them).
+pub fn scene_traced(
+    src: &Source<'_>,
+    recorded: Option<&ModelExtras>,
+    opts: &Resolved,
+    choice: &AnimationChoice,
+    report: &mut Report,
+) -> Result<(SceneModel, Laid, Vec<Option<u32>>)> {
     let doc = &src.doc;
     super::skin::note_unused(doc, report);
     if doc.cameras().next().is_some() {
@@ -162,20 +174,26 @@ pub fn scene(
     for it in &items {
         let e: Option<ex::NodeExtras> = ex::unwrap(it.node.extras());
         let (t, r, _) = it.node.transform().decomposed();
-        let name = match &e {
-            Some(e) if e.name_raw.is_some() => {
-                use base64::Engine as _;
-                base64::engine::general_purpose::STANDARD
-                    .decode(e.name_raw.as_deref().unwrap_or(""))
-                    .ok()
-            }
-            Some(e) if e.unnamed => None,
-            _ => Some(
-                names::node_name_from_gltf(it.node.name().unwrap_or(""))
-                    .as_bytes()
-                    .to_vec(),
-            ),
-        };
+        let gltf_name = it.node.name().unwrap_or("");
+        // The recorded raw name holds while the node keeps the name the export
+        // gave it; a node renamed in another tool takes its new name.
+        let recorded_name = e.as_ref().and_then(|e| {
+            let raw = match &e.name_raw {
+                Some(text) => {
+                    use base64::Engine as _;
+                    Some(
+                        base64::engine::general_purpose::STANDARD
+                            .decode(text)
+                            .ok()?,
+                    )
+                }
+                None if e.unnamed => None,
+                None => return None,
+            };
+            names::keeps_exported_name(gltf_name, raw.as_deref(), e.node as usize).then_some(raw)
+        });
+        let name = recorded_name
+            .unwrap_or_else(|| Some(names::node_name_from_gltf(gltf_name).as_bytes().to_vec()));
         let mut slots: BTreeMap<(u8, u8), Vec<SceneBatch>> = BTreeMap::new();
         if let (Some(mesh), Some(skin)) = (it.node.mesh(), it.node.skin()) {
             skinned.extend(super::skin::split(
@@ -256,7 +274,11 @@ pub fn scene(
         }
         nodes = reordered;
     }
-    Ok((SceneModel { nodes }, clips))
+    let origins = perm
+        .iter()
+        .map(|&i| Some(order_key[i]).filter(|&k| k != u32::MAX))
+        .collect();
+    Ok((SceneModel { nodes }, clips, origins))
 }
 
 /// Adds batches to a node's slot `(lod, group)`, making the slot when it has none.
