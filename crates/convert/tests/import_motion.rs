@@ -6,7 +6,8 @@
 //! (`common/gltf_sampler.rs`: LINEAR/STEP/CUBICSPLINE, slerp on the short
 //! arc as viewers take it, world matrices), at every game frame; and nodes
 //! spinning at constant speed with keys up to 179 degrees apart keep
-//! turning after the key reduction, and again after an export.
+//! turning after the key reduction, and again after an export; and the same
+//! files after glTF-Transform's `resample`.
 
 mod common;
 
@@ -143,6 +144,42 @@ fn every_animated_foreign_import_of_the_corpus_plays_as_the_gltf_at_every_frame(
             "{must} was not compared: {compared:?}"
         );
     }
+}
+
+/// glTF-Transform's `resample` (its lossless keyframe reduction: other keys,
+/// STEP and LINEAR) of the animated foreign files: each output plays as
+/// its own content at every frame.
+#[test]
+fn gltf_transform_resampled_foreign_files_play_as_the_gltf_at_every_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for name in [
+        "blender_scene.glb",
+        "threejs_scene.glb",
+        "skins/rigid.glb",
+        "skins/blended.glb",
+    ] {
+        let input = common::root().join("fixtures/foreign/gltf").join(name);
+        let output = dir.path().join(name.replace('/', "_"));
+        common::gltf_transform::transform(&["resample"], &input, &output);
+        let bytes = std::fs::read(&output).unwrap();
+        let eval = Evaluator::new(&bytes).unwrap();
+        let all: Vec<usize> = (0..eval.animations.len()).collect();
+        assert!(!all.is_empty() && eval.disjoint(&all), "{name}");
+        let what = format!("{name} resampled");
+        let m = compare(
+            &what,
+            &bytes,
+            &eval,
+            AnimationChoice::All,
+            &all,
+            &mut failures,
+        )
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+        eprintln!("{what}: {m:?}");
+        assert!(m.poses > 50, "{what}: {m:?}");
+    }
+    common::fail_if_any("glTF-Transform resample", failures);
 }
 
 // ---------------------------------------------------------------- spinning nodes

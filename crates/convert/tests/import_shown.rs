@@ -3,6 +3,7 @@
 //! nodes, default morph weights shape the base mesh, the base colour
 //! texture's UV set (with its transform) becomes Res5, UVs beyond Res5's
 //! range move by whole repeats, and each note comes once with its count.
+//! glTF-Transform's `instance` makes the instanced file of one test.
 
 mod common;
 
@@ -155,6 +156,74 @@ fn instances_become_nodes_where_a_viewer_draws_them() {
     v["extensionsRequired"] = json!(["EXT_mesh_gpu_instancing"]);
     let (again, _) = import(&serde_json::to_vec(&v).unwrap());
     assert_eq!(again, msh);
+}
+
+/// Every triangle of the model at frame 0, world corners (glTF frame).
+fn all_world_triangles(msh: &[u8]) -> Vec<[V3; 3]> {
+    let opened = msh::open(msh, msh::Mode::Strict).unwrap();
+    let view = &opened.view;
+    (0..view.nodes.len())
+        .filter(|&i| view.nodes[i].slot(0, 0).is_some())
+        .flat_map(|i| {
+            let name = String::from_utf8_lossy(view.node_name(i).unwrap_or(b"")).into_owned();
+            world_triangles(msh, &name)
+        })
+        .collect()
+}
+
+/// glTF-Transform's `instance` turns twelve nodes sharing a mesh into one
+/// node with `EXT_mesh_gpu_instancing`: the import draws the same triangles
+/// at the same places as the import of the twelve nodes.
+#[test]
+fn gltf_transform_instances_import_as_the_nodes_they_were() {
+    let mut doc = Doc::default();
+    let prim = quad(&mut doc);
+    let nodes: Vec<serde_json::Value> = (0..12)
+        .map(|i| {
+            let a = f64::from(i) * 0.4;
+            json!({
+                "name": format!("Post{i}"), "mesh": 0,
+                "translation": [f64::from(i), 0.0, f64::from(i % 4)],
+                "rotation": [(a / 2.0).sin(), 0.0, 0.0, (a / 2.0).cos()],
+                "scale": [1.0 + f64::from(i % 3), 1.0, 0.5]
+            })
+        })
+        .collect();
+    let gltf = doc.finish(json!({
+        "scene": 0,
+        "scenes": [{"nodes": (0..12).collect::<Vec<_>>()}],
+        "nodes": nodes,
+        "meshes": [{"primitives": [prim]}]
+    }));
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("posts.gltf"), dir.path().join("posts.glb"));
+    std::fs::write(&input, &gltf).unwrap();
+    common::gltf_transform::transform(&["instance"], &input, &output);
+    let instanced = std::fs::read(&output).unwrap();
+    let json = common::gltf_transform::glb_json(&instanced);
+    assert_eq!(json["extensionsUsed"], json!(["EXT_mesh_gpu_instancing"]));
+    let (msh, report) = import(&instanced);
+    assert_eq!(
+        notes(&report, "import.instances_expanded").len(),
+        1,
+        "{report:?}"
+    );
+    let (want, got) = (
+        all_world_triangles(&import(&gltf).0),
+        all_world_triangles(&msh),
+    );
+    assert_eq!(want.len(), 24);
+    assert_eq!(got.len(), 24);
+    for w in &want {
+        assert!(
+            got.iter().any(|g| (0..3).any(|rot| (0..3).all(|c| close(
+                g[(c + rot) % 3],
+                w[c],
+                1e-5
+            )))),
+            "{w:?} is not drawn by the instances"
+        );
+    }
 }
 
 #[test]
