@@ -5,7 +5,8 @@
 //! the engine's tables hold). Nodes whose poses all agree keep their original
 //! keys; the others get keys reduced from what came back.
 
-use crate::assemble::{self, AssembleOptions};
+use crate::assemble::AssembleOptions;
+use crate::reduce::{track, Reduced};
 use crate::report::Report;
 use crate::scene::SceneNode;
 use msh::derive::{Key, Track};
@@ -104,13 +105,15 @@ pub(super) fn rewrite(
     report: &mut Report,
 ) -> Result<(), msh::derive::AnimError> {
     let original = original_tracks(m);
+    let mut reduced = Reduced::default();
     let tracks: Vec<Track> = back
         .iter()
         .enumerate()
         .map(|(i, node)| match &original {
             Some(tracks) if !edited[i] => tracks[i].clone(),
-            _ => assemble::track(node, options, report),
+            _ => track(node, options, &mut reduced),
         })
         .collect();
+    reduced.report(options, report);
     msh::derive::write_animation(m, &tracks)
 }
