@@ -251,6 +251,12 @@ that existing archive as the entry STEM.MSH (the input's file stem in capitals):
 it replaces the entry of that name or is added; the archive is written once, at
 the end, durably; the report's \"placed\" says replaced or added.
 
+With --to msh --game-dir DIR each model's look goes back into DIR's libraries
+(docs/MATERIALS.md); two models of the run that edit one texture or material
+differently stop the run (look.edit_conflict), and nothing is written.
+--dry-run converts everything and lists what would be written (files, archive
+entries, WEARs, library entries) without writing anything.
+
 An input that is not converted on purpose prints `skip[CODE]: INPUT: reason`
 (not with --quiet).
 
