@@ -173,17 +173,7 @@ fn two_different_edits_of_one_entry_refuse_the_run_and_write_nothing() {
     let root = tmp.path();
     let before = tree(&root.join("game"));
     for (model, value) in [("DEPOT", 1), ("ROBOT", 2)] {
-        let path = root.join(format!("edit/{model}.gltf"));
-        let mut json: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        let m = json["materials"]
-            .as_array_mut()
-            .unwrap()
-            .iter_mut()
-            .find(|m| m["name"] == "DEFAULT")
-            .unwrap();
-        m["extras"]["msh"]["mat0"]["phases"][0]["parameters"][0] = value.into();
-        std::fs::write(&path, serde_json::to_vec(&json).unwrap()).unwrap();
+        set_phase_parameter(&root.join(format!("edit/{model}.gltf")), "DEFAULT", value);
     }
     let (code, _, stderr) = mshconv(root, args);
     assert_eq!(code, 1, "{stderr}");
@@ -216,6 +206,37 @@ fn editing_a_texture_other_models_show_is_said_by_convert_too() {
         ),
         "{stderr}"
     );
+    // And a material's fields: the same models (pipe's WEAR names TANK_BODY).
+    set_phase_parameter(&root.join("edit/TANK.gltf"), "TANK_BODY", 9);
+    let (_, stderr) = ok(
+        root,
+        "convert edit/TANK.gltf game/units.rlb:TANK.MSH --game-dir game",
+    );
+    assert!(
+        stderr.contains(
+            "note[look.shared_edit]: Material.lib: TANK_BODY is edited, and 1 other model shows it too: models/pipe.msh\n"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("Textures.lib: TANK_BODY.0 is edited"),
+        "{stderr}"
+    );
+}
+
+/// Sets the first phase's first parameter of the recorded MAT0 of the
+/// `.gltf`'s material `name` (an edit of the material's fields).
+fn set_phase_parameter(gltf: &Path, name: &str, value: u8) {
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(gltf).unwrap()).unwrap();
+    let m = json["materials"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|m| m["name"] == name)
+        .unwrap();
+    m["extras"]["msh"]["mat0"]["phases"][0]["parameters"][0] = value.into();
+    std::fs::write(gltf, serde_json::to_vec(&json).unwrap()).unwrap();
 }
 
 #[test]
