@@ -121,6 +121,17 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         mshconv_app::look_import::check_libraries(game.dir(), args.conversion.new_libraries)?;
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
         let (libs, plan) = look_out::plan(&bytes, from, resources, &game, &target, &args.output)?;
+        if let Some(c) = plan.conflicts.first() {
+            // Two images (or materials) of the model claim one entry.
+            return Err(Error::invalid(
+                "look.edit_conflict",
+                format!(
+                    "the model edits {} entry {} twice, differently (two of its images or materials): nothing is written",
+                    c.library, c.entry
+                ),
+            )
+            .into());
+        }
         print_notes(&report);
         print_notes(&plan.report);
         if !args.quiet {

@@ -515,3 +515,64 @@ fn batch_dry_run_lists_what_a_run_writes_and_writes_nothing() {
     );
     assert_eq!(code, 2);
 }
+
+#[test]
+fn one_model_with_two_different_edits_of_one_texture_is_refused() {
+    // Two of the tank's images claim TANK_BODY.0 (an image duplicated in an
+    // editor with its extras, each copy painted otherwise).
+    let tmp = setup(&["TANK"]);
+    let root = tmp.path();
+    let before = tree(&root.join("game"));
+    let gltf = root.join("edit/TANK.gltf");
+    paint(&root.join("edit/TANK_TANK_BODY_0.png"), MAGENTA);
+    std::fs::copy(
+        root.join("edit/TANK_TANK_BODY_0.png"),
+        root.join("edit/copy.png"),
+    )
+    .unwrap();
+    paint(&root.join("edit/copy.png"), GREEN);
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
+    let images = json["images"].as_array_mut().unwrap();
+    let mut copy = images
+        .iter()
+        .find(|i| i["name"] == "TANK_BODY.0")
+        .unwrap()
+        .clone();
+    copy["uri"] = "copy.png".into();
+    images.push(copy);
+    let image = images.len() - 1;
+    let textures = json["textures"].as_array_mut().unwrap();
+    textures.push(serde_json::json!({ "source": image, "sampler": 0 }));
+    let texture = textures.len() - 1;
+    let glass = json["materials"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|m| m["name"] == "GLASS")
+        .unwrap();
+    glass["pbrMetallicRoughness"]["baseColorTexture"] = serde_json::json!({ "index": texture });
+    std::fs::write(&gltf, serde_json::to_vec(&json).unwrap()).unwrap();
+    let (code, _, stderr) = mshconv(
+        root,
+        "convert edit/TANK.gltf game/units.rlb:TANK.MSH --game-dir game",
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("error[look.edit_conflict]: the model edits Textures.lib entry TANK_BODY.0 twice, differently"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = mshconv(
+        root,
+        "batch edit --to msh --into game/units.rlb --game-dir game",
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("edit/TANK.gltf edits Textures.lib entry TANK_BODY.0 twice, differently"),
+        "{stderr}"
+    );
+    assert!(
+        tree(&root.join("game")) == before,
+        "the game folder changed"
+    );
+}

@@ -234,12 +234,13 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
     let mut conflicts: Vec<(usize, usize, String)> = Vec::new();
     for p in planned {
         for c in &p.plan.conflicts {
-            if let Some(&(.., owner)) = owners
+            // (An entry changed before this model is always some earlier
+            // model's; were it not, the model alone is named.)
+            let owner = owners
                 .iter()
                 .find(|(l, e, _)| *l == c.library && e.eq_ignore_ascii_case(&c.entry))
-            {
-                conflicts.push((owner, p.index, format!("{} entry {}", c.library, c.entry)));
-            }
+                .map_or(p.index, |&(.., owner)| owner);
+            conflicts.push((owner, p.index, format!("{} entry {}", c.library, c.entry)));
         }
         for c in p.plan.changes.iter().filter(|c| c.action != Action::Reused) {
             if !p.plan.conflicts.contains(c) {
@@ -258,10 +259,15 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
     let mut why = Vec::new();
     for (a, b, what) in &conflicts {
         let (first, second) = (records[*a].input.clone(), records[*b].input.clone());
+        let conflict = if a == b {
+            format!("{first} edits {what} twice, differently (two of its images or materials)")
+        } else {
+            format!("{first} and {second} edit {what} differently")
+        };
         let message = format!(
-            "{first} and {second} edit {what} differently: nothing of this run is written{written}; bring one of them back alone, or make their edits the same"
+            "{conflict}: nothing of this run is written{written}; bring one of them back alone, or make their edits the same"
         );
-        why.push(format!("{first} and {second} edit {what} differently"));
+        why.push(conflict);
         for i in [*a, *b] {
             if records[i].status == Status::Converted {
                 fail(&mut records[i], "look.edit_conflict", message.clone());
