@@ -4,7 +4,11 @@
 //! The looks are read by the workers (images decoded in parallel); planning
 //! is one model after another on the main thread, in the report's order,
 //! each against the libraries as the models before it left them, so two
-//! models that bring the same new texture add it once. Each changed library
+//! models that bring the same new texture add it once; whether a model edits
+//! an entry is decided against the libraries before the run
+//! (`look_import::plan_in_run`), so an unedited model never undoes another's
+//! edit, and two different edits of one entry refuse the run. An edit other
+//! models show is noted (`look.shared_edit`). Each changed library
 //! is written once at the end (after its first backup), then the WEARs: a
 //! `.wea` beside each `.msh`, or with `--into` the `.WEA` entries, put into
 //! the archive in the same replacement as the models.
