@@ -8,10 +8,12 @@
 //! upload before converting it.
 
 mod edit;
+mod losses;
 
 pub use edit::{
     check_is_archive, check_model_entry_name, contains, names, Editor, Placed, MSH_TYPE,
 };
+pub use losses::entry_losses;
 
 use crate::error::Error;
 use nres::raw::RawEntry;
