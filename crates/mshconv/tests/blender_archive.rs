@@ -15,18 +15,6 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn blender_python() -> PathBuf {
-    if let Ok(p) = std::env::var("MSHCONV_BLENDER_PYTHON") {
-        return PathBuf::from(p);
-    }
-    let p = root().join(".venv-blender/bin/python");
-    assert!(
-        p.exists(),
-        "real Blender (bpy) is not installed: run scripts/setup-blender.sh (scripts/test.sh does)"
-    );
-    p
-}
-
 fn mshconv(args: &[&OsStr]) -> String {
     let out = Command::new(BIN).args(args).output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
@@ -64,17 +52,7 @@ fn through_blender(archive: &Path, work_archive: &Path, game: Option<&Path>, tmp
         args.extend(&look);
         mshconv(&args);
     }
-    let run = Command::new(blender_python())
-        .arg(root().join("tools/blender/roundtrip.py"))
-        .args([&exported, &blended])
-        .arg("custom-sampled")
-        .output()
-        .unwrap();
-    assert!(
-        run.status.success(),
-        "Blender failed: {}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    common::blender_round_trip(&exported, &blended, "custom-sampled");
     for entry in &entries {
         let into = format!("{}:{entry}", work_archive.display());
         let glb = blended.join(format!("{entry}.glb"));

@@ -368,20 +368,6 @@ fn a_new_material_and_image_become_new_library_entries() {
     ]);
 }
 
-/// Real Blender (bpy, `scripts/setup-blender.sh`), as the converter's own
-/// Blender tests run it.
-fn blender_python() -> PathBuf {
-    if let Ok(p) = std::env::var("MSHCONV_BLENDER_PYTHON") {
-        return PathBuf::from(p);
-    }
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-blender/bin/python");
-    assert!(
-        p.exists(),
-        "real Blender (bpy) is not installed: run scripts/setup-blender.sh (scripts/test.sh does)"
-    );
-    p
-}
-
 /// The WEAR row names of a model's WEAR file or archive entry.
 fn wear_rows(bytes: &[u8]) -> Vec<String> {
     Wear::parse(bytes)
@@ -413,17 +399,7 @@ fn a_blender_round_trip_keeps_material_names_and_texture_pixels() {
     }
     for profile in ["custom", "default"] {
         let blended = tmp.path().join(profile);
-        let run = Command::new(blender_python())
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/blender/roundtrip.py"))
-            .args([&exported, &blended])
-            .arg(profile)
-            .output()
-            .unwrap();
-        assert!(
-            run.status.success(),
-            "Blender failed: {}",
-            String::from_utf8_lossy(&run.stderr)
-        );
+        common::blender_round_trip(&exported, &blended, profile);
         let work = tmp.path().join(format!("work-{profile}"));
         copy_game(&work);
         for (model, stem) in models {

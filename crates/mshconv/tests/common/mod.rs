@@ -274,3 +274,32 @@ pub fn write_png(path: &Path, image: &mshconv_material::texm::Rgba8Image) {
     let mut w = e.write_header().unwrap();
     w.write_image_data(&image.pixels).unwrap();
 }
+
+/// Real Blender (bpy, `scripts/setup-blender.sh`): the Python that has it.
+pub fn blender_python() -> PathBuf {
+    if let Ok(p) = std::env::var("MSHCONV_BLENDER_PYTHON") {
+        return PathBuf::from(p);
+    }
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv-blender/bin/python");
+    assert!(
+        p.exists(),
+        "real Blender (bpy) is not installed: run scripts/setup-blender.sh (scripts/test.sh does)"
+    );
+    p
+}
+
+/// Every `.glb` of `input` imported by Blender and exported again into
+/// `output` with `profile` (tools/blender/roundtrip.py).
+pub fn blender_round_trip(input: &Path, output: &Path, profile: &str) {
+    let run = Command::new(blender_python())
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/blender/roundtrip.py"))
+        .args([input, output])
+        .arg(profile)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "Blender failed: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
