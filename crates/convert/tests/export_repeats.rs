@@ -244,7 +244,7 @@ fn an_export_whose_slots_repeat_a_batch_is_rebuilt_from_its_content() {
     let mut doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     let extras = &mut doc["scenes"][0]["extras"]["msh"];
     // Without the original the file carries (which would be recognised as
-    // unedited content, import/recognise.rs), to reach the exact rebuild's check.
+    // unedited content, import/recognise/), to reach the exact rebuild's check.
     extras.as_object_mut().unwrap().remove("original");
     let slots = 2000;
     let before = extras["counts"]["slots"].as_u64().unwrap();

@@ -250,7 +250,7 @@ pub struct ModelExtras {
     /// The original MSH file, raw DEFLATE, base64: what an import compares a
     /// file another tool rewrote with (Blender keeps scene custom properties but
     /// rebuilds the buffers), so the parts that tool left unedited come back as
-    /// their original bytes (`import/recognise.rs`). Not written for terrain.
+    /// their original bytes (`import/recognise/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original: Option<String>,
 }

@@ -2,7 +2,7 @@
 //! raw DEFLATE, then base64. Another tool (Blender) keeps the scene's custom
 //! properties but rebuilds everything else; the import compares what comes
 //! back with this file and keeps its bytes where nothing was edited
-//! (`import/recognise.rs`).
+//! (`import/recognise/`).
 
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine as _;

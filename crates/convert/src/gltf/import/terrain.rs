@@ -48,7 +48,14 @@ pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras) -> Result<Vec<u8>>
     };
     let model = match lossless::rebuild(src, extras, &resolved)? {
         Ok(model) => model,
-        Err(why) => return Err(refuse(format_args!("was changed: {why}"))),
+        // Another tool (Blender) rebuilt the buffers: unedited, it still shows
+        // what the original's export shows.
+        Err(why) => {
+            return match super::recognise::terrain(src, extras, &options)? {
+                Some(bytes) => Ok(bytes),
+                None => Err(refuse(format_args!("was changed: {why}"))),
+            }
+        }
     };
     let bytes = model.to_bytes()?;
     if let Err(e) = msh::open(&bytes, msh::Mode::Strict) {

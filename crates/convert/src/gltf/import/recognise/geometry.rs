@@ -96,7 +96,7 @@ fn original_corner(m: &Model, v: u32) -> Option<Corner> {
 }
 
 /// Whether what came back for a vertex is its original value.
-fn same_corner(original: &Corner, back: &Corner) -> bool {
+pub(super) fn same_corner(original: &Corner, back: &Corner) -> bool {
     near3(original.position, back.position, POSITION)
         && match (original.normal, back.normal) {
             (Some(a), Some(b)) => near3(a, b, NORMAL),
@@ -108,7 +108,7 @@ fn same_corner(original: &Corner, back: &Corner) -> bool {
         }
 }
 
-fn corner_of(batch: &SceneBatch, i: u32) -> Option<Corner> {
+pub(super) fn corner_of(batch: &SceneBatch, i: u32) -> Option<Corner> {
     let i = i as usize;
     Some(Corner {
         position: *batch.positions.get(i)?,
@@ -126,7 +126,7 @@ fn corner_of(batch: &SceneBatch, i: u32) -> Option<Corner> {
 /// The triangles Blender keeps of a batch: not those that name one vertex
 /// twice, nor a second face over the same three vertices (a Blender mesh
 /// holds neither; faces of zero area between distinct vertices stay).
-fn blender_faces(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+pub(super) fn blender_faces(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
     let mut seen = std::collections::HashSet::new();
     triangles
         .iter()

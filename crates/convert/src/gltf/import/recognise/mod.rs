@@ -23,6 +23,7 @@
 
 mod animation;
 mod geometry;
+mod scene;
 
 use super::read::Source;
 use super::{AnimationChoice, Laid, Resolved};
@@ -98,6 +99,55 @@ pub(super) fn recognise(
         None => rebuilt(&original, &scene, assemble, &mut report)?,
     };
     Ok(Some(Recognised { msh, laid, report }))
+}
+
+/// A terrain model another tool rewrote: the original's bytes when what the
+/// file shows is what the original's own export shows (`scene::same`),
+/// `None` otherwise (terrain comes back only unedited) or without an original.
+pub(super) fn terrain(
+    src: &Source<'_>,
+    extras: &ModelExtras,
+    options: &crate::ExportOptions,
+) -> Result<Option<Vec<u8>>> {
+    let Some(bytes) = extras
+        .original
+        .as_deref()
+        .and_then(|text| crate::gltf::original::decode(text, ORIGINAL_LIMIT).ok())
+    else {
+        return Ok(None);
+    };
+    if msh::open(&bytes, msh::Mode::Strict).is_err() {
+        return Ok(None);
+    }
+    let resolved = Resolved {
+        fps: options.fps,
+        axis: options.axis,
+        rotation: options.rotation,
+    };
+    let Ok((glb, _)) = crate::gltf::export::export(&bytes, options) else {
+        return Ok(None);
+    };
+    let shown = super::read::parse(&glb, &|_| None)?;
+    let own = shown
+        .doc
+        .scenes()
+        .next()
+        .and_then(|s| crate::gltf::extras::unwrap::<ModelExtras>(s.extras()));
+    let scene_of = |source: &Source<'_>, recorded: Option<&ModelExtras>| {
+        super::generic::scene(
+            source,
+            recorded,
+            &resolved,
+            &AnimationChoice::All,
+            &mut Report::default(),
+        )
+        .map(|(scene, _)| scene)
+    };
+    let (Ok(original), Ok(back)) = (scene_of(&shown, own.as_ref()), scene_of(src, Some(extras)))
+    else {
+        return Ok(None);
+    };
+    Ok(scene::same(&original, &back).then_some(bytes))
 }
 
 /// What differs between the original and what came back, node by node.
