@@ -48,53 +48,20 @@ const LOOK_COLOUR: [u8; 3] = [0, 255, 0];
 /// `GREEN_TEX`, 8 x 8 pixels of [`LOOK_COLOUR`] (565, exact). Their paths
 /// and the colour, for the script.
 fn look_files(out: &Path) -> serde_json::Value {
-    use mshconv_material::mat0::{Mat0, Phase, MAT0_TYPE_ID};
-    use mshconv_material::texm::{PixelFormat, Rgba8Image, TEXM_MAGIC};
-    use mshconv_material::{wear::WearRow, Texm, Wear};
-    use nres::{OwnedArchive, OwnedEntry, WriteMode};
-    let walker = fixture(WALKER);
-    let opened = msh::open(&walker, msh::Mode::Strict).unwrap();
-    let rows = opened
-        .view
-        .batches
-        .iter()
-        .map(|b| b.material_index.get())
-        .max()
-        .unwrap()
-        + 1;
-    let wear = Wear::new(
-        (0..rows)
-            .map(|i| WearRow::new(i.to_string(), "GREEN"))
-            .collect(),
-    );
-    let library = |entry: OwnedEntry| {
-        let mut a = OwnedArchive::new();
-        a.push(entry);
-        a.write(WriteMode::Canonical).unwrap()
-    };
-    let mat0 = Mat0 {
-        phases: vec![Phase::new(b"GREEN_TEX")],
-        ..Mat0::default()
-    };
+    use mshconv_material::texm::{PixelFormat, Rgba8Image};
     let [r, g, b] = LOOK_COLOUR;
     let image = Rgba8Image {
         width: 8,
         height: 8,
         pixels: [r, g, b, 255].repeat(64),
     };
-    let texm = Texm::from_rgba8(&image, PixelFormat::Rgb565, None).unwrap();
+    let [wear, materials, textures] = walker_look(&image, PixelFormat::Rgb565);
     let dir = out.join("look");
     std::fs::create_dir_all(&dir).unwrap();
     let files = [
-        ("m095_walker.wea", wear.write().unwrap()),
-        (
-            "Material.lib",
-            library(OwnedEntry::new(MAT0_TYPE_ID, "GREEN", mat0.write().unwrap()).unwrap()),
-        ),
-        (
-            "Textures.lib",
-            library(OwnedEntry::new(TEXM_MAGIC, "GREEN_TEX", texm.write().unwrap()).unwrap()),
-        ),
+        ("m095_walker.wea", wear),
+        ("Material.lib", materials),
+        ("Textures.lib", textures),
     ];
     for (name, bytes) in &files {
         std::fs::write(dir.join(name), bytes).unwrap();

@@ -18,7 +18,11 @@
 //   why (the service's game.* notes).
 // - "Put a model into an archive": POST /v1/archive/put with the .rlb and the
 //   model (the one opened or imported above, or one chosen there) gives the
-//   new archive to download.
+//   new archive to download; add=true only when "Add it as a new model" is
+//   ticked (else a name the archive lacks is refused: archive.no_such_entry).
+//   A .glb/.gltf/.obj goes with the attached Material.lib and Textures.lib
+//   (or the service's --game-dir): its look comes back too, and when a
+//   library changes the answer is a zip of the archive and the libraries.
 //
 // Uploads use XMLHttpRequest for its upload progress events (fetch has none).
 // Errors are the service's problem documents (title, detail, code), shown in
@@ -68,7 +72,7 @@ const state = {
   importPreview: null, // null | loading | shown | failed: the preview of an imported model
   tolerant: null, // what can be read of a model the conversion refused
   archiveZip: null, // the last "every model" zip
-  put: { model: null, archive: null, entries: [], entry: '' }, // the "put into an archive" form
+  put: { model: null, archive: null, entries: [], entry: '', add: false }, // the "put into an archive" form
   putResult: null, // the last put: placed, entry, fileName, bytes, notes
   look: null, // the shown model's look: textured, images, text
 };
@@ -214,6 +218,8 @@ function headline(p) {
     'request.entry_required': 'This file is an archive of several models',
     'request.missing_archive': 'Choose an archive first',
     'archive.is_model': 'This file is a model, not an archive',
+    'archive.no_such_entry': 'The archive has no entry of that name (tick “Add it as a new model” to add one)',
+    'archive.bad_name': 'This name cannot be an entry name',
   };
   if (known[code]) return known[code];
   if (code.startsWith('page.')) return p.title;
@@ -356,6 +362,7 @@ async function openFiles(fileList) {
   $('import').hidden = true;
   $('damaged').hidden = true;
   stopAnimation();
+  clearLook();
   Object.assign(state, {
     kind: null,
     archive: null,
@@ -449,7 +456,7 @@ async function openModel(gen) {
   $('model').hidden = true;
   stopAnimation();
   const { file, entry } = current;
-  state.look = null;
+  clearLook();
   const what = entry ? `${entry} from ${file.name}` : file.name;
   $('clips-text').value = '';
   view.appliedClips = '';
@@ -639,6 +646,7 @@ async function previewImported(gen, msh) {
     return;
   }
   if (gen !== generation) return;
+  showLook(answer);
   state.importPreview = 'shown';
   note.textContent = 'The preview above shows the .msh as the service reads it back.';
   validate(gen);
@@ -811,6 +819,7 @@ function updatePut() {
     archive: put.archive ? put.archive.name : null,
     entries: state.put.entries,
     entry,
+    add: $('put-add').checked,
   };
   $('put-go').disabled = !(put.model && put.archive && entry);
 }
@@ -835,8 +844,9 @@ async function choosePutArchive(file) {
 async function putIntoArchive() {
   const entry = $('put-entry').value.trim();
   if (!put.model || !put.archive || !entry) return;
-  const params = { entry };
-  if (!/\.msh$/i.test(put.model.name)) {
+  const params = { entry, add: $('put-add').checked ? 'true' : undefined };
+  const isMsh = /\.msh$/i.test(put.model.name);
+  if (!isMsh) {
     // A glTF or an OBJ is converted with the import options.
     Object.assign(params, {
       fps: $('import-fps').value.trim(),
@@ -851,7 +861,8 @@ async function putIntoArchive() {
     answer = await post(
       '/v1/archive/put',
       params,
-      { archive: put.archive, file: put.model, mtl: put.mtl },
+      // A glTF's or OBJ's look goes into the libraries attached (not the WEAR: the archive's is used).
+      { archive: put.archive, file: put.model, mtl: put.mtl, look: isMsh ? undefined : lookFiles(false) },
       `Putting ${entry} into ${put.archive.name}`,
     );
   } catch (e) {
@@ -863,7 +874,9 @@ async function putIntoArchive() {
     $('put-result').textContent = '';
     return showError(problemOf(answer), { keep: true });
   }
-  const name = answer.fileName('archive.rlb');
+  const zipped = (answer.header('content-type') || '').startsWith('application/zip');
+  const name = answer.fileName(zipped ? 'archive.zip' : 'archive.rlb');
+  const changed = answer.header('x-mshconv-changed') || '';
   const placed = answer.header('x-mshconv-placed') || 'put';
   const stored = answer.header('x-mshconv-entry') || entry;
   let notes = [];
@@ -872,12 +885,13 @@ async function putIntoArchive() {
   } catch {
     notes = [];
   }
-  save(new Blob([answer.body], { type: 'application/octet-stream' }), name);
-  state.putResult = { placed, entry: stored, fileName: name, bytes: answer.body.byteLength, notes: notes.length };
+  save(new Blob([answer.body], { type: zipped ? 'application/zip' : 'application/octet-stream' }), name);
+  state.putResult = { placed, entry: stored, fileName: name, bytes: answer.body.byteLength, notes: notes.length, changed };
   const what = placed === 'added' ? `Added ${stored} to` : `Replaced ${stored} in`;
   const text =
     `${what} ${put.archive.name} (from ${put.model.name}${notes.length ? `, ${plural(notes.length, 'conversion note')}` : ''}): ` +
-    `downloaded ${name}, ${answer.body.byteLength.toLocaleString('en')} bytes. Every other entry is as it was.`;
+    `downloaded ${name}, ${answer.body.byteLength.toLocaleString('en')} bytes. Every other entry is as it was.` +
+    (zipped ? ` Changed: ${changed} (copy them back into the game folder).` : '');
   $('put-result').textContent = text;
   setStatus(text);
 }
@@ -1352,6 +1366,13 @@ const UNTEXTURED_NOTES = [
   'game.no_texture',
 ];
 
+/** Forgets the look line of the model shown before (a new file, a new model). */
+function clearLook() {
+  $('look-status').textContent = '';
+  $('look-status').classList.remove('textured');
+  state.look = null;
+}
+
 /** Says whether the shown model is textured (its GLB has images) and, when not, why. */
 function showLook(answer) {
   const images = glbJson(answer.body)?.images?.length ?? 0;
@@ -1441,6 +1462,7 @@ $('put-pick').addEventListener('change', () => {
   updatePut();
 });
 $('put-go').addEventListener('click', putIntoArchive);
+$('put-add').addEventListener('change', updatePut);
 $('lod').addEventListener('change', onSlotPicked);
 $('group').addEventListener('change', onSlotPicked);
 $('play').addEventListener('click', () => play(!view.playing));

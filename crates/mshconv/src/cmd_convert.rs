@@ -4,7 +4,8 @@
 //! stdin/stdout. The output file is written under a temporary name and
 //! renamed, so an interrupted run never leaves half a file. OUT may be
 //! `ARCHIVE:ENTRY`: the model goes into that archive as MSH, replacing the
-//! entry of that name or adding it ([`crate::archive_out`]).
+//! entry of that name, or adding it with `--add` (the application layer's put
+//! rule, checked before the conversion: [`input::placement`]).
 
 use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
@@ -13,6 +14,7 @@ use crate::input;
 use crate::look_out;
 use crate::out::{self, Out};
 use anyhow::Context;
+use mshconv_app::archive::Placed;
 use mshconv_app::names::model_name;
 use mshconv_app::{Error, Folder, Format, Names, NoResources, Resources};
 use std::io::Read;
@@ -45,9 +47,15 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         })?,
     };
     let into = matches!(target, Target::Entry { .. });
-    if let Target::Entry { name, .. } = &target {
-        mshconv_app::archive::check_model_entry_name(name)?;
-    }
+    // Into an archive: the name first, then replace or add (a typo fails here,
+    // before any conversion).
+    let placed = match &target {
+        Target::Entry { archive, name } => {
+            mshconv_app::archive::check_model_entry_name(name)?;
+            Some(input::placement(archive, name, args.add)?)
+        }
+        Target::File => None,
+    };
     if let Some(from) = args.from.filter(|_| !into) {
         from.check_direction(to)?;
     }
@@ -122,6 +130,9 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         print_notes(&plan.report);
         if args.dry_run {
             look_out::print_plan(out, &plan, &libs, &target, &args.output, msh.len())?;
+            if let (Target::Entry { archive, name }, Some(placed)) = (&target, placed) {
+                out.text(&placement_line(archive, name, placed, None))?;
+            }
             return Ok(ExitCode::SUCCESS);
         }
         look_out::write_libraries(&plan, &libs, args.quiet)?;
@@ -133,14 +144,14 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
         print_notes(&report);
         if args.dry_run {
-            out.text(&format!(
-                "would put {}:{name} ({} bytes)\n",
-                archive.display(),
-                msh.len()
-            ))?;
+            let placed = placed.unwrap_or(Placed::Replaced);
+            out.text(&placement_line(archive, name, placed, Some(msh.len())))?;
             return Ok(ExitCode::SUCCESS);
         }
-        let placed = archive_out::put(archive, name, None, msh)?;
+        let add = args.add;
+        let placed = archive_out::edit(archive, |editor| {
+            editor.put_model(name, msh, add, input::HOW_TO_ADD)
+        })?;
         if !args.quiet {
             archive_out::placed_line(archive, name, placed);
         }
@@ -183,6 +194,30 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         write_atomically(&args.output, &main.bytes)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--dry-run`'s line of a put into an archive: `would replace
+/// units.rlb:TANK.MSH (1234 bytes)`, or `would add ... (a new entry)`.
+fn placement_line(
+    archive: &std::path::Path,
+    name: &str,
+    placed: Placed,
+    bytes: Option<usize>,
+) -> String {
+    let mut detail: Vec<String> = bytes.map(|n| format!("{n} bytes")).into_iter().collect();
+    if placed == Placed::Added {
+        detail.push("a new entry".to_string());
+    }
+    let detail = if detail.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", detail.join(", "))
+    };
+    format!(
+        "would {} {}:{name}{detail}\n",
+        placed.verb(),
+        archive.display()
+    )
 }
 
 /// Where the model `input` lies, for its WEAR sibling: the archive and the

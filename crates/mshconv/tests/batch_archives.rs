@@ -59,6 +59,24 @@ fn into_an_archive_replaces_and_adds_and_reports_which() {
         ],
     )
     .expect(0);
+    // Without --add, robot2 (an entry the archive lacks) fails before it is
+    // converted; the dome is still put back.
+    let r = run(
+        dir.path(),
+        &["batch", "edited", "--to", "msh", "--into", "small.rlb"],
+    )
+    .expect(1);
+    assert!(
+        r.stderr.contains("error[archive.no_such_entry]: edited/robot2.gltf: archive small.rlb has no entry named \"ROBOT2.MSH\"")
+            && r.stderr.contains("give --add"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("note[archive.added]"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
+    );
     let r = run(
         dir.path(),
         &[
@@ -68,6 +86,7 @@ fn into_an_archive_replaces_and_adds_and_reports_which() {
             "msh",
             "--into",
             "small.rlb",
+            "--add",
             "--report",
             "r.json",
         ],

@@ -469,11 +469,20 @@ try {
     const s = await state(page);
     check(s.put.model === 'm095_walker.msh' && s.put.archive === 'small.rlb', 'the imported .msh is the model to put', s.put);
     check((await page.locator('#put-entry').inputValue()) === 'M095_WALKER.MSH', "the entry name is the model's", await page.locator('#put-entry').inputValue());
+    // A name the archive lacks is refused until "Add it as a new model" is ticked.
+    check(!s.put.add, 'adding is not the default', s.put);
+    await page.click('#put-go');
+    await page.waitForFunction(() => window.mshconvTest.state.error !== null, null, { timeout: WAIT });
+    const refused = await state(page);
+    check(refused.error.code === 'archive.no_such_entry' && refused.phase === 'imported', 'a name the archive lacks is refused without the box, the page stays', refused.error);
+    check(/Add it as a new model/.test(await page.locator('#error').innerText()), 'the refusal says how to add it');
+    await page.check('#put-add');
+    check((await state(page)).put.add, 'the box is ticked');
     const rlb = await downloadBy(page, page.locator('#put-go'), 'put-added');
     const r = (await state(page)).putResult;
     check(rlb.name === 'small.rlb' && r.placed === 'added' && r.entry === 'M095_WALKER.MSH', 'the model is added and the archive downloads under its name', r);
     check(rlb.bytes.equals(readFileSync(config.putAdded)), "the new archive is the editor's (every other entry kept)", rlb.bytes.length);
-    const direct = await api('/v1/archive/put?entry=M095_WALKER.MSH', { archive: [config.archive, 'small.rlb'], file: [config.walker, 'm095_walker.msh'] });
+    const direct = await api('/v1/archive/put?entry=M095_WALKER.MSH&add=true', { archive: [config.archive, 'small.rlb'], file: [config.walker, 'm095_walker.msh'] });
     check(rlb.bytes.equals(direct), "the download is the API's answer", direct.length);
     check(/Added M095_WALKER\.MSH/.test(await page.locator('#put-result').innerText()), 'the page says what it did');
     await pageShot(page, 'page-put-added');
@@ -482,6 +491,7 @@ try {
   // Put a model chosen on its own in place of an archive's entry, picked from the list.
   await timed('put_replaced', async () => {
     await page.setInputFiles('#put-model', config.walker);
+    await page.uncheck('#put-add');
     await page.selectOption('#put-pick', config.archiveEntry);
     check((await page.locator('#put-entry').inputValue()) === config.archiveEntry, 'picking an entry fills in its name');
     const rlb = await downloadBy(page, page.locator('#put-go'), 'put-replaced');
@@ -498,10 +508,11 @@ try {
     // An .obj with its .mtl, chosen here: the service converts it on the way in.
     await page.setInputFiles('#put-model', [config.obj, config.mtl]);
     await page.fill('#put-entry', 'SCENE.MSH');
+    await page.check('#put-add');
     const obj = await downloadBy(page, page.locator('#put-go'), 'put-obj');
     const o = (await state(page)).putResult;
     check(o.placed === 'added' && o.notes > 0, 'an .obj is converted on the way in, with its notes', o);
-    const direct = await api('/v1/archive/put?entry=SCENE.MSH', {
+    const direct = await api('/v1/archive/put?entry=SCENE.MSH&add=true', {
       archive: [config.archive, 'small.rlb'],
       file: [config.obj, 'blender_scene.obj'],
       mtl: [config.mtl, 'blender_scene.mtl'],
@@ -605,6 +616,15 @@ try {
     const colour = ofColour(textured);
     report.pixels.textured = { model, colour };
     check(model > 1000 && colour > model / 2, "most of the model shows the texture's colour", report.pixels.textured);
+
+    // An import after it: no "Textured" line left from the walker.
+    await page.setInputFiles('#file', report.glb);
+    await page.waitForFunction(() => ['shown', 'failed'].includes(window.mshconvTest.state.importPreview), null, { timeout: WAIT });
+    s = await state(page);
+    const line = await page.locator('#look-status').textContent();
+    check(s.importPreview === 'shown' && !line.startsWith('Textured') && !(s.look && s.look.textured), 'the import preview has no stale "Textured" line', { line, look: s.look });
+    await page.setInputFiles('#file', config.walker);
+    await shown('Textured: 1 texture');
 
     for (const field of ['wear', 'materials', 'textures']) await page.setInputFiles(`#look-${field}`, []);
     await shown('no WEAR/Material.lib given');

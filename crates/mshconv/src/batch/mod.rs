@@ -138,7 +138,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         plan_input(input, args.to, &out, out_dir.as_deref(), &filter, &mut plan);
     }
     if let Some(archive) = &args.into {
-        into_entries(&mut plan, archive);
+        into_entries(&mut plan, archive, args.add)?;
     }
     let tasks = order_and_check(&mut plan);
 
