@@ -7,8 +7,11 @@
 // - .rlb: POST /v1/archive/list gives the entries to choose from;
 //   POST /v1/archive/convert gives every model at once (a zip).
 // - .glb/.gltf/.obj: POST /v1/convert?to=msh gives the .msh, and the import
-//   report from its x-mshconv-notes header; that .msh goes through
-//   /v1/convert?to=glb again for the preview, and /v1/validate.
+//   report from its x-mshconv-notes header; the preview is that model put
+//   into an empty archive with its look (POST /v1/archive/put with the
+//   attached Material.lib/Textures.lib, or the service's --game-dir) and
+//   converted back with /v1/convert?to=glb&entry=, so it shows the model's
+//   own textures when the game's look is at hand; and /v1/validate.
 // - A model the conversion refuses (422): POST /v1/validate?tolerant=true and
 //   /v1/inspect?tolerant=true show what can be read of it.
 // - The game's look: the optional files WEAR, Material.lib and Textures.lib
@@ -485,7 +488,7 @@ async function openModel(gen) {
   setStatus(`Preparing the preview of ${what}…`);
   try {
     await showModel(answer.body, entry || file.name);
-    showLook(answer);
+    showLook(answer, entry || file.name);
   } catch (e) {
     if (gen === generation) {
       fail(
@@ -553,18 +556,22 @@ function paragraph(text) {
   return p;
 }
 
-/** glTF/OBJ -> MSH: the import report and the .msh to download. */
-async function importModel(gen) {
-  state.phase = 'uploading';
-  clearError();
-  const { file, mtl } = current;
-  const params = {
-    to: 'msh',
+/** The import options of the form (for a glTF or OBJ on its way to .msh). */
+function importParams() {
+  return {
     fps: $('import-fps').value.trim(),
     axis: $('import-axis').value,
     rotation: $('import-rotation').value,
     animation: $('import-animation').value.trim(),
   };
+}
+
+/** glTF/OBJ -> MSH: the import report and the .msh to download. */
+async function importModel(gen) {
+  state.phase = 'uploading';
+  clearError();
+  const { file, mtl } = current;
+  const params = { to: 'msh', ...importParams() };
   let answer;
   try {
     answer = await post('/v1/convert', params, { file, mtl }, `Uploading ${file.name}`);
@@ -615,14 +622,73 @@ function modelUpload() {
   return { file: current.file, entry: current.entry || undefined };
 }
 
-/** The preview of an imported model: its .msh converted back to .glb by the service. */
+/** An empty NRes archive (its 16-byte header): where the preview puts an imported model. */
+function emptyArchive() {
+  const bytes = new Uint8Array(16);
+  const view = new DataView(bytes.buffer);
+  bytes.set([0x4e, 0x52, 0x65, 0x73]); // NRes
+  view.setUint32(4, 0x100, true); // version
+  view.setInt32(8, 0, true); // entries
+  view.setUint32(12, 16, true); // total size
+  return new File([bytes], 'preview.rlb', { type: 'application/octet-stream' });
+}
+
+/** The files of a zip the service wrote (stored, not compressed): [name, Uint8Array][]. */
+function zipFiles(buffer) {
+  const view = new DataView(buffer);
+  const files = [];
+  let at = 0;
+  while (at + 30 <= buffer.byteLength && view.getUint32(at, true) === 0x04034b50) {
+    const size = view.getUint32(at + 18, true);
+    const nameLength = view.getUint16(at + 26, true);
+    const extra = view.getUint16(at + 28, true);
+    const name = new TextDecoder().decode(new Uint8Array(buffer, at + 30, nameLength));
+    const start = at + 30 + nameLength + extra;
+    files.push([name, new Uint8Array(buffer, start, size)]);
+    at = start + size;
+  }
+  return files;
+}
+
+/**
+ * The imported model as the game would show it: put into an empty archive
+ * with its look (the attached libraries, or the service's --game-dir), then
+ * converted back from that archive with the libraries the put changed. The
+ * answer of that conversion, or null when the put is refused (the caller
+ * then shows the .msh without a look).
+ */
+async function lookPreview(msh) {
+  const entry = entryNameFor(msh.name);
+  const look = lookFiles(false);
+  const put = await post(
+    '/v1/archive/put',
+    { entry, add: 'true', ...importParams() },
+    { archive: emptyArchive(), file: current.file, mtl: current.mtl, look },
+    null,
+  );
+  if (!put.ok) return null;
+  let archive = put.body;
+  if ((put.header('content-type') || '').startsWith('application/zip')) {
+    for (const [name, bytes] of zipFiles(put.body)) {
+      const lower = name.toLowerCase();
+      if (lower === 'textures.lib') look.textures = new File([bytes], name);
+      else if (lower === 'material.lib') look.materials = new File([bytes], name);
+      else archive = bytes;
+    }
+  }
+  const file = new File([archive], 'preview.rlb', { type: 'application/octet-stream' });
+  return post('/v1/convert', { to: 'glb', entry }, { file, look }, null);
+}
+
+/** The preview of an imported model: its .msh converted back to .glb by the service, with its look. */
 async function previewImported(gen, msh) {
   state.importPreview = 'loading';
   const note = $('import-preview');
   note.textContent = 'Preparing the preview of the .msh…';
   let answer;
   try {
-    answer = await post('/v1/convert', { to: 'glb' }, { file: msh }, null);
+    answer = await lookPreview(msh);
+    if (!answer || !answer.ok) answer = await post('/v1/convert', { to: 'glb' }, { file: msh }, null);
   } catch (e) {
     if (gen !== generation) return;
     state.importPreview = 'failed';
@@ -646,9 +712,11 @@ async function previewImported(gen, msh) {
     return;
   }
   if (gen !== generation) return;
-  showLook(answer);
+  showLook(answer, msh.name);
   state.importPreview = 'shown';
-  note.textContent = 'The preview above shows the .msh as the service reads it back.';
+  note.textContent = state.look?.textured
+    ? "The preview above shows the .msh as the service reads it back, with the model's own textures as they would go into the game's libraries."
+    : 'The preview above shows the .msh as the service reads it back.';
   validate(gen);
 }
 
@@ -848,12 +916,7 @@ async function putIntoArchive() {
   const isMsh = /\.msh$/i.test(put.model.name);
   if (!isMsh) {
     // A glTF or an OBJ is converted with the import options.
-    Object.assign(params, {
-      fps: $('import-fps').value.trim(),
-      axis: $('import-axis').value,
-      rotation: $('import-rotation').value,
-      animation: $('import-animation').value.trim(),
-    });
+    Object.assign(params, importParams());
   }
   clearError();
   let answer;
@@ -1264,7 +1327,7 @@ async function applyClips() {
   if (!answer.ok) return showError(problemOf(answer), { keep: true });
   stopAnimation();
   await showModel(answer.body, $('model-title').textContent);
-  showLook(answer);
+  showLook(answer, state.look?.model ?? $('model-title').textContent);
   if (gen !== generation) return;
   view.appliedClips = clips;
   setStatus(clips ? `${plural(view.clips.length, 'clip')}: pick one to play it.` : 'One animation over the whole timeline.');
@@ -1373,8 +1436,8 @@ function clearLook() {
   state.look = null;
 }
 
-/** Says whether the shown model is textured (its GLB has images) and, when not, why. */
-function showLook(answer) {
+/** Says whether the shown model (named `model`) is textured (its GLB has images) and, when not, why. */
+function showLook(answer, model) {
   const images = glbJson(answer.body)?.images?.length ?? 0;
   let notes = [];
   try {
@@ -1394,7 +1457,7 @@ function showLook(answer) {
   }
   $('look-status').textContent = text;
   $('look-status').classList.toggle('textured', images > 0);
-  state.look = { textured: images > 0, images, text };
+  state.look = { model, textured: images > 0, images, text };
 }
 
 // ---------------------------------------------------------------- wiring

@@ -581,9 +581,8 @@ try {
   // Textures.lib whose one texture is a solid colour. The preview must show
   // that colour over most of the model, and must not once they are removed.
   await timed('textured', async () => {
-    const [r, g, b] = config.look.colour;
-    /** Pixels of the look's colour as the lights shade it: its channels' order kept, clearly. */
-    const ofColour = (img) => {
+    /** Pixels of `[r, g, b]` (default: the look's colour) as the lights shade it: its channels' order kept, clearly. */
+    const ofColour = (img, [r, g, b] = config.look.colour) => {
       let n = 0;
       const dominant = [r, g, b].indexOf(Math.max(r, g, b));
       for (let i = 0; i < img.rgba.length; i += 4) {
@@ -617,12 +616,31 @@ try {
     report.pixels.textured = { model, colour };
     check(model > 1000 && colour > model / 2, "most of the model shows the texture's colour", report.pixels.textured);
 
-    // An import after it: no "Textured" line left from the walker.
-    await page.setInputFiles('#file', report.glb);
+    // A walker whose own texture is another colour (exported with another
+    // Textures.lib), imported with the game's look attached: the preview
+    // shows its own texture, as it would go into the libraries.
+    const own = await api('/v1/convert?to=glb', {
+      file: [config.walker, 'm095_walker.msh'],
+      wear: [config.look.wear, 'm095_walker.wea'],
+      materials: [config.look.materials, 'Material.lib'],
+      textures: [config.look.ownTextures, 'Textures.lib'],
+    });
+    const ownGlb = join(config.out, 'own-walker.glb');
+    writeFileSync(ownGlb, own);
+    await page.setInputFiles('#file', ownGlb);
     await page.waitForFunction(() => ['shown', 'failed'].includes(window.mshconvTest.state.importPreview), null, { timeout: WAIT });
     s = await state(page);
     const line = await page.locator('#look-status').textContent();
-    check(s.importPreview === 'shown' && !line.startsWith('Textured') && !(s.look && s.look.textured), 'the import preview has no stale "Textured" line', { line, look: s.look });
+    check(s.importPreview === 'shown' && s.look && s.look.model === 'own-walker.msh' && line === s.look.text, 'the look line is the imported model\'s, not a stale one of the walker before', { line, look: s.look });
+    check(s.look.textured, 'the import preview is textured with the game look at hand', { preview: s.importPreview, look: s.look });
+    check(/own textures/.test(await page.locator('#import-preview').textContent()), 'the page says the preview shows the own textures');
+    const ownShot = await canvasShot(page, 'import-own-textures');
+    report.pixels.ownTextures = { model: differingFrom(ownShot, background), own: ofColour(ownShot, config.look.ownColour), look: ofColour(ownShot) };
+    check(
+      report.pixels.ownTextures.own > report.pixels.ownTextures.model / 2 && report.pixels.ownTextures.look < report.pixels.ownTextures.model / 50,
+      "the import preview shows the model's own texture, not the library's",
+      report.pixels.ownTextures,
+    );
     await page.setInputFiles('#file', config.walker);
     await shown('Textured: 1 texture');
 
