@@ -86,6 +86,19 @@ fn multipart(fields: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
     (format!("multipart/form-data; boundary={BOUNDARY}"), body)
 }
 
+/// The binary's peak memory after one small conversion: what every process
+/// holds (the allocator's arenas, the runtime's threads), the baseline.
+async fn warmed_up_peak(server: &Binary) -> u64 {
+    let warm = client()
+        .post(server.url("/v1/convert?to=glb"))
+        .body(fixture(WALKER))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(warm.status(), 200);
+    server.peak_memory()
+}
+
 /// Checks that the real binary's peak memory while it answers one request
 /// of `body` (after a small conversion, so that what every process holds is
 /// in the baseline) grows by at most 64 MiB + 4 x the body, and that the
@@ -94,14 +107,7 @@ async fn assert_peak_within_bound(what: &str, path: &str, content_type: &str, bo
     // A debug build decodes a large texture slowly: time enough to finish
     // (the peak is read once the answer is there).
     let server = Binary::start(&["--max-jobs", "1", "--timeout", "10m"]);
-    let warm = client()
-        .post(server.url("/v1/convert?to=glb"))
-        .body(fixture(WALKER))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(warm.status(), 200);
-    let baseline = server.peak_memory();
+    let baseline = warmed_up_peak(&server).await;
     let input = body.len() as u64;
     // No speed is asserted: a loaded machine may take minutes in a debug build.
     let patient = reqwest::Client::builder()
@@ -172,4 +178,101 @@ async fn listing_an_archive_of_a_million_empty_entries_peaks_within_the_stated_b
     assert!(bytes.len() as u64 <= 64 * MIB, "{}", bytes.len());
     let what = format!("archive/list of {count} entries");
     assert_peak_within_bound(&what, "/v1/archive/list", "application/octet-stream", bytes).await;
+}
+
+/// One upload of `len` zero bytes to `/v1/validate` over a raw connection,
+/// as a slow client sends it: all but the last byte (in 1 MiB writes), then
+/// it says so on `held` and waits for `release` before the last byte; the
+/// answer is read all along. A refused upload stops sending when the server
+/// closes (and says so too). The answer's status (`None`: closed without one).
+async fn held_upload(
+    addr: std::net::SocketAddr,
+    len: usize,
+    held: tokio::sync::mpsc::UnboundedSender<()>,
+    mut release: tokio::sync::watch::Receiver<bool>,
+) -> Option<u16> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let (mut read, mut write) = stream.into_split();
+    let head = format!(
+        "POST /v1/validate HTTP/1.1\r\nHost: test\r\nContent-Type: application/octet-stream\r\nContent-Length: {len}\r\nConnection: close\r\n\r\n"
+    );
+    write.write_all(head.as_bytes()).await.unwrap();
+    let send = async move {
+        let chunk = vec![0u8; 1 << 20];
+        let mut sent = 0;
+        while sent + 1 < len {
+            let n = chunk.len().min(len - 1 - sent);
+            if write.write_all(&chunk[..n]).await.is_err() {
+                // Refused: the server closed the connection.
+                let _ = held.send(());
+                return;
+            }
+            sent += n;
+        }
+        let _ = held.send(());
+        let _ = release.wait_for(|go| *go).await;
+        let _ = write.write_all(&[0]).await;
+    };
+    let answer = async move {
+        let mut data = Vec::new();
+        let mut buf = [0u8; 4096];
+        while find(&data, b"\r\n\r\n").is_none() {
+            match read.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => data.extend_from_slice(&buf[..n]),
+            }
+        }
+        let head = String::from_utf8_lossy(&data).to_string();
+        head.split_whitespace().nth(1).and_then(|s| s.parse().ok())
+    };
+    let (status, ()) = tokio::join!(answer, send);
+    status
+}
+
+#[tokio::test]
+async fn sixteen_slow_60_mib_uploads_hold_no_more_than_the_budget() {
+    // Two job slots: a budget of 64 MiB x (2 + 2) = 256 MiB of bodies.
+    let server = Binary::start(&["--max-jobs", "2"]);
+    let baseline = warmed_up_peak(&server).await;
+    const LEN: usize = 60 << 20;
+    const CLIENTS: usize = 16;
+    let (held_tx, mut held_rx) = tokio::sync::mpsc::unbounded_channel();
+    let (release_tx, release_rx) = tokio::sync::watch::channel(false);
+    let uploads: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let upload = held_upload(server.addr, LEN, held_tx.clone(), release_rx.clone());
+            tokio::spawn(upload)
+        })
+        .collect();
+    // Every client is refused, or holds its body but the last byte.
+    for _ in 0..CLIENTS {
+        tokio::time::timeout(GUARD, held_rx.recv())
+            .await
+            .expect("every client sends its body or is refused")
+            .unwrap();
+    }
+    let held = server.peak_memory() - baseline;
+    release_tx.send(true).unwrap();
+    let mut statuses = Vec::new();
+    for upload in uploads {
+        let status = tokio::time::timeout(GUARD, upload)
+            .await
+            .expect("every upload is answered")
+            .unwrap();
+        statuses.push(status);
+    }
+    let growth = server.peak_memory() - baseline;
+    let ok = statuses.iter().filter(|s| **s == Some(200)).count();
+    let busy = statuses.iter().filter(|s| **s == Some(503)).count();
+    eprintln!(
+        "{CLIENTS} slow uploads of 60 MiB: {ok} answered 200, {busy} 503; peak +{} MiB while held, +{} MiB in all",
+        held / MIB,
+        growth / MIB
+    );
+    assert_eq!(ok + busy, CLIENTS, "{statuses:?}");
+    assert!(ok >= 1, "{statuses:?}");
+    // The bodies held at once stay within the budget (without it, 16 x 60
+    // MiB); what the service needs besides them is well under 64 MiB here.
+    assert!(growth <= 256 * MIB + 64 * MIB, "+{} MiB", growth / MIB);
 }
