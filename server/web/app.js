@@ -608,11 +608,12 @@ async function importModel(gen) {
   $('import').hidden = false;
   state.phase = 'imported';
   setStatus(`Converted ${file.name} to ${name}: ${count} note(s) in the import report.`);
-  // The .msh is the model from now on: the preview, the validation, the
-  // downloads and "put into an archive" use it.
+  // The .msh is the model from now on: the preview, the validation and the
+  // downloads use it. "Put into an archive" takes the file itself (and its
+  // .mtl): the service converts it the same way and brings its look back too.
   const msh = new File([blob], name, { type: 'application/octet-stream' });
   current.model = msh;
-  offerModel(msh, null);
+  offerModel(file, mtl);
   await previewImported(gen, msh);
 }
 

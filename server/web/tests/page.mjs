@@ -467,7 +467,7 @@ try {
     await page.setInputFiles('#put-archive', config.archive);
     await page.waitForFunction((e) => window.mshconvTest.state.put.entries.includes(e), config.archiveEntry, { timeout: WAIT });
     const s = await state(page);
-    check(s.put.model === 'm095_walker.msh' && s.put.archive === 'small.rlb', 'the imported .msh is the model to put', s.put);
+    check(s.put.model === 'm095_walker.glb' && s.put.archive === 'small.rlb', 'the imported .glb is the model to put (converted by the service, its look with it)', s.put);
     check((await page.locator('#put-entry').inputValue()) === 'M095_WALKER.MSH', "the entry name is the model's", await page.locator('#put-entry').inputValue());
     // A name the archive lacks is refused until "Add it as a new model" is ticked.
     check(!s.put.add, 'adding is not the default', s.put);
@@ -641,6 +641,22 @@ try {
       "the import preview shows the model's own texture, not the library's",
       report.pixels.ownTextures,
     );
+
+    // Put into the archive with the look attached: the model's WEAR goes into
+    // the archive, and the Textures.lib its red texture changed comes with it.
+    check((await state(page)).put.model === 'own-walker.glb', 'the imported .glb is offered to put', (await state(page)).put);
+    await page.check('#put-add');
+    const zip = await downloadBy(page, page.locator('#put-go'), 'put-look');
+    const z = (await state(page)).putResult;
+    check(zip.name === 'small.zip' && z.changed === 'Textures.lib, small.rlb' && z.placed === 'added', 'the put answers a zip of the changed Textures.lib and the archive', z);
+    const directZip = await api('/v1/archive/put?entry=OWN-WALKER.MSH&add=true', {
+      archive: [config.archive, 'small.rlb'],
+      file: [ownGlb, 'own-walker.glb'],
+      materials: [config.look.materials, 'Material.lib'],
+      textures: [config.look.textures, 'Textures.lib'],
+    });
+    check(zip.bytes.equals(directZip), "the download is the API's answer", directZip.length);
+    check(/Changed: Textures\.lib, small\.rlb/.test(await page.locator('#put-result').innerText()), 'the page says what changed');
     await page.setInputFiles('#file', config.walker);
     await shown('Textured: 1 texture');
 
