@@ -217,38 +217,63 @@ pub struct Binary {
     pub child: std::process::Child,
     /// Where it listens.
     pub addr: std::net::SocketAddr,
+    /// Its log lines, kept (and dropped unread) while it runs.
+    _lines: std::sync::mpsc::Receiver<String>,
+}
+
+/// The real binary with `args` (`RUST_LOG=info`, no `MSHCONV_ADDR`), and
+/// its log lines (stdout) as they come: read all along, so that the binary
+/// never blocks on its log, also once nobody listens.
+pub fn spawn_server(args: &[&str]) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mshconv-server"))
+        .args(args)
+        .env("RUST_LOG", "info")
+        .env_remove("MSHCONV_ADDR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    (child, rx)
 }
 
 impl Binary {
     /// Starts it with `args` (and `--addr 127.0.0.1:0`), once it says where it listens.
     pub fn start(args: &[&str]) -> Binary {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mshconv-server"))
-            .args(["--addr", "127.0.0.1:0"])
-            .args(args)
-            .env("RUST_LOG", "info")
-            .env_remove("MSHCONV_ADDR")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let _ = tx.send(rest.split_whitespace().next().unwrap_or("").to_string());
-                }
-                // Keep reading (and dropping) the log so the binary never blocks on it.
+        let args: Vec<&str> = ["--addr", "127.0.0.1:0"]
+            .iter()
+            .chain(args)
+            .copied()
+            .collect();
+        let (child, lines) = spawn_server(&args);
+        let deadline = std::time::Instant::now() + GUARD;
+        let addr = loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = lines
+                .recv_timeout(left)
+                .expect("the binary says where it listens");
+            if let Some(rest) = line.split("listening on http://").nth(1) {
+                break rest
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .parse()
+                    .unwrap();
             }
-        });
-        let addr = rx
-            .recv_timeout(GUARD)
-            .expect("the binary says where it listens")
-            .parse()
-            .unwrap();
-        Binary { child, addr }
+        };
+        Binary {
+            child,
+            addr,
+            _lines: lines,
+        }
     }
 
     /// The peak resident memory so far (VmHWM), in bytes.
