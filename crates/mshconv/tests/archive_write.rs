@@ -199,6 +199,82 @@ fn an_archive_that_does_not_exist_is_refused_and_no_stray_file_is_made() {
 }
 
 #[test]
+fn with_the_game_dir_too_a_new_entry_needs_add_and_the_dry_run_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["units.rlb", "Material.lib", "Textures.lib"] {
+        std::fs::copy(fixture(&format!("game/{name}")), dir.path().join(name)).unwrap();
+    }
+    let before = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    let originals = [
+        before("units.rlb"),
+        before("Material.lib"),
+        before("Textures.lib"),
+    ];
+    let game = ["--game-dir", "."];
+    run(
+        dir.path(),
+        &[&["convert", "units.rlb:TANK.MSH", "tank.glb"][..], &game].concat(),
+    )
+    .expect(0);
+    let r = run(
+        dir.path(),
+        &[
+            &["convert", "tank.glb", "units.rlb:TANK.MSH", "--dry-run"][..],
+            &game,
+        ]
+        .concat(),
+    )
+    .expect(0);
+    assert!(
+        r.stdout.ends_with("would replace units.rlb:TANK.MSH\n"),
+        "{}",
+        r.stdout
+    );
+    let r = run(
+        dir.path(),
+        &[
+            &["convert", "tank.glb", "units.rlb:TANK2.MSH", "--dry-run"][..],
+            &game,
+        ]
+        .concat(),
+    )
+    .expect(2);
+    assert!(
+        r.stderr.contains("error[archive.no_such_entry]")
+            && r.stderr.contains("did you mean TANK.MSH?"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        dir.path(),
+        &[
+            &[
+                "convert",
+                "tank.glb",
+                "units.rlb:TANK2.MSH",
+                "--add",
+                "--dry-run",
+            ][..],
+            &game,
+        ]
+        .concat(),
+    )
+    .expect(0);
+    assert!(
+        r.stdout
+            .ends_with("would add units.rlb:TANK2.MSH (a new entry)\n"),
+        "{}",
+        r.stdout
+    );
+    let after = [
+        before("units.rlb"),
+        before("Material.lib"),
+        before("Textures.lib"),
+    ];
+    assert!(after == originals, "nothing was written");
+}
+
+#[test]
 fn entry_names_with_a_path_are_refused_as_the_service_refuses_them() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("models/m127_tank.msh"), dir.path().join("tank.msh")).unwrap();
