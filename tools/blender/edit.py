@@ -11,6 +11,7 @@ import json
 import os
 import sys
 
+import bpy_main
 import bpy  # noqa: I001 - bpy must come first: it makes bmesh importable
 import bmesh
 
@@ -75,15 +76,4 @@ def main():
     print("blender edit: done")
 
 
-status = 0
-try:
-    main()
-except BaseException:  # noqa: BLE001 - report anything, then exit non-zero
-    import traceback
-
-    traceback.print_exc()
-    status = 1
-finally:
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os._exit(status)
+bpy_main.run(main)

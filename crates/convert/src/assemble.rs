@@ -9,9 +9,10 @@
 //! error that says what to do.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::reduce::{track, Reduced};
 use crate::report::Report;
-use crate::scene::{KeySample, SceneBatch, SceneModel, SceneNode};
-use msh::derive::{self, Key, Track};
+use crate::scene::{SceneBatch, SceneModel, SceneNode};
+use msh::derive::{self, Track};
 use msh::raw::{Batch20, Node38, PackedNormal, PackedUv, Slot68, NONE};
 use msh::Model;
 use zerocopy::little_endian::{F32, U16, U32};
@@ -56,12 +57,15 @@ pub fn assemble(scene: &SceneModel, options: &AssembleOptions) -> Result<(Model,
         let parent = node.parent.map_or(NONE, |p| new_index[p] as u16);
         b.node(node, parent)?;
     }
+    b.notes();
     b.finish_streams();
     let mut model = b.model;
+    let mut reduced = Reduced::default();
     let tracks: Vec<Track> = order
         .iter()
-        .map(|&old| track(&scene.nodes[old], options, &mut report))
+        .map(|&old| track(&scene.nodes[old], options, &mut reduced))
         .collect();
+    reduced.report(options, &mut report);
     derive::write_animation(&mut model, &tracks).map_err(|e| {
         Error::new(
             ErrorKind::Unsupported,
@@ -134,6 +138,11 @@ struct Builder<'s, 'r> {
     colors: Vec<[u8; 4]>,
     computed_normals: usize,
     zero_uvs: usize,
+    /// Batches split to fit u16 indices, and the batches they became.
+    split: (usize, usize),
+    /// UV pieces moved into range by whole repeats, and those too wide to.
+    uv_shifted: usize,
+    uv_unfit: usize,
 }
 
 impl<'s, 'r> Builder<'s, 'r> {
@@ -157,6 +166,9 @@ impl<'s, 'r> Builder<'s, 'r> {
             colors: Vec::new(),
             computed_normals: 0,
             zero_uvs: 0,
+            split: (0, 0),
+            uv_shifted: 0,
+            uv_unfit: 0,
         }
     }
 
@@ -289,24 +301,24 @@ impl<'s, 'r> Builder<'s, 'r> {
             Some(n) => n.clone(),
             None => {
                 self.computed_normals += 1;
-                if self.computed_normals == 1 {
-                    self.report.note(
-                        "import.normals_computed",
-                        "vertex normals were missing and were computed from the faces",
-                    );
-                }
                 vertex_normals(&batch.positions, &batch.triangles)
             }
         };
         if batch.uv0.is_none() {
             self.zero_uvs += 1;
-            if self.zero_uvs == 1 {
-                self.report.note(
-                    "import.uvs_zero",
-                    "a mesh has no texture coordinates; they were set to 0",
-                );
-            }
         }
+        let fitted = batch
+            .uv0
+            .as_deref()
+            .and_then(|uv| crate::uv_range::fit(uv, &batch.triangles));
+        if let Some(f) = &fitted {
+            self.uv_shifted += f.shifted;
+            self.uv_unfit += f.unfit;
+        }
+        let uv0 = fitted
+            .as_ref()
+            .map(|f| f.uv.as_slice())
+            .or(batch.uv0.as_deref());
         // Chunks whose vertices fit u16 indices (0..=65535 from base_vertex) and
         // whose index count fits Batch20's u16. A mesh of at most 65536 vertices
         // keeps them once, in order, and its chunks share them.
@@ -349,10 +361,8 @@ impl<'s, 'r> Builder<'s, 'r> {
         };
         let batches_made: usize = groups.iter().map(|g| g.1.len()).sum();
         if batches_made > 1 {
-            self.report.note(
-                "import.batch_split",
-                format!("a mesh with {n} vertices and {} triangles was split into {batches_made} batches to fit u16 indices", batch.triangles.len()),
-            );
+            self.split.0 += 1;
+            self.split.1 += batches_made;
         }
         for (verts, chunks) in groups {
             let local: std::collections::HashMap<u32, u32> = if n <= 0x10000 {
@@ -370,9 +380,8 @@ impl<'s, 'r> Builder<'s, 'r> {
                 let v = v as usize;
                 m.positions.push(batch.positions[v].map(F32::new));
                 m.normals.push(PackedNormal::encode(normals[v], 0));
-                m.uv0.push(PackedUv::encode(
-                    batch.uv0.as_ref().map_or([0.0, 0.0], |u| u[v]),
-                ));
+                m.uv0
+                    .push(PackedUv::encode(uv0.map_or([0.0, 0.0], |u| u[v])));
                 if self.with_uv1 {
                     let uv = batch.uv1.as_ref().map_or([0.0, 0.0], |u| u[v]);
                     let mut rec = [0u8; 8];
@@ -407,6 +416,50 @@ impl<'s, 'r> Builder<'s, 'r> {
             }
         }
         Ok(())
+    }
+
+    /// One note of each kind the batches gave.
+    fn notes(&mut self) {
+        let r = &mut *self.report;
+        if self.computed_normals > 0 {
+            r.note(
+                "import.normals_computed",
+                format!(
+                    "vertex normals were missing on {} meshes and were computed from the faces",
+                    self.computed_normals
+                ),
+            );
+        }
+        if self.zero_uvs > 0 {
+            r.note(
+                "import.uvs_zero",
+                format!(
+                    "{} meshes have no texture coordinates; they were set to 0",
+                    self.zero_uvs
+                ),
+            );
+        }
+        if self.split.0 > 0 {
+            r.note(
+                "import.batch_split",
+                format!(
+                    "{} meshes were split into {} batches in all to fit u16 indices",
+                    self.split.0, self.split.1
+                ),
+            );
+        }
+        if self.uv_shifted > 0 {
+            r.note(
+                "import.uvs_shifted",
+                format!("{} pieces of texture coordinates beyond Res5's range (-32 to +32) were moved by whole texture repeats into it (the same texels under repeat wrapping)", self.uv_shifted),
+            );
+        }
+        if self.uv_unfit > 0 {
+            r.note(
+                "import.uvs_clamped",
+                format!("{} pieces of texture coordinates span more than Res5's 64 repeats and were clamped to -32..+32: split them or scale their UVs down", self.uv_unfit),
+            );
+        }
     }
 
     fn finish_streams(&mut self) {
@@ -453,172 +506,8 @@ pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f3
         .collect()
 }
 
-/// The keys of one node: a static key from the rest pose, or its samples
-/// reduced to what linear interpolation needs.
-fn track(node: &SceneNode, options: &AssembleOptions, report: &mut Report) -> Track {
-    let rest = Track::fixed(
-        node.translation,
-        derive::quantize_quat_nearest(node.rotation),
-    );
-    let Some(samples) = node.track.as_ref().filter(|s| !s.is_empty()) else {
-        return rest;
-    };
-    let mut samples: Vec<KeySample> = samples.clone();
-    samples.sort_by_key(|s| s.frame);
-    samples.dedup_by_key(|s| s.frame);
-    if samples[0].frame > 0 {
-        // Canonical tracks start at frame 0: hold the first pose until then.
-        let first = KeySample {
-            frame: 0,
-            ..samples[0]
-        };
-        samples.insert(0, first);
-    }
-    // One hemisphere: each quaternion on the side of its predecessor.
-    for i in 1..samples.len() {
-        let (prev, cur) = (samples[i - 1].rotation, samples[i].rotation);
-        if (0..4).map(|k| prev[k] * cur[k]).sum::<f32>() < 0.0 {
-            samples[i].rotation = cur.map(|c| -c);
-        }
-    }
-    let kept = reduce(&samples, options);
-    if samples.len() > 1 && kept.len() < samples.len() {
-        report.note(
-            "import.keys_reduced",
-            format!(
-                "a track of {} samples was reduced to {} keys (linear interpolation within {} units and {} per quaternion component)",
-                samples.len(),
-                kept.len(),
-                options.translation_tolerance,
-                options.rotation_tolerance
-            ),
-        );
-    }
-    if kept.len() < 2 {
-        let s = samples[0];
-        return Track::fixed(s.translation, derive::quantize_quat_nearest(s.rotation));
-    }
-    Track {
-        keys: kept
-            .iter()
-            .map(|&i| Key {
-                time: samples[i].frame as f32,
-                pos: samples[i].translation,
-                quat: derive::quantize_quat(samples[i].rotation),
-            })
-            .collect(),
-    }
-}
-
-/// Samples a key may reach past its predecessor one at a time; a longer reach
-/// is found by doubling and bisection (see [`reduce`]).
-const STEPWISE_REACH: usize = 64;
-
-/// Indices of the samples to keep: first and last, and every sample that the
-/// line (and slerp) between its kept neighbours would miss by more than the tolerance.
-///
-/// From each kept sample, the next is the farthest one the samples in between
-/// fit (greedy). Checking a candidate costs the samples it spans, so trying
-/// every candidate in turn is quadratic in a long straight run: a track of
-/// 65,535 samples on one line (the most a frame map holds) took 29 s. The
-/// first [`STEPWISE_REACH`] candidates are tried in turn, the rest by doubling
-/// the reach and then bisecting between the last that fits and the first that
-/// does not: O(n log n) per run. Every dropped sample is still within the
-/// tolerance of its keys; only where a sample fits a longer line but not a
-/// shorter one (rare, and past the stepwise reach) may it keep a different key.
-fn reduce(s: &[KeySample], options: &AssembleOptions) -> Vec<usize> {
-    if s.len() <= 2 {
-        // A track whose two samples are equal is static.
-        return if s.len() == 2 && same(&s[0], &s[1]) {
-            vec![0]
-        } else {
-            (0..s.len()).collect()
-        };
-    }
-    let last = s.len() - 1;
-    let fits = |anchor: usize, end: usize| {
-        (anchor + 1..end).all(|k| close(&s[anchor], &s[end], &s[k], options))
-    };
-    let mut kept = vec![0usize];
-    let mut anchor = 0usize;
-    while anchor < last {
-        anchor = farthest(anchor, last, fits);
-        kept.push(anchor);
-    }
-    if kept.len() == 2 && (1..s.len()).all(|k| same(&s[0], &s[k])) {
-        return vec![0];
-    }
-    kept
-}
-
-/// The next key after `anchor` (see [`reduce`]): at most `last`, and one whose
-/// span `fits`.
-fn farthest(anchor: usize, last: usize, fits: impl Fn(usize, usize) -> bool) -> usize {
-    // The next sample always fits (nothing in between).
-    let mut good = anchor + 1;
-    while good < last && good - anchor < STEPWISE_REACH {
-        if !fits(anchor, good + 1) {
-            return good;
-        }
-        good += 1;
-    }
-    if good == last {
-        return good;
-    }
-    let mut step = good - anchor;
-    let mut bad = loop {
-        let probe = good.saturating_add(step).min(last);
-        if !fits(anchor, probe) {
-            break probe;
-        }
-        good = probe;
-        if good == last {
-            return good;
-        }
-        step = step.saturating_mul(2);
-    };
-    while bad - good > 1 {
-        let mid = good + (bad - good) / 2;
-        if fits(anchor, mid) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
-    good
-}
-
-fn same(a: &KeySample, b: &KeySample) -> bool {
-    a.translation == b.translation && a.rotation == b.rotation
-}
-
-/// Whether sample `m` lies on the interpolation between `a` and `b` within tolerance.
-fn close(a: &KeySample, b: &KeySample, m: &KeySample, options: &AssembleOptions) -> bool {
-    let t = (m.frame - a.frame) as f64 / (b.frame - a.frame) as f64;
-    let pos_ok = (0..3).all(|k| {
-        let p = a.translation[k] as f64 + (b.translation[k] as f64 - a.translation[k] as f64) * t;
-        (p - m.translation[k] as f64).abs()
-            <= options.translation_tolerance as f64 * (1.0 + p.abs())
-    });
-    let q = slerp(a.rotation.map(f64::from), b.rotation.map(f64::from), t);
-    let rot_ok =
-        (0..4).all(|k| (q[k] - m.rotation[k] as f64).abs() <= options.rotation_tolerance as f64);
-    pos_ok && rot_ok
-}
-
-fn slerp(p: [f64; 4], q: [f64; 4], t: f64) -> [f64; 4] {
-    let d: f64 = (0..4).map(|k| p[k] * q[k]).sum();
-    let (w0, w1) = if d.abs() > 1.0 - 1e-12 {
-        (1.0 - t, t)
-    } else {
-        let th = d.clamp(-1.0, 1.0).acos();
-        (((1.0 - t) * th).sin() / th.sin(), (t * th).sin() / th.sin())
-    };
-    std::array::from_fn(|k| w0 * p[k] + w1 * q[k])
-}
-
 /// The global bounds of the rest pose (as the engine places the nodes).
-fn header(model: &Model) -> msh::raw::ModelHeader {
+pub(crate) fn header(model: &Model) -> msh::raw::ModelHeader {
     let view = model.view();
     let Ok(rest) = msh::pose::rest_poses(&view) else {
         return model.header;
@@ -651,7 +540,7 @@ fn header(model: &Model) -> msh::raw::ModelHeader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::SceneSlot;
+    use crate::scene::{KeySample, SceneSlot};
 
     fn cube_batch(material: u16) -> SceneBatch {
         let p = |x: f32, y: f32, z: f32| [x, y, z];
@@ -687,14 +576,6 @@ mod tests {
         }
     }
 
-    fn sample(frame: u32, x: f32) -> KeySample {
-        KeySample {
-            frame,
-            translation: [x, 0.0, 0.0],
-            rotation: [0.0, 0.0, 0.0, 1.0],
-        }
-    }
-
     #[test]
     fn assembles_a_valid_model_with_parents_first() {
         let scene = SceneModel {
@@ -709,7 +590,15 @@ mod tests {
                         batches: vec![cube_batch(3), cube_batch(5)],
                         opaque: [0; 5],
                     }],
-                    track: Some((0..10).map(|f| sample(f, f as f32 * 0.5)).collect()),
+                    track: Some(
+                        (0..10)
+                            .map(|frame| KeySample {
+                                frame,
+                                translation: [frame as f32 * 0.5, 0.0, 0.0],
+                                rotation: [0.0, 0.0, 0.0, 1.0],
+                            })
+                            .collect(),
+                    ),
                     ..Default::default()
                 },
                 SceneNode {
@@ -781,93 +670,5 @@ mod tests {
         };
         let e = assemble(&too_many, &AssembleOptions::default()).unwrap_err();
         assert_eq!(e.code(), "model.too_many_triangles", "{e}");
-    }
-
-    #[test]
-    fn key_reduction_keeps_corners() {
-        let mut s: Vec<KeySample> = (0..5).map(|f| sample(f, f as f32)).collect();
-        s.extend((5..10).map(|f| sample(f, 4.0)));
-        assert_eq!(reduce(&s, &AssembleOptions::default()), vec![0, 4, 9]);
-        let flat: Vec<KeySample> = (0..6).map(|f| sample(f, 1.0)).collect();
-        assert_eq!(reduce(&flat, &AssembleOptions::default()), vec![0]);
-    }
-
-    /// Each candidate in turn, the plain greedy: what `reduce` gives within
-    /// [`STEPWISE_REACH`].
-    fn reduce_stepwise(s: &[KeySample], options: &AssembleOptions) -> Vec<usize> {
-        let mut kept = vec![0usize];
-        let (mut anchor, mut end) = (0usize, 2usize);
-        while end < s.len() {
-            if (anchor + 1..end).all(|k| close(&s[anchor], &s[end], &s[k], options)) {
-                end += 1;
-            } else {
-                kept.push(end - 1);
-                anchor = end - 1;
-                end = anchor + 2;
-            }
-        }
-        kept.push(s.len() - 1);
-        kept
-    }
-
-    /// The longest track a frame map holds, on one line but for two corners
-    /// far apart: the corners are found past the stepwise reach, and the
-    /// reduction takes O(n log n) checks, not O(n^2) (the debug test would
-    /// take minutes).
-    #[test]
-    fn a_long_straight_track_keeps_only_its_corners() {
-        let options = AssembleOptions::default();
-        let x = |f: u32| match f {
-            0..=30_000 => f as f32,
-            30_001..=50_000 => 30_000.0 - (f - 30_000) as f32,
-            _ => 10_000.0,
-        };
-        let s: Vec<KeySample> = (0..65_535).map(|f| sample(f, x(f))).collect();
-        assert_eq!(reduce(&s, &options), vec![0, 30_000, 50_000, 65_534]);
-    }
-
-    fn track() -> impl proptest::strategy::Strategy<Value = Vec<KeySample>> {
-        use proptest::prelude::*;
-        // Runs of samples on a line, with turns between them.
-        proptest::collection::vec((1u32..150, -2i32..=2), 1..6).prop_map(|runs| {
-            let mut out = Vec::new();
-            let (mut frame, mut x, mut slope) = (0u32, 0.0f32, 0.0f32);
-            for (len, turn) in runs {
-                slope += turn as f32 * 0.5;
-                for _ in 0..len {
-                    out.push(sample(frame, x));
-                    frame += 1;
-                    x += slope;
-                }
-            }
-            out
-        })
-    }
-
-    proptest::proptest! {
-        /// Every dropped sample lies within the tolerance of the line between
-        /// the keys around it; within the stepwise reach the keys are the plain
-        /// greedy's.
-        #[test]
-        fn reduced_tracks_stay_within_the_tolerance(s in track()) {
-            let options = AssembleOptions::default();
-            let kept = reduce(&s, &options);
-            proptest::prop_assert_eq!(kept[0], 0);
-            if kept.len() > 1 {
-                proptest::prop_assert_eq!(*kept.last().unwrap(), s.len() - 1);
-                for w in kept.windows(2) {
-                    proptest::prop_assert!(w[0] < w[1]);
-                    for k in w[0] + 1..w[1] {
-                        proptest::prop_assert!(close(&s[w[0]], &s[w[1]], &s[k], &options));
-                    }
-                }
-            } else {
-                proptest::prop_assert!(s.iter().all(|k| same(k, &s[0])));
-            }
-            let stepwise = reduce_stepwise(&s, &options);
-            if kept.len() > 1 && stepwise.windows(2).all(|w| w[1] - w[0] < STEPWISE_REACH) {
-                proptest::prop_assert_eq!(kept, stepwise);
-            }
-        }
     }
 }

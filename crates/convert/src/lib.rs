@@ -29,10 +29,12 @@ pub mod obj;
 mod options;
 pub mod palette;
 pub mod raster;
+mod reduce;
 mod repeats;
 mod report;
 pub mod scene;
 pub mod usd;
+mod uv_range;
 
 pub use clips::{Clip, ClipList, LoopMode};
 pub use error::{Cause, Error, ErrorKind, Result};

@@ -13,7 +13,7 @@ mod common;
 use msh::{Mode, ModelRef};
 use mshconv_convert::{gltf_to_msh, msh_to_gltf, ExportOptions};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const SUBSET: [&str; 8] = [
@@ -27,30 +27,11 @@ const SUBSET: [&str; 8] = [
     "m378_cargo",
 ];
 
-fn python() -> PathBuf {
-    if let Ok(p) = std::env::var("MSHCONV_BLENDER_PYTHON") {
-        return PathBuf::from(p);
-    }
-    let p = common::root().join(".venv-blender/bin/python");
-    assert!(
-        p.exists(),
-        "real Blender (bpy) is not installed: run scripts/setup-blender.sh (scripts/test.sh does)"
-    );
-    p
-}
-
 fn blender(in_dir: &Path, out_dir: &Path, profile: &str) {
-    let out = Command::new(python())
-        .arg(common::root().join("tools/blender/roundtrip.py"))
-        .args([in_dir, out_dir])
-        .arg(profile)
-        .output()
-        .expect("run Blender");
-    assert!(
-        out.status.success() && String::from_utf8_lossy(&out.stdout).contains("blender round trip"),
-        "Blender failed: {}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    common::blender::run(
+        "roundtrip.py",
+        &[in_dir.as_os_str(), out_dir.as_os_str(), profile.as_ref()],
+        "blender round trip",
     );
 }
 
@@ -356,7 +337,7 @@ fn blender_edits_come_back_as_exactly_those_edits() {
         dir.path().join("edits.json"),
     );
     std::fs::write(&src, glb).unwrap();
-    let run = Command::new(python())
+    let run = Command::new(common::blender::python())
         .arg(common::root().join("tools/blender/edit.py"))
         .args([&src, &out, &edits])
         .output()

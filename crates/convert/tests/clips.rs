@@ -249,8 +249,9 @@ fn clips_on_a_terrain_model_are_noted_and_ignored() {
 }
 
 /// An edit to a clip's keys is an edit in the MSH: the exact rebuild sees
-/// the clip animation changed and steps aside (`import.rebuilt`); the
-/// generic path puts each clip at its recorded frames with the edited pose.
+/// the clip animation changed and steps aside; the original is recognised
+/// with that node's animation written again (`import.original_edited`), each
+/// clip at its recorded frames with the edited pose.
 #[test]
 fn an_edited_clip_is_taken() {
     use base64::Engine as _;
@@ -287,7 +288,7 @@ fn an_edited_clip_is_taken() {
 
     let (back, clips, report) =
         import_with_clips(&edited, &ImportOptions::default(), &no_side_files).unwrap();
-    assert!(report.has("import.rebuilt"), "{:?}", report.notes);
+    assert!(report.has("import.original_edited"), "{:?}", report.notes);
     assert_eq!(clips.as_ref(), Some(&list));
     let first = list.clips()[1].first as f32;
     let a = msh::open(&bytes, msh::Mode::Strict).unwrap();

@@ -243,6 +243,9 @@ fn an_export_whose_slots_repeat_a_batch_is_rebuilt_from_its_content() {
     let (gltf, _) = mshconv_convert::msh_to_gltf(&bytes, &options).unwrap();
     let mut doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     let extras = &mut doc["scenes"][0]["extras"]["msh"];
+    // Without the original the file carries (which would be recognised as
+    // unedited content, import/recognise.rs), to reach the exact rebuild's check.
+    extras.as_object_mut().unwrap().remove("original");
     let slots = 2000;
     let before = extras["counts"]["slots"].as_u64().unwrap();
     extras["empty_slots"] = (before..before + slots)

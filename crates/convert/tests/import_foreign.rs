@@ -9,6 +9,9 @@
 
 mod common;
 
+use common::gltf_sampler::{
+    engine_world, normalize4, quat_diff, rotation_of, Evaluator, Quat, M34, V3,
+};
 use mshconv_convert::axes::Axes;
 use mshconv_convert::gltf::ImportOptions;
 use mshconv_convert::{gltf_to_msh, Axis, Report, Rotation};
@@ -24,10 +27,7 @@ const TRANSLATION_TOLERANCE: f64 = 2e-4;
 /// World rotation: largest quaternion component difference, up to sign.
 const ROTATION_TOLERANCE: f64 = 1e-4;
 
-type V3 = [f64; 3];
 type Tri = [V3; 3];
-type Quat = [f64; 4];
-type M34 = [[f64; 4]; 3];
 
 fn dir() -> PathBuf {
     common::root().join("fixtures/foreign/gltf")
@@ -100,16 +100,6 @@ struct Imported {
     frame_count: u32,
 }
 
-fn to_gltf(m: &msh::pose::Affine) -> M34 {
-    // M' = C M C^T with C = AXES.vec: column j is C (M (C^T e_j)).
-    let cols: [V3; 3] = std::array::from_fn(|j| {
-        let e = AXES.vec_back(std::array::from_fn::<f64, 3, _>(|k| f64::from(k == j)));
-        AXES.vec(m.vector(e))
-    });
-    let t = AXES.vec(m.translation());
-    std::array::from_fn(|r| [cols[0][r], cols[1][r], cols[2][r], t[r]])
-}
-
 fn open(bytes: &[u8]) -> Imported {
     let opened =
         msh::open(bytes, msh::Mode::Strict).expect("the imported model passes strict validation");
@@ -125,13 +115,7 @@ fn open(bytes: &[u8]) -> Imported {
         .map(|n| n.parent().map(usize::from))
         .collect();
     let world: Vec<Vec<M34>> = (0..=view.frame_count)
-        .map(|f| {
-            msh::pose::world_transforms(view, f as f32, msh::pose::Rotation::Conjugate)
-                .unwrap()
-                .iter()
-                .map(to_gltf)
-                .collect()
-        })
+        .map(|f| engine_world(view, f))
         .collect();
     let at0 = msh::pose::world_transforms(view, 0.0, msh::pose::Rotation::Conjugate).unwrap();
     let mut triangles = vec![Vec::new(); n];
@@ -203,259 +187,28 @@ fn abs_diff(a: V3, b: V3) -> f64 {
     (0..3).map(|k| (a[k] - b[k]).abs()).fold(0.0, f64::max)
 }
 
-fn quat_diff(a: Quat, b: Quat) -> f64 {
-    let d = (0..4).map(|k| (a[k] - b[k]).abs()).fold(0.0, f64::max);
-    let e = (0..4).map(|k| (a[k] + b[k]).abs()).fold(0.0, f64::max);
-    d.min(e)
-}
-
-fn compose(a: &M34, b: &M34) -> M34 {
-    std::array::from_fn(|i| {
-        std::array::from_fn(|j| {
-            (0..3).map(|k| a[i][k] * b[k][j]).sum::<f64>() + if j == 3 { a[i][3] } else { 0.0 }
-        })
-    })
-}
-
-fn quat_matrix(q: Quat) -> [V3; 3] {
-    let [x, y, z, w] = q;
-    [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
-    ]
-}
-
-fn normalize4(q: Quat) -> Quat {
-    let l = q.iter().map(|c| c * c).sum::<f64>().sqrt();
-    q.map(|c| c / l)
-}
-
-/// The rotation of a world matrix whose linear part is a rotation times a
-/// positive diagonal scale (columns normalised), `None` when it is not one.
-/// (An MSH rotation from i16 components is not exactly unit, and the engine's
-/// matrix of a non-unit quaternion is orthogonal only to about 1e-4.)
-fn rotation_of(m: &M34) -> Option<Quat> {
-    let cols: [V3; 3] = std::array::from_fn(|j| {
-        let c = [m[0][j], m[1][j], m[2][j]];
-        let l = norm(c);
-        c.map(|x| x / l)
-    });
-    let orthogonal = (0..3).all(|a| (a + 1..3).all(|b| dot(cols[a], cols[b]).abs() < 1e-3));
-    if !orthogonal || dot(cross(cols[0], cols[1]), cols[2]) < 0.0 {
-        return None;
-    }
-    let r: [V3; 3] = std::array::from_fn(|i| [cols[0][i], cols[1][i], cols[2][i]]);
-    // Shepperd's method.
-    let tr = r[0][0] + r[1][1] + r[2][2];
-    let q = if tr > 0.0 {
-        let s = (tr + 1.0).sqrt() * 2.0;
-        [
-            (r[2][1] - r[1][2]) / s,
-            (r[0][2] - r[2][0]) / s,
-            (r[1][0] - r[0][1]) / s,
-            0.25 * s,
-        ]
-    } else if r[0][0] > r[1][1] && r[0][0] > r[2][2] {
-        let s = (1.0 + r[0][0] - r[1][1] - r[2][2]).sqrt() * 2.0;
-        [
-            0.25 * s,
-            (r[0][1] + r[1][0]) / s,
-            (r[0][2] + r[2][0]) / s,
-            (r[2][1] - r[1][2]) / s,
-        ]
-    } else if r[1][1] > r[2][2] {
-        let s = (1.0 + r[1][1] - r[0][0] - r[2][2]).sqrt() * 2.0;
-        [
-            (r[0][1] + r[1][0]) / s,
-            0.25 * s,
-            (r[1][2] + r[2][1]) / s,
-            (r[0][2] - r[2][0]) / s,
-        ]
-    } else {
-        let s = (1.0 + r[2][2] - r[0][0] - r[1][1]).sqrt() * 2.0;
-        [
-            (r[0][2] + r[2][0]) / s,
-            (r[1][2] + r[2][1]) / s,
-            0.25 * s,
-            (r[1][0] - r[0][1]) / s,
-        ]
-    };
-    Some(normalize4(q))
-}
-
 fn translation_of(m: &M34) -> V3 {
     [m[0][3], m[1][3], m[2][3]]
 }
 
 // ---------------------------------------------------------------- glTF by the spec
 
-/// One animation channel, sampled as the glTF spec says (independent of the importer).
-struct Channel {
-    times: Vec<f64>,
-    values: Vec<Quat>,
-    interpolation: gltf::animation::Interpolation,
-}
-
-impl Channel {
-    fn sample(&self, t: f64, rotation: bool) -> Quat {
-        use gltf::animation::Interpolation::*;
-        let cubic = self.interpolation == CubicSpline;
-        let value = |k: usize| self.values[if cubic { 3 * k + 1 } else { k }];
-        let n = self.times.len();
-        let v = if t <= self.times[0] {
-            value(0)
-        } else if t >= self.times[n - 1] {
-            value(n - 1)
-        } else {
-            let k = self.times.partition_point(|&x| x <= t) - 1;
-            let (t0, t1) = (self.times[k], self.times[k + 1]);
-            let a = (t - t0) / (t1 - t0);
-            let (p, q) = (value(k), value(k + 1));
-            match self.interpolation {
-                Step => p,
-                Linear if rotation => {
-                    let mut d: f64 = (0..4).map(|c| p[c] * q[c]).sum();
-                    let q = if d < 0.0 {
-                        d = -d;
-                        q.map(|c| -c)
-                    } else {
-                        q
-                    };
-                    if d > 1.0 - 1e-12 {
-                        std::array::from_fn(|c| p[c] + (q[c] - p[c]) * a)
-                    } else {
-                        let th = d.min(1.0).acos();
-                        let (w0, w1) =
-                            (((1.0 - a) * th).sin() / th.sin(), (a * th).sin() / th.sin());
-                        std::array::from_fn(|c| w0 * p[c] + w1 * q[c])
-                    }
-                }
-                Linear => std::array::from_fn(|c| p[c] + (q[c] - p[c]) * a),
-                CubicSpline => {
-                    let dt = t1 - t0;
-                    let b = self.values[3 * k + 2];
-                    let i = self.values[3 * (k + 1)];
-                    let (a2, a3) = (a * a, a * a * a);
-                    std::array::from_fn(|c| {
-                        (2.0 * a3 - 3.0 * a2 + 1.0) * p[c]
-                            + (a3 - 2.0 * a2 + a) * dt * b[c]
-                            + (-2.0 * a3 + 3.0 * a2) * q[c]
-                            + (a3 - a2) * dt * i[c]
-                    })
-                }
-            }
-        };
-        if rotation {
-            normalize4(v)
-        } else {
-            v
-        }
-    }
-}
-
-/// World transforms of every named glTF node at time `t`, every animation playing.
+/// World transforms of every named glTF node at each time, every animation
+/// playing (the evaluator of `common/gltf_sampler.rs`, independent of the importer).
 fn gltf_world(bytes: &[u8], times: &[f64]) -> Vec<BTreeMap<String, M34>> {
-    use gltf::animation::util::ReadOutputs;
-    let g = gltf::Gltf::from_slice(bytes).unwrap();
-    let blob = g.blob.clone();
-    let doc = &g.document;
-    let mut channels: BTreeMap<(usize, u8), Channel> = BTreeMap::new();
-    for anim in doc.animations() {
-        for ch in anim.channels() {
-            let reader = ch.reader(|_| blob.as_deref());
-            let times: Vec<f64> = reader.read_inputs().unwrap().map(f64::from).collect();
-            let (kind, values): (u8, Vec<Quat>) = match reader.read_outputs().unwrap() {
-                ReadOutputs::Translations(v) => (
-                    0,
-                    v.map(|v| [v[0], v[1], v[2], 0.0].map(f64::from)).collect(),
-                ),
-                ReadOutputs::Rotations(r) => (1, r.into_f32().map(|q| q.map(f64::from)).collect()),
-                ReadOutputs::Scales(v) => (
-                    2,
-                    v.map(|v| [v[0], v[1], v[2], 0.0].map(f64::from)).collect(),
-                ),
-                ReadOutputs::MorphTargetWeights(_) => continue,
-            };
-            let key = (ch.target().node().index(), kind);
-            assert!(
-                !channels.contains_key(&key),
-                "the test's sampler plays animations on disjoint nodes only"
-            );
-            channels.insert(
-                key,
-                Channel {
-                    times,
-                    values,
-                    interpolation: ch.sampler().interpolation(),
-                },
-            );
-        }
-    }
-    let mut parent = vec![None; doc.nodes().len()];
-    for n in doc.nodes() {
-        for c in n.children() {
-            parent[c.index()] = Some(n.index());
-        }
-    }
+    let eval = Evaluator::new(bytes).unwrap();
+    let all: Vec<usize> = (0..eval.animations.len()).collect();
+    assert!(
+        eval.disjoint(&all),
+        "the test's sampler plays animations on disjoint nodes only"
+    );
     times
         .iter()
         .map(|&t| {
-            let mut world: Vec<Option<M34>> = vec![None; parent.len()];
-            fn get(
-                i: usize,
-                t: f64,
-                doc: &gltf::Document,
-                parent: &[Option<usize>],
-                channels: &BTreeMap<(usize, u8), Channel>,
-                world: &mut [Option<M34>],
-            ) -> M34 {
-                if let Some(m) = world[i] {
-                    return m;
-                }
-                let node = doc.nodes().nth(i).unwrap();
-                let (nt, nr, ns) = node.transform().decomposed();
-                let pick = |kind: u8, rest: Quat| {
-                    channels
-                        .get(&(i, kind))
-                        .map_or(rest, |c| c.sample(t, kind == 1))
-                };
-                let tr = pick(0, [nt[0], nt[1], nt[2], 0.0].map(f64::from));
-                let r = pick(1, nr.map(f64::from));
-                let s = pick(2, [ns[0], ns[1], ns[2], 0.0].map(f64::from));
-                let rm = quat_matrix(normalize4(r));
-                let local: M34 = std::array::from_fn(|row| {
-                    [
-                        rm[row][0] * s[0],
-                        rm[row][1] * s[1],
-                        rm[row][2] * s[2],
-                        tr[row],
-                    ]
-                });
-                let m = match parent[i] {
-                    Some(p) => compose(&get(p, t, doc, parent, channels, world), &local),
-                    None => local,
-                };
-                world[i] = Some(m);
-                m
-            }
-            doc.nodes()
-                .filter_map(|n| {
-                    let m = get(n.index(), t, doc, &parent, &channels, &mut world);
-                    n.name().map(|name| (name.to_string(), m))
-                })
+            eval.world(&all, t)
+                .into_iter()
+                .zip(&eval.nodes)
+                .filter_map(|(m, n)| n.name.clone().map(|name| (name, m)))
                 .collect()
         })
         .collect()

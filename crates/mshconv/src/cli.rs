@@ -259,6 +259,12 @@ model whose entry the archive lacks fails with archive.no_such_entry, naming the
 closest names); the archive is written once, at the end, durably; the report's
 \"placed\" says replaced or added.
 
+With --to msh --game-dir DIR each model's look goes back into DIR's libraries
+(docs/MATERIALS.md); two models of the run that edit one texture or material
+differently stop the run (look.edit_conflict), and nothing is written.
+--dry-run converts everything and lists what would be written (files, archive
+entries, WEARs, library entries) without writing anything.
+
 An input that is not converted on purpose prints `skip[CODE]: INPUT: reason`
 (not with --quiet).
 
@@ -365,6 +371,11 @@ pub struct BatchArgs {
     /// summary line still print).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Convert everything and list what would be written (files, archive
+    /// entries and, with --game-dir, the libraries and their entries), and
+    /// write nothing (not even a report).
+    #[arg(long, conflicts_with = "report")]
+    pub dry_run: bool,
     /// What the conversion shows, its timeline and frame.
     #[command(flatten)]
     pub conversion: ConversionArgs,
@@ -402,6 +413,11 @@ pub struct ConversionArgs {
     /// with their names and textures (docs/MATERIALS.md).
     #[arg(long, value_name = "DIR", env = "MSHCONV_GAME_DIR")]
     pub game_dir: Option<std::path::PathBuf>,
+    /// glTF/GLB/OBJ -> MSH with --game-dir: create Material.lib and
+    /// Textures.lib in a game folder that has none (refused without it:
+    /// game_dir.no_libraries).
+    #[arg(long)]
+    pub new_libraries: bool,
     /// MSH -> glTF/GLB: animation clips, one glTF animation each: NAME=FIRST..LAST[:MODE]
     /// separated by commas (game frames, inclusive; MODE loop, once or pingpong
     /// [default: loop]), or a JSON file ({"clips": [{"name", "first", "last",

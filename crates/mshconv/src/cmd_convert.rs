@@ -11,10 +11,12 @@ use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
 use crate::fs::write_atomically;
 use crate::input;
+use crate::look_notes;
 use crate::look_out;
 use crate::out::{self, Out};
 use anyhow::Context;
 use mshconv_app::archive::Placed;
+use mshconv_app::look_import::users::WearPlace;
 use mshconv_app::names::model_name;
 use mshconv_app::{Error, Folder, Format, Names, NoResources, Resources};
 use std::io::Read;
@@ -124,10 +126,35 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         _ => None,
     };
     if let Some(game) = look_game {
+        mshconv_app::look_import::check_libraries(game.dir(), args.conversion.new_libraries)?;
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
         let (libs, plan) = look_out::plan(&bytes, from, resources, &game, &target, &args.output)?;
+        if let Some(c) = plan.conflicts.first() {
+            // Two images (or materials) of the model claim one entry.
+            return Err(Error::invalid(
+                "look.edit_conflict",
+                format!(
+                    "the model edits {} entry {} twice, differently (two of its images or materials): nothing is written",
+                    c.library, c.entry
+                ),
+            )
+            .into());
+        }
         print_notes(&report);
         print_notes(&plan.report);
+        if !args.quiet {
+            let mut notes = entry_loses(&target, &msh);
+            // An edited entry other models of the game folder show too.
+            let mut users = look_notes::FolderUsers::new(game.dir());
+            let except = [wear_place(&target, &args.output)];
+            for change in look_notes::replaced(&plan) {
+                notes.extend(look_notes::shared_edit(
+                    change,
+                    &users.of(change, &libs, &except),
+                ));
+            }
+            print_note_list(&notes);
+        }
         if args.dry_run {
             look_out::print_plan(out, &plan, &libs, &target, &args.output, msh.len())?;
             if let (Target::Entry { archive, name }, Some(placed)) = (&target, placed) {
@@ -143,6 +170,17 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         // Into an archive: an .msh as it is (opened strictly), anything else converted.
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
         print_notes(&report);
+        if !args.quiet {
+            let mut notes = entry_loses(&target, &msh);
+            notes.extend(unwritten_look(
+                &bytes,
+                from,
+                resources,
+                &target,
+                &args.output,
+            ));
+            print_note_list(&notes);
+        }
         if args.dry_run {
             let placed = placed.unwrap_or(Placed::Replaced);
             out.text(&placement_line(archive, name, placed, Some(msh.len())))?;
@@ -159,6 +197,15 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     }
     let output = mshconv_app::convert(&bytes, (from, to), &options, &names, resources)?;
     print_notes(&output.report);
+    if to == Format::Msh && args.output.as_os_str() != "-" && !args.quiet {
+        print_note_list(&unwritten_look(
+            &bytes,
+            from,
+            resources,
+            &target,
+            &args.output,
+        ));
+    }
     let main = output.main();
     if args.dry_run {
         let mut text = String::new();
@@ -196,28 +243,94 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `--dry-run`'s line of a put into an archive: `would replace
-/// units.rlb:TANK.MSH (1234 bytes)`, or `would add ... (a new entry)`.
+/// `--dry-run`'s line of a put into an archive, saying what the put does:
+/// `would put units.rlb:TANK.MSH (1234 bytes): replace` (or `: add (a new
+/// entry)`); with the look (whose plan lists the files, `bytes` none) `would
+/// replace units.rlb:TANK.MSH` or `would add ... (a new entry)`.
 fn placement_line(
     archive: &std::path::Path,
     name: &str,
     placed: Placed,
     bytes: Option<usize>,
 ) -> String {
-    let mut detail: Vec<String> = bytes.map(|n| format!("{n} bytes")).into_iter().collect();
-    if placed == Placed::Added {
-        detail.push("a new entry".to_string());
-    }
-    let detail = if detail.is_empty() {
-        String::new()
+    let new = if placed == Placed::Added {
+        " (a new entry)"
     } else {
-        format!(" ({})", detail.join(", "))
+        ""
     };
-    format!(
-        "would {} {}:{name}{detail}\n",
-        placed.verb(),
-        archive.display()
-    )
+    let entry = format!("{}:{name}", archive.display());
+    match bytes {
+        Some(n) => format!("would put {entry} ({n} bytes): {}{new}\n", placed.verb()),
+        None => format!("would {} {entry}{new}\n", placed.verb()),
+    }
+}
+
+fn print_note_list(notes: &[mshconv_convert::Note]) {
+    for note in notes {
+        out::note_line(note.code, &note.message);
+    }
+}
+
+/// The WEAR of the model written to `target` (`output` when a file).
+fn wear_place(target: &Target, output: &std::path::Path) -> WearPlace {
+    match target {
+        Target::Entry { archive, name } => WearPlace::of_entry(archive, name),
+        Target::File => WearPlace::of_file(&look_out::wear_file(output)),
+    }
+}
+
+/// `archive.entry_loses`, when `msh` replaces an entry that has more.
+fn entry_loses(target: &Target, msh: &[u8]) -> Vec<mshconv_convert::Note> {
+    let Target::Entry { archive, name } = target else {
+        return Vec::new();
+    };
+    let Ok(bytes) = std::fs::read(archive) else {
+        return Vec::new();
+    };
+    let Ok(parsed) = nres::Archive::parse(&bytes) else {
+        return Vec::new();
+    };
+    let old = mshconv_app::archive::find(&parsed, name).and_then(|i| parsed.entries().nth(i));
+    old.and_then(|e| {
+        let label = format!("{}:{}", archive.display(), e.name());
+        look_notes::entry_loses(&label, e.data(), msh)
+    })
+    .into_iter()
+    .collect()
+}
+
+/// Without `--game-dir`: `look.not_written` when the model's look (a glTF's
+/// or an OBJ's) differs from the game folder it is written into (nothing
+/// when the look cannot be read: the note is advice, never a failure).
+fn unwritten_look(
+    bytes: &[u8],
+    from: Format,
+    resources: &dyn Resources,
+    target: &Target,
+    output: &std::path::Path,
+) -> Vec<mshconv_convert::Note> {
+    if !look_out::brings_look(from) {
+        return Vec::new();
+    }
+    let place = match target {
+        Target::Entry { archive, .. } => archive.as_path(),
+        Target::File => output,
+    };
+    if mshconv_app::look_import::find_game_dir(place).is_none() {
+        return Vec::new();
+    }
+    let Ok((look, _)) = look_out::read(bytes, from, resources) else {
+        return Vec::new();
+    };
+    let existing = look_out::existing_wear(target, output);
+    look_notes::unwritten(&look, place, existing.as_deref())
+        .map(|(dir, what)| {
+            let dir_arg = look_notes::as_typed(&dir);
+            let command = look_notes::this_command_with(&["--game-dir", &dir_arg]);
+            look_notes::not_written(&dir, &what, &command)
+        })
+        .into_iter()
+        .collect()
 }
 
 /// Where the model `input` lies, for its WEAR sibling: the archive and the

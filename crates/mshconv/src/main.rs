@@ -26,6 +26,7 @@ mod fs;
 mod glob;
 mod input;
 mod jsonf;
+mod look_notes;
 mod look_out;
 mod out;
 mod table;

@@ -123,8 +123,8 @@ fn an_edited_model_replaces_its_entry_and_a_new_name_adds_one() {
     )
     .expect(0);
     assert!(
-        r.stdout
-            .starts_with("would replace small.rlb:m123_dome.msh ("),
+        r.stdout.starts_with("would put small.rlb:m123_dome.msh (")
+            && r.stdout.ends_with(" bytes): replace\n"),
         "{}",
         r.stdout
     );
@@ -140,8 +140,8 @@ fn an_edited_model_replaces_its_entry_and_a_new_name_adds_one() {
     )
     .expect(0);
     assert!(
-        r.stdout.starts_with("would add small.rlb:NEW_ROBOT.MSH (")
-            && r.stdout.ends_with(" bytes, a new entry)\n"),
+        r.stdout.starts_with("would put small.rlb:NEW_ROBOT.MSH (")
+            && r.stdout.ends_with(" bytes): add (a new entry)\n"),
         "{}",
         r.stdout
     );

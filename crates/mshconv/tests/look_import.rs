@@ -5,10 +5,9 @@
 
 mod common;
 
-use common::BIN;
+use common::{copy_tree, tree as files, write_png, BIN};
 use mshconv_material::texm::Rgba8Image;
 use mshconv_material::{Mat0, Texm, Wear};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,33 +15,9 @@ fn game() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/game")
 }
 
-/// Every file under `dir`, by relative path, with its bytes.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    out
-}
-
 /// A copy of the fixture game folder.
 fn copy_game(to: &Path) {
-    for (rel, bytes) in files(&game()) {
-        let p = to.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, bytes).unwrap();
-    }
+    copy_tree(&game(), to);
 }
 
 fn mshconv(args: &[&std::ffi::OsStr]) -> Output {
@@ -186,15 +161,6 @@ fn tank_gltf(dir: &Path) -> PathBuf {
 
 fn read_png(path: &Path) -> Rgba8Image {
     mshconv_convert::raster::decode(&std::fs::read(path).unwrap(), "png").unwrap()
-}
-
-fn write_png(path: &Path, image: &Rgba8Image) {
-    let file = std::fs::File::create(path).unwrap();
-    let mut e = png::Encoder::new(file, image.width, image.height);
-    e.set_color(png::ColorType::Rgba);
-    e.set_depth(png::BitDepth::Eight);
-    let mut w = e.write_header().unwrap();
-    w.write_image_data(&image.pixels).unwrap();
 }
 
 /// The image file a `.gltf` names for texture entry `texture`.

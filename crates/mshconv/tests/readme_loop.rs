@@ -18,6 +18,8 @@
 //! folder; a copy of it the commands work on must end byte for byte as it
 //! began (the textured round trip of an unedited model changes nothing).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -32,25 +34,9 @@ const FIXTURE: &str = "fixtures/small/archives/small.rlb";
 const GAME: &str = "Parkan";
 const GAME_FIXTURE: &str = "fixtures/small/game";
 
-/// Every file under `dir` (relative path, bytes).
+/// Every file under `dir` (relative path, bytes), sorted.
 fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push((
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                ));
-            }
-        }
-    }
-    out.sort();
-    out
+    common::tree(dir).into_iter().collect()
 }
 
 fn repo() -> PathBuf {

@@ -9,11 +9,13 @@
 //! upload before converting it.
 
 mod edit;
+mod losses;
 mod put_rule;
 
 pub use edit::{
     check_is_archive, check_model_entry_name, contains, names, Editor, Placed, MSH_TYPE,
 };
+pub use losses::entry_losses;
 pub use put_rule::{closest, decide, placement, MAX_SUGGESTIONS};
 
 use crate::error::Error;

@@ -21,7 +21,7 @@
 //! Entries the import did not export are never changed.
 
 use super::naming::{fit_name, ENTRY_NAME_MAX};
-use super::{Action, Change, Edits, Library};
+use super::{Action, Change, Edits, Library, Log};
 use crate::error::Error;
 use crate::game::{same_name, DEFAULT_MATERIAL, MATERIAL_LIB};
 use mshconv_convert::gltf::import::look::ImportedMaterial;
@@ -57,6 +57,20 @@ struct Entry<'l> {
     data: Cow<'l, [u8]>,
 }
 
+impl Entry<'_> {
+    /// Whether the entry is exactly this material.
+    fn holds(&self, attr1: u32, mat0: &Mat0) -> bool {
+        self.attr1 == attr1
+            && self.attr2 == mat0.version
+            && mat0.write().is_ok_and(|d| d[..] == self.data[..])
+    }
+
+    /// Whether two entries are the same material.
+    fn same(&self, other: &Entry<'_>) -> bool {
+        (self.attr1, self.attr2) == (other.attr1, other.attr2) && self.data == other.data
+    }
+}
+
 /// What a material's WEAR row gets.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct Row {
@@ -69,6 +83,9 @@ pub(super) struct Row {
 /// The material side of a plan: `Material.lib`'s MAT0 entries and its editor.
 pub(super) struct Planner<'l> {
     entries: Vec<Entry<'l>>,
+    /// The entries before the run (`look_import::plan_in_run`): whether a
+    /// material is an edit is decided against these.
+    base: Vec<Entry<'l>>,
     edits: Edits<'l>,
 }
 
@@ -80,17 +97,20 @@ fn texture_field(name: &str) -> [u8; TEXTURE_NAME_BYTES] {
 }
 
 impl<'l> Planner<'l> {
-    pub(super) fn new(lib: &'l Library) -> Result<Planner<'l>, Error> {
-        let entries = lib.entries(|e| {
-            (e.type_id() == MAT0_TYPE_ID).then(|| Entry {
-                name: e.name(),
-                attr1: e.attr1(),
-                attr2: e.attr2(),
-                data: Cow::Borrowed(e.data()),
+    pub(super) fn new(lib: &'l Library, base: &'l Library) -> Result<Planner<'l>, Error> {
+        let mat0_entries = |lib: &'l Library| {
+            lib.entries(|e| {
+                (e.type_id() == MAT0_TYPE_ID).then(|| Entry {
+                    name: e.name(),
+                    attr1: e.attr1(),
+                    attr2: e.attr2(),
+                    data: Cow::Borrowed(e.data()),
+                })
             })
-        })?;
+        };
         Ok(Planner {
-            entries,
+            entries: mat0_entries(lib)?,
+            base: mat0_entries(base)?,
             edits: Edits::new(lib),
         })
     }
@@ -99,12 +119,18 @@ impl<'l> Planner<'l> {
         self.entries.iter().find(|e| same_name(&e.name, name))
     }
 
-    /// The template of a new material: `(attr1, MAT0)`.
+    /// The entry `name` as it was before the run.
+    fn base_entry(&self, name: &str) -> Option<&Entry<'l>> {
+        self.base.iter().find(|e| same_name(&e.name, name))
+    }
+
+    /// The template of a new material: `(attr1, MAT0)`, from the library
+    /// before the run (so it does not depend on the order of a run's models).
     fn template(&self) -> (u32, Mat0) {
         let parsed = |e: &Entry<'_>| Mat0::parse(&e.data, e.attr2).ok().map(|m| (e.attr1, m));
-        self.entry(DEFAULT_MATERIAL)
+        self.base_entry(DEFAULT_MATERIAL)
             .and_then(parsed)
-            .or_else(|| self.entries.iter().find_map(parsed))
+            .or_else(|| self.base.iter().find_map(parsed))
             .unwrap_or_else(builtin_template)
     }
 
@@ -135,11 +161,7 @@ impl<'l> Planner<'l> {
 
     /// Whether the entry `name` holds exactly this material.
     fn holds(&self, name: &str, attr1: u32, mat0: &Mat0) -> bool {
-        self.entry(name).is_some_and(|e| {
-            e.attr1 == attr1
-                && e.attr2 == mat0.version
-                && mat0.write().is_ok_and(|d| d[..] == e.data[..])
-        })
+        self.entry(name).is_some_and(|e| e.holds(attr1, mat0))
     }
 
     /// Plans material `index`; `texture` is its planned texture entry. `None`:
@@ -149,10 +171,11 @@ impl<'l> Planner<'l> {
         index: u16,
         m: &ImportedMaterial,
         texture: Option<&str>,
-        changes: &mut Vec<Change>,
-        report: &mut Report,
+        log: &mut Log<'_>,
     ) -> Result<Option<Row>, Error> {
+        let report = &mut *log.report;
         let legacy_id = m.wear_row.as_ref().map(|(id, _)| id.clone());
+        let mut conflict = false;
         let (action, name, row_name) = match &m.mat0 {
             Some(rec) => {
                 let mut mat0 = rec.mat0.clone();
@@ -162,19 +185,34 @@ impl<'l> Planner<'l> {
                 let wanted = m.name.clone().unwrap_or_else(|| rec.name.clone());
                 if same_name(&wanted, &rec.name) {
                     let name = rec.name.clone();
-                    let action = if self.holds(&name, rec.attr1, &mat0) {
+                    // Edited or not is decided against the entry before the
+                    // run: an unedited material never undoes another
+                    // model's edit of it.
+                    let base = self.base_entry(&name);
+                    let action = if base.is_some_and(|b| b.holds(rec.attr1, &mat0)) {
                         Action::Reused
                     } else {
-                        let action = if self.entry(&name).is_some() {
-                            report.note(
-                                "look.material_replaced",
-                                format!("material {name:?} changed (its texture or fields): the entry is replaced"),
-                            );
+                        let action = if base.is_some() {
                             Action::Replaced
                         } else {
                             Action::Added
                         };
-                        self.put(&name, rec.attr1, &mat0)?;
+                        let changed_in_run = match (self.entry(&name), base) {
+                            (Some(now), Some(base)) => !now.same(base),
+                            (now, None) => now.is_some(),
+                            (None, Some(_)) => false,
+                        };
+                        if changed_in_run && !self.holds(&name, rec.attr1, &mat0) {
+                            conflict = true;
+                        } else {
+                            if action == Action::Replaced {
+                                report.note(
+                                    "look.material_replaced",
+                                    format!("material {name:?} changed (its texture or fields): the entry is replaced"),
+                                );
+                            }
+                            self.put(&name, rec.attr1, &mat0)?;
+                        }
                         action
                     };
                     // An unedited material keeps the recorded row (a row
@@ -235,7 +273,7 @@ impl<'l> Planner<'l> {
                 }
             },
         };
-        changes.push(Change {
+        let change = Change {
             library: MATERIAL_LIB,
             entry: name,
             action,
@@ -245,7 +283,11 @@ impl<'l> Planner<'l> {
                     .map(|t| format!(", texture {t}"))
                     .unwrap_or_default()
             ),
-        });
+        };
+        if conflict {
+            log.conflicts.push(change.clone());
+        }
+        log.changes.push(change);
         Ok(Some(Row {
             legacy_id,
             name: row_name,
@@ -253,7 +295,7 @@ impl<'l> Planner<'l> {
     }
 
     /// The still texture the material had: the recorded MAT0's, else that of
-    /// the library's entry of its name (the texture planner's first guess for
+    /// the library's entry of its name (as before the run) (the texture planner's first guess for
     /// an image that comes back without its record).
     pub(super) fn still_texture(&self, m: &ImportedMaterial) -> Option<String> {
         let texture = |mat0: &Mat0| {
@@ -263,7 +305,8 @@ impl<'l> Planner<'l> {
         match &m.mat0 {
             Some(rec) => texture(&rec.mat0),
             None => {
-                let e = self.entry(m.name.as_deref()?)?;
+                let name = m.name.as_deref()?;
+                let e = self.base_entry(name).or_else(|| self.entry(name))?;
                 texture(&Mat0::parse(&e.data, e.attr2).ok()?)
             }
         }

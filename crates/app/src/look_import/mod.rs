@@ -17,6 +17,7 @@ mod material;
 mod naming;
 mod read;
 mod texture;
+pub mod users;
 mod wear;
 
 use crate::archive::Editor;
@@ -140,6 +141,53 @@ impl Libraries {
     }
 }
 
+/// The way back into the game folder `dir` needs its `Material.lib` and
+/// `Textures.lib` (found case-insensitively): a folder lacking either is
+/// refused (`game_dir.no_libraries`, a usage error: most likely the wrong
+/// folder), unless `new_libraries` (`--new-libraries`), when the missing
+/// ones are created.
+pub fn check_libraries(dir: &Path, new_libraries: bool) -> Result<(), Error> {
+    let missing: Vec<&str> = [MATERIAL_LIB, TEXTURES_LIB]
+        .into_iter()
+        .filter(|name| find_in_folder(dir, name).is_none())
+        .collect();
+    if missing.is_empty() || new_libraries {
+        return Ok(());
+    }
+    Err(Error::usage(
+        "game_dir.no_libraries",
+        format!(
+            "the game folder {} has no {}: the look cannot go back into it; give the folder that holds the game's Material.lib and Textures.lib (--game-dir or MSHCONV_GAME_DIR), or --new-libraries to create them there",
+            dir.display(),
+            missing.join(" and no ")
+        ),
+    ))
+}
+
+/// The game folder a model written to `place` (a file, or an archive for
+/// its entry) belongs to, found without `--game-dir`: the nearest folder,
+/// from `place`'s own up to [`GAME_DIR_LEVELS_UP`] levels above it, that
+/// holds both `Material.lib` and `Textures.lib`.
+pub fn find_game_dir(place: &Path) -> Option<PathBuf> {
+    let start = match place.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let start = std::fs::canonicalize(&start).unwrap_or(start);
+    start
+        .ancestors()
+        .take(GAME_DIR_LEVELS_UP + 1)
+        .find(|d| {
+            find_in_folder(d, MATERIAL_LIB).is_some() && find_in_folder(d, TEXTURES_LIB).is_some()
+        })
+        .map(Path::to_path_buf)
+}
+
+/// How far above a model's folder [`find_game_dir`] looks (**a choice**:
+/// `GAME/units.rlb` and `GAME/models/x.msh` are 0 and 1 levels below; 2
+/// allows one more folder without walking up to unrelated ones).
+pub const GAME_DIR_LEVELS_UP: usize = 2;
+
 /// What happens to one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -189,6 +237,21 @@ pub struct LookPlan {
     pub changes: Vec<Change>,
     /// Notes (`look.*`).
     pub report: Report,
+    /// Entries this model edits otherwise than an earlier model of the same
+    /// run ([`plan_in_run`]) edited them: left as that model left them (the
+    /// front end refuses the run). Always empty for [`plan`].
+    pub conflicts: Vec<Change>,
+}
+
+impl LookPlan {
+    /// Whether the plan changes `lib`'s entry `entry` (adds or replaces it).
+    pub fn changes_entry(&self, lib: &str, entry: &str) -> bool {
+        self.changes.iter().any(|c| {
+            c.action != Action::Reused
+                && c.library == lib
+                && crate::game::same_name(&c.entry, entry)
+        })
+    }
 }
 
 /// Plans the look import of `look` into `libs`. `existing_wear` is the WEAR
@@ -199,22 +262,48 @@ pub fn plan(
     libs: &Libraries,
     existing_wear: Option<&[u8]>,
 ) -> Result<LookPlan, Error> {
+    plan_in_run(look, libs, libs, existing_wear)
+}
+
+/// Plans the look import of one model of a run of several (`batch`): `libs`
+/// are the libraries as the models planned before it left them, `base` as
+/// they were before the run. Whether the model edits an entry is decided
+/// against `base`: an image or material equal to `base`'s entry is reused
+/// even when an earlier model of the run replaced it, so a model that did
+/// not edit a shared texture never undoes another's edit of it, whatever
+/// the order. An entry the model edits that an earlier model edited
+/// differently is left as it is and listed in [`LookPlan::conflicts`].
+pub fn plan_in_run(
+    look: &ImportedLook,
+    libs: &Libraries,
+    base: &Libraries,
+    existing_wear: Option<&[u8]>,
+) -> Result<LookPlan, Error> {
     let mut report = Report::default();
     let mut changes = Vec::new();
-    let mut textures = texture::Planner::new(&libs.textures)?;
-    let mut materials = material::Planner::new(&libs.materials)?;
+    let mut conflicts = Vec::new();
+    let mut textures = texture::Planner::new(&libs.textures, &base.textures)?;
+    let mut materials = material::Planner::new(&libs.materials, &base.materials)?;
     let mut rows = Vec::new();
     for (&index, m) in &look.materials {
         let texture = match &m.image {
             Some(image) => {
                 let hint = materials.still_texture(m);
-                Some(textures.plan(image, m, hint.as_deref(), index, &mut changes, &mut report)?)
+                let mut log = Log {
+                    changes: &mut changes,
+                    conflicts: &mut conflicts,
+                    report: &mut report,
+                };
+                Some(textures.plan(image, m, hint.as_deref(), index, &mut log)?)
             }
             None => None,
         };
-        if let Some(row) =
-            materials.plan(index, m, texture.as_deref(), &mut changes, &mut report)?
-        {
+        let mut log = Log {
+            changes: &mut changes,
+            conflicts: &mut conflicts,
+            report: &mut report,
+        };
+        if let Some(row) = materials.plan(index, m, texture.as_deref(), &mut log)? {
             rows.push((index, row));
         }
     }
@@ -225,5 +314,41 @@ pub fn plan(
         textures_lib: textures.finish()?,
         changes,
         report,
+        conflicts,
     })
+}
+
+/// Where a planner puts what it decided: each entry's [`Change`], the
+/// entries left because of a conflict, the notes.
+struct Log<'a> {
+    changes: &'a mut Vec<Change>,
+    conflicts: &'a mut Vec<Change>,
+    report: &'a mut Report,
+}
+
+/// What writing `plan` would change in the game's data, for the note of a
+/// way back that does not write the look (`look.not_written`): each entry
+/// added or replaced (`replace Textures.lib:TANK_BODY.0`), then `the WEAR`
+/// when the planned one differs from `existing_wear` (a model with materials
+/// and no WEAR yet counts); `None` when nothing would change.
+pub fn unwritten(
+    plan: &LookPlan,
+    existing_wear: Option<&[u8]>,
+    has_materials: bool,
+) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
+        let part = format!("{} {}:{}", c.action.verb(), c.library, c.entry);
+        if !parts.contains(&part) {
+            parts.push(part);
+        }
+    }
+    let wear_differs = match existing_wear {
+        Some(w) => w != plan.wear.as_slice(),
+        None => has_materials,
+    };
+    if wear_differs {
+        parts.push("the WEAR".to_string());
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
 }

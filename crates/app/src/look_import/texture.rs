@@ -18,7 +18,7 @@
 //!   [`super::fit_name`] (an identical entry of that name is reused).
 
 use super::naming::{fit_name, TEXTURE_NAME_MAX};
-use super::{Action, Change, Edits, Library};
+use super::{Action, Change, Edits, Library, Log};
 use crate::error::Error;
 use crate::game::{same_name, TEXTURES_LIB};
 use mshconv_convert::gltf::import::look::{ImportedImage, ImportedMaterial, RecordedTexm};
@@ -108,15 +108,20 @@ pub(super) struct Planner<'l> {
     /// Every entry's name and payload, as the plan goes (borrowed from the
     /// library; new and replaced ones owned).
     entries: Vec<(String, Cow<'l, [u8]>)>,
+    /// The entries before the run (`look_import::plan_in_run`): whether an
+    /// image is an edit is decided against these.
+    base: Vec<(String, &'l [u8])>,
     edits: Edits<'l>,
     planned: Vec<Planned>,
 }
 
 impl<'l> Planner<'l> {
-    pub(super) fn new(lib: &'l Library) -> Result<Planner<'l>, Error> {
+    pub(super) fn new(lib: &'l Library, base: &'l Library) -> Result<Planner<'l>, Error> {
         let entries = lib.entries(|e| Some((e.name(), Cow::Borrowed(e.data()))))?;
+        let base = base.entries(|e| Some((e.name(), e.data())))?;
         Ok(Planner {
             entries,
+            base,
             edits: Edits::new(lib),
             planned: Vec::new(),
         })
@@ -129,6 +134,14 @@ impl<'l> Planner<'l> {
             .map(|(_, d)| d.as_ref())
     }
 
+    /// The entry `name` as it was before the run.
+    fn base_entry(&self, name: &str) -> Option<&'l [u8]> {
+        self.base
+            .iter()
+            .find(|(n, _)| same_name(n, name))
+            .map(|(_, d)| *d)
+    }
+
     /// The entry `name` as stored (its own spelling).
     fn stored_name(&self, name: &str) -> String {
         self.entries
@@ -138,9 +151,13 @@ impl<'l> Planner<'l> {
     }
 
     /// The library's entry `name` as a record (what an export would have
-    /// recorded of it), if it parses.
+    /// recorded of it: the entry before the run, else one an earlier model
+    /// of the run added), if it parses.
     fn record_of(&self, name: &str) -> Option<RecordedTexm> {
-        let mut texm = self.texm(name)?;
+        let mut texm = self
+            .base_entry(name)
+            .and_then(|d| Texm::parse(d).ok())
+            .or_else(|| self.texm(name))?;
         let unused_888 = (texm.format == PixelFormat::Rgb888)
             .then(|| {
                 texm.levels
@@ -182,8 +199,7 @@ impl<'l> Planner<'l> {
         material: &ImportedMaterial,
         hint: Option<&str>,
         index: u16,
-        changes: &mut Vec<Change>,
-        report: &mut Report,
+        log: &mut Log<'_>,
     ) -> Result<String, Error> {
         let record = image.texm.as_ref().map(|t| t.name.clone());
         if let Some(p) = self
@@ -199,16 +215,24 @@ impl<'l> Planner<'l> {
             (None, Some(h)) => self.record_of(h),
             _ => None,
         };
-        let (entry, action, detail) = match image.texm.as_ref().or(from_library.as_ref()) {
-            Some(rec) => self.plan_recorded(image, rec, report)?,
-            None => self.plan_new(image, material, report)?,
+        let (entry, action, detail, conflict) = match image.texm.as_ref().or(from_library.as_ref())
+        {
+            Some(rec) => self.plan_recorded(image, rec, log.report)?,
+            None => {
+                let (entry, action, detail) = self.plan_new(image, material, log.report)?;
+                (entry, action, detail, false)
+            }
         };
-        changes.push(Change {
+        let change = Change {
             library: TEXTURES_LIB,
             entry: entry.clone(),
             action,
             detail: format!("material {index}: {detail}"),
-        });
+        };
+        if conflict {
+            log.conflicts.push(change.clone());
+        }
+        log.changes.push(change);
         self.planned.push(Planned {
             record,
             name: image.name.clone(),
@@ -218,22 +242,40 @@ impl<'l> Planner<'l> {
         Ok(entry)
     }
 
+    /// A recorded image (or one the library's entry stands for): reused when
+    /// its pixels are the entry's before the run, else the entry rebuilt.
+    /// The last value says the entry was left because an earlier model of
+    /// the run changed it otherwise.
     fn plan_recorded(
         &mut self,
         image: &ImportedImage,
         rec: &RecordedTexm,
         report: &mut Report,
-    ) -> Result<(String, Action, String), Error> {
+    ) -> Result<(String, Action, String, bool), Error> {
         let name = rec.name.clone();
-        let current = self.texm(&name);
+        let base_bytes = self.base_entry(&name);
+        let current = base_bytes.and_then(|d| Texm::parse(d).ok());
         if let Some(cur) = &current {
             if cur.decode_rgba8().is_ok_and(|d| d == image.pixels) {
-                return Ok((name, Action::Reused, describe(cur)));
+                return Ok((name, Action::Reused, describe(cur), false));
             }
         }
         let texm = rebuild(rec, &image.pixels, current.as_ref())
             .map_err(|e| material_error(e, &format!("texture {name:?}")))?;
-        let action = if current.is_some() {
+        let action = if base_bytes.is_some() {
+            Action::Replaced
+        } else {
+            Action::Added
+        };
+        let bytes = texm
+            .write()
+            .map_err(|e| material_error(e, &format!("texture {name:?}")))?;
+        let now = self.entry(&name);
+        if now.is_some_and(|n| n != bytes.as_slice()) && now != base_bytes {
+            // An earlier model of the run changed it otherwise.
+            return Ok((name, action, describe(&texm), true));
+        }
+        if action == Action::Replaced {
             report.note(
                 "look.texture_replaced",
                 format!(
@@ -246,13 +288,10 @@ impl<'l> Planner<'l> {
                     }
                 ),
             );
-            Action::Replaced
-        } else {
-            Action::Added
-        };
+        }
         let detail = describe(&texm);
         self.put(&name, &texm)?;
-        Ok((name, action, detail))
+        Ok((name, action, detail, false))
     }
 
     fn plan_new(

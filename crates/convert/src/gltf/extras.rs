@@ -247,6 +247,12 @@ pub struct ModelExtras {
     /// Slots with no drawable batch (they have no mesh).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub empty_slots: Vec<SlotExtras>,
+    /// The original MSH file, raw DEFLATE, base64: what an import compares a
+    /// file another tool rewrote with (Blender keeps scene custom properties but
+    /// rebuilds the buffers), so the parts that tool left unedited come back as
+    /// their original bytes (`import/recognise.rs`). Not written for terrain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original: Option<String>,
 }
 
 /// Options recorded in the output.
@@ -294,15 +300,30 @@ pub struct EntryExtras {
     /// The whole 36-byte name field, base64, when the text alone does not reproduce it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name_field: Option<String>,
-    /// Attributes that are not derived from the tables: `[attr1, attr2, attr3]`, `-1` for derived.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Attributes that are not derived from the tables: `[attr1, attr2, attr3]`,
+    /// `-1` for derived (all three as text when one is 2^31 or more: `extras_safe`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "super::extras_safe::attrs"
+    )]
     pub attrs: Option<[i64; 3]>,
-    /// `sort_index` as stored (when the archive keeps stored values).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// `sort_index` as stored (when the archive keeps stored values; text when
+    /// 2^31 or more: `extras_safe`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "super::extras_safe::opt_u32"
+    )]
     pub sort_index: Option<u32>,
     /// Filler after the payload, base64, when it is not canonical zero padding,
-    /// with the payload length it followed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// with the payload length it followed (`{"after": LEN, "bytes": B64}`;
+    /// the older `[LEN, B64]` reads too: `extras_safe`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "super::extras_safe::filler"
+    )]
     pub filler: Option<(u32, String)>,
     /// For an empty payload in a non-canonical layout, the `data_offset` it had.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -569,6 +590,7 @@ pub(crate) mod tests {
                 record: Some("AA==".into()),
                 ..SlotExtras::default()
             }],
+            original: Some("AA==".into()),
         }
     }
 
@@ -599,13 +621,13 @@ pub(crate) mod tests {
             r#""kind":"legacy_nodes","winding":"cw","header":"AAEC","#,
             r#""counts":{"vertices":1,"indices":2,"tri_descs":3,"batches":4,"slots":5,"keys":6,"map_words":4294967295},"#,
             r#""frame_count":7,"keep_frame_count":true,"#,
-            r#""entries":[{"type":1,"name":"res\"01\"\u0001","name_field":"cmVz","attrs":[-1,0,4294967295],"sort_index":3,"filler":[9,"AA=="],"offset":16,"data":"/w=="},{"type":0,"name":""}],"#,
+            r#""entries":[{"type":1,"name":"res\"01\"\u0001","name_field":"cmVz","attrs":["-1","0","4294967295"],"sort_index":3,"filler":{"after":9,"bytes":"AA=="},"offset":16,"data":"/w=="},{"type":0,"name":""}],"#,
             r#""leading":"AQ==","physical_order":[1,0],"keep_sort_index":true,"#,
             r#""raw":{"normals":1,"stream15":2,"stream16":3,"tri_descs":4,"keys":5,"map":6},"#,
             r#""vertex_gaps":[{"start":1,"count":2,"data":"AAAA"}],"index_gaps":[{"start":0,"count":0,"data":""}],"#,
             r#""batch_gaps":[{"start":0,"count":0,"data":""},{"start":0,"count":0,"data":""}],"#,
             r#""accessors":8,"buffer_length":18446744073709551615,"#,
-            r#""empty_slots":[{"slot":0,"tri_start":0,"tri_count":0,"batch_start":0,"record":"AA==","batches":[]}]}}"#,
+            r#""empty_slots":[{"slot":0,"tri_start":0,"tri_count":0,"batch_start":0,"record":"AA==","batches":[]}],"original":"AA=="}}"#,
         );
         let bare_text = concat!(
             r#"{"msh":{"format":"mshconv/1","options":{"lod":0,"group":0,"fps":24.0,"axis":"y-up","rotation":"conjugate"},"#,

@@ -23,6 +23,7 @@ use super::extras::{
     BatchExtras, Counts, EntryExtras, Gap, ModelExtras, NodeExtras, NodeMsh, OptionsExtras,
     RawAccessors, SlotExtras, SlotNodeExtras,
 };
+use super::extras_safe;
 use gltf_json as json;
 use json::validation::Checked;
 use serde::Serialize;
@@ -412,6 +413,7 @@ fn model_extras(out: &mut Vec<u8>, e: &ModelExtras) -> serde_json::Result<()> {
         accessors,
         buffer_length,
         empty_slots,
+        original,
     } = e;
     let mut o = Object::open(out);
     o.string(b"format", format.as_str())?;
@@ -509,6 +511,7 @@ fn model_extras(out: &mut Vec<u8>, e: &ModelExtras) -> serde_json::Result<()> {
         o.key(b"empty_slots");
         array(o.out, empty_slots, slot_extras)?;
     }
+    o.string_opt(b"original", original)?;
     o.close();
     Ok(())
 }
@@ -529,20 +532,35 @@ fn entry_extras(out: &mut Vec<u8>, e: &EntryExtras) -> serde_json::Result<()> {
     o.uint(b"type", u64::from(*type_id));
     o.string(b"name", name)?;
     o.string_opt(b"name_field", name_field)?;
+    // The forms of `extras_safe`, which Blender keeps.
     if let Some(attrs) = attrs {
         o.key(b"attrs");
-        ints(o.out, attrs.iter().copied());
+        if attrs.iter().any(|&v| extras_safe::as_text(v)) {
+            o.out.push(b'[');
+            for (k, v) in attrs.iter().enumerate() {
+                if k > 0 {
+                    o.out.push(b',');
+                }
+                string(o.out, &v.to_string())?;
+            }
+            o.out.push(b']');
+        } else {
+            ints(o.out, attrs.iter().copied());
+        }
     }
     if let Some(v) = sort_index {
-        o.uint(b"sort_index", u64::from(*v));
+        if extras_safe::as_text(i64::from(*v)) {
+            o.string(b"sort_index", &v.to_string())?;
+        } else {
+            o.uint(b"sort_index", u64::from(*v));
+        }
     }
     if let Some((len, bytes)) = filler {
         o.key(b"filler");
-        o.out.push(b'[');
-        uint(o.out, u64::from(*len));
-        o.out.push(b',');
-        string(o.out, bytes)?;
-        o.out.push(b']');
+        let mut f = Object::open(o.out);
+        f.uint(b"after", u64::from(*len));
+        f.string(b"bytes", bytes)?;
+        f.close();
     }
     if let Some(v) = offset {
         o.uint(b"offset", u64::from(*v));

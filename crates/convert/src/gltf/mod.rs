@@ -3,9 +3,11 @@
 mod buffer;
 pub(crate) mod export;
 pub mod extras;
+pub mod extras_safe;
 pub mod import;
 mod json_text;
 pub mod names;
+pub mod original;
 
 pub use export::{export, export_with_look, GltfFiles};
 pub use import::{import, import_with_clips, AnimationChoice, ImportOptions, Resolver};

@@ -22,33 +22,53 @@ pub fn node_names(raw: &[Option<&[u8]>]) -> Vec<(String, bool)> {
         .enumerate()
         .map(|(i, name)| {
             let bytes = name.unwrap_or(&[]);
-            let text = std::str::from_utf8(bytes).ok();
-            let clean = text.filter(|t| {
-                !t.is_empty()
-                    && counts.get(bytes) == Some(&1)
-                    && !has_index_suffix(t)
-                    && slot_suffix(t).is_none()
-                    && !t.chars().any(char::is_control)
-            });
-            match clean {
-                Some(t) if t.len() <= MAX_NAME => (t.to_string(), false),
-                Some(t) => (format!("{}#{i}", cut(t, MAX_NAME - 1 - digits(i))), true),
-                None => {
-                    let lossy: String = String::from_utf8_lossy(bytes)
-                        .chars()
-                        .filter(|c| !c.is_control())
-                        .collect();
-                    let suffix = format!("#{i}");
-                    let keep_raw = text.is_none_or(|t| t.chars().any(char::is_control))
-                        || lossy.len() + suffix.len() > MAX_NAME;
-                    (
-                        format!("{}{suffix}", cut(&lossy, MAX_NAME - suffix.len())),
-                        keep_raw,
-                    )
-                }
-            }
+            exported_name(bytes, i, counts.get(bytes) == Some(&1))
         })
         .collect()
+}
+
+/// The glTF name of MSH node `index` named `bytes` (`unique`: no other node
+/// has that name), and whether its raw bytes must be kept.
+fn exported_name(bytes: &[u8], index: usize, unique: bool) -> (String, bool) {
+    let text = std::str::from_utf8(bytes).ok();
+    let clean = text.filter(|t| {
+        !t.is_empty()
+            && unique
+            && !has_index_suffix(t)
+            && slot_suffix(t).is_none()
+            && !t.chars().any(char::is_control)
+    });
+    match clean {
+        Some(t) if t.len() <= MAX_NAME => (t.to_string(), false),
+        Some(t) => (
+            format!("{}#{index}", cut(t, MAX_NAME - 1 - digits(index))),
+            true,
+        ),
+        None => {
+            let lossy: String = String::from_utf8_lossy(bytes)
+                .chars()
+                .filter(|c| !c.is_control())
+                .collect();
+            let suffix = format!("#{index}");
+            let keep_raw = text.is_none_or(|t| t.chars().any(char::is_control))
+                || lossy.len() + suffix.len() > MAX_NAME;
+            (
+                format!("{}{suffix}", cut(&lossy, MAX_NAME - suffix.len())),
+                keep_raw,
+            )
+        }
+    }
+}
+
+/// Whether a node named `gltf_name` (in a file another tool wrote) still has
+/// the name the export gave MSH node `index` whose raw name was `raw` (`None`:
+/// unnamed): then the recorded raw name holds; otherwise the node was renamed.
+pub fn keeps_exported_name(gltf_name: &str, raw: Option<&[u8]>, index: usize) -> bool {
+    let name = strip_blender_suffix(gltf_name);
+    let bytes = raw.unwrap_or(&[]);
+    [true, false]
+        .into_iter()
+        .any(|unique| exported_name(bytes, index, unique).0 == name)
 }
 
 /// The name of the node holding slot `(lod, group)` of the MSH node named `owner`.

@@ -78,6 +78,16 @@ pub fn fail_if_any(what: &str, failures: Vec<String>) {
     );
 }
 
+/// The messages of a report's notes with this code.
+pub fn notes<'r>(report: &'r mshconv_convert::Report, code: &str) -> Vec<&'r str> {
+    report
+        .notes
+        .iter()
+        .filter(|n| n.code == code)
+        .map(|n| n.message.as_str())
+        .collect()
+}
+
 /// The triangles of one MSH slot: per triangle its batch's material index and
 /// the model vertex index of each corner.
 pub fn slot_triangles(view: &msh::ModelRef<'_>, slot: u16) -> Vec<(u16, [usize; 3])> {
@@ -98,6 +108,9 @@ pub fn slot_triangles(view: &msh::ModelRef<'_>, slot: u16) -> Vec<(u16, [usize; 
 }
 
 /// Helpers of the OBJ tests.
+pub mod blender;
 pub mod draco;
+pub mod gltf_build;
+pub mod gltf_sampler;
 pub mod gltf_transform;
 pub mod obj;

@@ -59,6 +59,39 @@ pub(super) fn into_entries(plan: &mut Plan, archive: &Path, add: bool) -> anyhow
     Ok(())
 }
 
+/// With `--into`: `archive.entry_loses` for each converted model that would
+/// replace an entry having more than it (nodes, slots, LODs, groups, frames),
+/// said before anything is written.
+pub(super) fn note_losses(archive: &Path, records: &mut [Record], quiet: bool) {
+    let Ok(bytes) = std::fs::read(archive) else {
+        return;
+    };
+    let Ok(parsed) = nres::Archive::parse(&bytes) else {
+        return;
+    };
+    for record in records.iter_mut() {
+        let (Some(output), Some(payload)) = (&record.output, &record.payload) else {
+            continue;
+        };
+        let Some((_, name)) = output.rsplit_once(':') else {
+            continue;
+        };
+        let Some(old) =
+            mshconv_app::archive::find(&parsed, name).and_then(|i| parsed.entries().nth(i))
+        else {
+            continue;
+        };
+        let label = format!("{}:{}", archive.display(), old.name());
+        let Some(note) = crate::look_notes::entry_loses(&label, old.data(), payload) else {
+            continue;
+        };
+        if !quiet {
+            out::note_line(note.code, &format!("{}: {}", record.input, note.message));
+        }
+        record.notes.push(note);
+    }
+}
+
 /// With `--into`: puts every converted model into the archive (in input
 /// order), with `wears` (the models' `.WEA` entries of `--game-dir`), and
 /// replaces it durably, once. If that fails, every one of them fails with

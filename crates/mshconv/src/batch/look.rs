@@ -4,18 +4,39 @@
 //! The looks are read by the workers (images decoded in parallel); planning
 //! is one model after another on the main thread, in the report's order,
 //! each against the libraries as the models before it left them, so two
-//! models that bring the same new texture add it once. Each changed library
+//! models that bring the same new texture add it once; whether a model edits
+//! an entry is decided against the libraries before the run
+//! (`look_import::plan_in_run`), so an unedited model never undoes another's
+//! edit, and two different edits of one entry refuse the run. An edit other
+//! models show is noted (`look.shared_edit`). Each changed library
 //! is written once at the end (after its first backup), then the WEARs: a
 //! `.wea` beside each `.msh`, or with `--into` the `.WEA` entries, put into
 //! the archive in the same replacement as the models.
 
 use super::report::{Record, Status};
+use crate::look_notes::{self, FolderUsers};
 use crate::look_out::{self, wear_file, write_library};
 use crate::out;
 use mshconv_app::game::{wear_name, wear_sibling};
-use mshconv_app::look_import::{self, Action, Libraries};
+use mshconv_app::look_import::users::WearPlace;
+use mshconv_app::look_import::{self, Action, Libraries, LookPlan};
 use mshconv_app::GameDir;
 use std::path::{Path, PathBuf};
+
+/// One model's planned look.
+struct Planned {
+    /// The record's index.
+    index: usize,
+    plan: LookPlan,
+    /// The `.wea` file beside the model (without `--into`).
+    path: PathBuf,
+    /// The WEAR entry's name (with `--into`).
+    name: String,
+    /// Where the model's WEAR goes.
+    place: WearPlace,
+    /// `look.shared_edit` notes.
+    shared: Vec<mshconv_convert::Note>,
+}
 
 /// Fails a record whose look could not be brought back.
 fn fail(record: &mut Record, code: &str, message: String) {
@@ -43,14 +64,32 @@ fn entry_of(record: &Record) -> Option<String> {
         .map(|(_, e)| e.to_string())
 }
 
+/// The WEAR already where a record's model goes: the sibling entry in the
+/// `--into` archive (parsed), else the `.wea` beside its output.
+pub(super) fn existing_wear(record: &Record, archive: Option<&nres::Archive>) -> Option<Vec<u8>> {
+    match (archive, entry_of(record)) {
+        (Some(a), Some(e)) => wear_sibling(a, &e).map(|(_, data)| data),
+        _ => record
+            .output
+            .as_deref()
+            .and_then(|o| std::fs::read(wear_file(Path::new(o))).ok()),
+    }
+}
+
 /// Brings back the look of every converted record that read one; returns the
 /// WEAR entries to put with the models when `into` is given (else the WEARs
-/// are written beside the `.msh` files).
+/// are written beside the `.msh` files). With `dry_run`, nothing is written:
+/// the files that would be are listed in it.
+///
+/// Two models of the run that edit one entry differently refuse the whole
+/// run (`look.edit_conflict` for both, `look.run_refused` for every other
+/// model): no library, WEAR or archive entry is written.
 pub(super) fn bring_back(
     game: &GameDir,
     records: &mut [Record],
     into: Option<&Path>,
     quiet: bool,
+    dry_run: Option<&mut Vec<String>>,
 ) -> Vec<(String, Vec<u8>)> {
     let with_look: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].look.is_some() && records[i].status == Status::Converted)
@@ -72,55 +111,49 @@ pub(super) fn bring_back(
         .as_deref()
         .and_then(|b| nres::Archive::parse(b).ok());
     let mut libs = original.clone();
-    let mut wears: Vec<(usize, PathBuf, String, Vec<u8>)> = Vec::new();
+    let mut planned: Vec<Planned> = Vec::new();
     for &i in &with_look {
         let record = &mut records[i];
         let Some(look) = record.look.take() else {
             continue;
         };
         let entry = entry_of(record);
-        let existing = match (&archive, &entry) {
-            (Some(a), Some(e)) => wear_sibling(a, e).map(|(_, data)| data),
-            _ => record
-                .output
-                .as_deref()
-                .and_then(|o| std::fs::read(wear_file(Path::new(o))).ok()),
-        };
-        match look_import::plan(&look, &libs, existing.as_deref()) {
-            Ok(plan) => {
-                if let Some(b) = plan.materials_lib {
+        let existing = existing_wear(record, archive.as_ref());
+        // Each model against the libraries as the models before it left
+        // them, edits decided against the libraries before the run.
+        match look_import::plan_in_run(&look, &libs, &original, existing.as_deref()) {
+            Ok(mut plan) => {
+                if let Some(b) = plan.materials_lib.take() {
                     libs.materials.bytes = Some(b);
                 }
-                if let Some(b) = plan.textures_lib {
+                if let Some(b) = plan.textures_lib.take() {
                     libs.textures.bytes = Some(b);
                 }
-                let mut notes = plan.report.notes;
-                for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
-                    notes.push(mshconv_convert::Note {
-                        code: "look.entry",
-                        message: look_out::change_line(c),
-                    });
-                }
-                if !quiet {
-                    for note in &notes {
-                        out::note_line(note.code, &format!("{}: {}", record.input, note.message));
-                    }
-                }
-                record.notes.extend(notes);
                 let path = record
                     .output
                     .as_deref()
                     .map(|o| wear_file(Path::new(o)))
                     .unwrap_or_default();
+                let place = match (into, &entry) {
+                    (Some(archive), Some(e)) => WearPlace::of_entry(archive, e),
+                    _ => WearPlace::of_file(&path),
+                };
                 let name = entry.map(|e| wear_name(&e)).unwrap_or_default();
-                wears.push((i, path, name, plan.wear));
+                planned.push(Planned {
+                    index: i,
+                    plan,
+                    path,
+                    name,
+                    place,
+                    shared: Vec::new(),
+                });
             }
             Err(e) => fail(
                 record,
                 e.code(),
                 format!(
                     "{}{}",
-                    if into.is_none() {
+                    if into.is_none() && dry_run.is_none() {
                         "the model was written, its look was not: "
                     } else {
                         ""
@@ -129,6 +162,39 @@ pub(super) fn bring_back(
                 ),
             ),
         }
+    }
+    if refuse_conflicts(records, &planned, into.is_none() && dry_run.is_none()) {
+        return Vec::new();
+    }
+    note_shared_edits(game.dir(), &original, records, &mut planned);
+    let mut wears: Vec<(usize, PathBuf, String, Vec<u8>)> = Vec::new();
+    let mut change_lines: Vec<String> = Vec::new();
+    for p in planned {
+        let record = &mut records[p.index];
+        let mut notes = p.plan.report.notes;
+        for c in p.plan.changes.iter().filter(|c| c.action != Action::Reused) {
+            let line = look_out::change_line(c);
+            if !change_lines.contains(&line) {
+                change_lines.push(line.clone());
+            }
+            notes.push(mshconv_convert::Note {
+                code: "look.entry",
+                message: line,
+            });
+        }
+        notes.extend(p.shared);
+        if !quiet {
+            for note in &notes {
+                out::note_line(note.code, &format!("{}: {}", record.input, note.message));
+            }
+        }
+        record.notes.extend(notes);
+        wears.push((p.index, p.path, p.name, p.plan.wear));
+    }
+    if let Some(listing) = dry_run {
+        let entries = list(listing, &original, &libs, wears, into);
+        listing.extend(change_lines);
+        return entries;
     }
     // The libraries, each once; then the WEARs.
     for (lib, now) in [
@@ -157,6 +223,157 @@ pub(super) fn bring_back(
                 "io.write",
                 format!("{}: {e:#}", path.display()),
             );
+        }
+    }
+    entries
+}
+
+/// Two models that edit one entry differently: both fail
+/// (`look.edit_conflict`, naming both) and so does every other converted
+/// model (`look.run_refused`), so nothing of the run is written. Whether it
+/// refused.
+fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written: bool) -> bool {
+    // The first model that changed each entry.
+    let mut owners: Vec<(&str, &str, usize)> = Vec::new();
+    let mut conflicts: Vec<(usize, usize, String)> = Vec::new();
+    for p in planned {
+        for c in &p.plan.conflicts {
+            // (An entry changed before this model is always some earlier
+            // model's; were it not, the model alone is named.)
+            let owner = owners
+                .iter()
+                .find(|(l, e, _)| *l == c.library && e.eq_ignore_ascii_case(&c.entry))
+                .map_or(p.index, |&(.., owner)| owner);
+            conflicts.push((owner, p.index, format!("{} entry {}", c.library, c.entry)));
+        }
+        for c in p.plan.changes.iter().filter(|c| c.action != Action::Reused) {
+            if !p.plan.conflicts.contains(c) {
+                owners.push((c.library, &c.entry, p.index));
+            }
+        }
+    }
+    if conflicts.is_empty() {
+        return false;
+    }
+    let written = if models_written {
+        " (the models' .msh files were written already; their looks were not)"
+    } else {
+        ""
+    };
+    let mut why = Vec::new();
+    for (a, b, what) in &conflicts {
+        let (first, second) = (records[*a].input.clone(), records[*b].input.clone());
+        let conflict = if a == b {
+            format!("{first} edits {what} twice, differently (two of its images or materials)")
+        } else {
+            format!("{first} and {second} edit {what} differently")
+        };
+        let message = format!(
+            "{conflict}: nothing of this run is written{written}; bring one of them back alone, or make their edits the same"
+        );
+        why.push(conflict);
+        for i in [*a, *b] {
+            if records[i].status == Status::Converted {
+                fail(&mut records[i], "look.edit_conflict", message.clone());
+            }
+        }
+    }
+    let why = why.join("; ");
+    for record in records.iter_mut() {
+        if record.status == Status::Converted {
+            fail(
+                record,
+                "look.run_refused",
+                format!("not written: {why}{written}"),
+            );
+        }
+        if !models_written
+            && record
+                .code
+                .as_deref()
+                .is_some_and(|c| c.starts_with("look."))
+        {
+            record.output = None;
+            record.bytes_out = 0;
+        }
+    }
+    true
+}
+
+/// `look.shared_edit` for each entry a model replaces that other models
+/// show: the game folder's (but for the run's own, whose WEARs are being
+/// replaced) and the run's other models that use it.
+fn note_shared_edits(
+    dir: &Path,
+    original: &Libraries,
+    records: &[Record],
+    planned: &mut [Planned],
+) {
+    let mut folder = FolderUsers::new(dir);
+    let except: Vec<WearPlace> = planned.iter().map(|p| p.place.clone()).collect();
+    for k in 0..planned.len() {
+        let mut notes = Vec::new();
+        for change in look_notes::replaced(&planned[k].plan) {
+            let mut users = folder.of(change, original, &except);
+            users.extend(
+                planned
+                    .iter()
+                    .enumerate()
+                    .filter(|&(j, p)| {
+                        j != k
+                            && p.plan.changes.iter().any(|c| {
+                                c.library == change.library
+                                    && c.entry.eq_ignore_ascii_case(&change.entry)
+                            })
+                    })
+                    .map(|(_, p)| records[p.index].input.clone()),
+            );
+            notes.extend(look_notes::shared_edit(change, &users));
+        }
+        planned[k].shared = notes;
+    }
+}
+
+/// The dry run's lines: each library that would be written, then each WEAR
+/// (a file, or with `--into` the entries returned to be listed with the
+/// models), then each library entry added or replaced.
+fn list(
+    listing: &mut Vec<String>,
+    original: &Libraries,
+    libs: &Libraries,
+    wears: Vec<(usize, PathBuf, String, Vec<u8>)>,
+    into: Option<&Path>,
+) -> Vec<(String, Vec<u8>)> {
+    for (lib, now) in [
+        (&original.textures, &libs.textures.bytes),
+        (&original.materials, &libs.materials.bytes),
+    ] {
+        let Some(now) = now else { continue };
+        if lib.bytes.as_ref() == Some(now) {
+            continue;
+        }
+        let backup = look_out::backup_path(&lib.path);
+        listing.push(format!(
+            "would write {} ({} bytes){}",
+            lib.path.display(),
+            now.len(),
+            if lib.bytes.is_some() && !backup.exists() {
+                format!(", after a backup to {}", backup.display())
+            } else {
+                String::new()
+            }
+        ));
+    }
+    let mut entries = Vec::new();
+    for (_, path, name, wear) in wears {
+        if into.is_some() {
+            entries.push((name, wear));
+        } else {
+            listing.push(format!(
+                "would write {} ({} bytes)",
+                path.display(),
+                wear.len()
+            ));
         }
     }
     entries

@@ -19,6 +19,7 @@ mod into;
 mod look;
 mod plan;
 mod report;
+mod unwritten;
 mod work;
 
 use crate::cli::BatchArgs;
@@ -28,7 +29,7 @@ use crate::glob::Filter;
 use crate::out;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use into::{check_into, into_entries, put_into};
+use into::{check_into, into_entries, note_losses, put_into};
 use mshconv_app::{Error, Format};
 use plan::{archive_entry, order_and_check, plan_input};
 use report::{summarize, summary_line, Record, Report, Status};
@@ -73,6 +74,8 @@ pub(super) struct Task {
     folder: Option<PathBuf>,
     /// With `--into`: the entry the model goes to (`output` is then `ARCHIVE:ENTRY`).
     entry: Option<String>,
+    /// `--dry-run`: converted, listed, not written.
+    dry_run: bool,
 }
 
 impl Task {
@@ -97,6 +100,10 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = args.conversion.options()?;
     if let Some(game) = args.conversion.game()? {
+        if args.to == Format::Msh {
+            // Checked before any conversion: a wrong folder costs nothing.
+            mshconv_app::look_import::check_libraries(game.dir(), args.conversion.new_libraries)?;
+        }
         let _ = work::GAME_DIR.set(game);
     }
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| Error::bad_option(e.0))?;
@@ -112,8 +119,17 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         check_into(archive, args.to)?;
     }
     let out = args.out.clone().unwrap_or_default();
+    if work::GAME_DIR.get().is_none() && args.to == Format::Msh {
+        // Without --game-dir: the game folder the outputs lie in, if any.
+        let place = args.into.clone().unwrap_or_else(|| out.join("model.msh"));
+        if let Some(dir) = mshconv_app::look_import::find_game_dir(&place) {
+            let _ = work::FOUND_GAME_DIR.set(dir);
+        }
+    }
     // Folders are walked without entering OUT (it may lie inside an input folder).
     let out_dir = match &args.out {
+        // A dry run creates nothing: OUT is only left out of the walk when it is there.
+        Some(dir) if args.dry_run => std::fs::canonicalize(dir).ok(),
         Some(dir) => {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create {}", dir.display()))?;
@@ -140,7 +156,10 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(archive) = &args.into {
         into_entries(&mut plan, archive, args.add)?;
     }
-    let tasks = order_and_check(&mut plan);
+    let mut tasks = order_and_check(&mut plan);
+    for task in &mut tasks {
+        task.dry_run = args.dry_run;
+    }
 
     let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let progress = if show_progress {
@@ -191,18 +210,37 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         }));
     }
     records.sort_by(|a, b| (&a.input, &a.output).cmp(&(&b.input, &b.output)));
+    if let Some(archive) = &args.into {
+        note_losses(archive, &mut records, args.quiet);
+    }
+    // Without --game-dir, in a game folder: the looks that are not written.
+    if let Some(dir) = work::FOUND_GAME_DIR.get() {
+        unwritten::note(dir, &mut records, args.into.as_deref(), args.quiet);
+    }
     // With --game-dir, the looks of the models going back to MSH.
+    let mut listing = Vec::new();
     let wears = match work::GAME_DIR.get() {
-        Some(game) if args.to == Format::Msh => {
-            look::bring_back(game, &mut records, args.into.as_deref(), args.quiet)
-        }
+        Some(game) if args.to == Format::Msh => look::bring_back(
+            game,
+            &mut records,
+            args.into.as_deref(),
+            args.quiet,
+            args.dry_run.then_some(&mut listing),
+        ),
         _ => Vec::new(),
     };
-    if let Some(archive) = &args.into {
+    if args.dry_run {
+        print_dry_run(&records, args.into.as_deref(), &wears, listing)?;
+    } else if let Some(archive) = &args.into {
         put_into(archive, &mut records, wears, args.quiet);
     }
     let summary = summarize(&records, args.to, started, interrupted);
-    out::stderr_line(&summary_line(&summary));
+    let line = summary_line(&summary);
+    out::stderr_line(&if args.dry_run {
+        line.replacen("batch", "batch (dry run, nothing written)", 1)
+    } else {
+        line
+    });
     if let Some(path) = &args.report {
         let mut json = serde_json::to_vec_pretty(&Report {
             summary: &summary,
@@ -225,6 +263,40 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// `--dry-run`: what the run would write, on stdout: each converted model's
+/// files (or archive entry), then the look's libraries and WEARs
+/// (`look_lines`, the WEAR entries `wears` with `--into`) and library entries.
+fn print_dry_run(
+    records: &[Record],
+    into: Option<&Path>,
+    wears: &[(String, Vec<u8>)],
+    look_lines: Vec<String>,
+) -> anyhow::Result<()> {
+    let mut text = String::new();
+    for record in records.iter().filter(|r| r.status == Status::Converted) {
+        for (path, len) in &record.would_write {
+            text += &format!("would write {path} ({len} bytes)\n");
+        }
+        if let (Some(output), Some(payload)) = (&record.output, &record.payload) {
+            text += &format!("would put {output} ({} bytes)\n", payload.len());
+        }
+    }
+    if let Some(archive) = into {
+        for (name, wear) in wears {
+            text += &format!(
+                "would put {}:{name} ({} bytes)\n",
+                archive.display(),
+                wear.len()
+            );
+        }
+    }
+    for line in look_lines {
+        text += &line;
+        text.push('\n');
+    }
+    out::Out::stdout().text(&text)
 }
 
 /// The report goes into an existing folder and is not a folder itself; checked

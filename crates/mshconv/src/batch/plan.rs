@@ -156,6 +156,7 @@ pub(super) fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Pla
         output,
         folder: path.parent().map(Path::to_path_buf),
         entry: None,
+        dry_run: false,
     });
 }
 
@@ -285,6 +286,7 @@ pub(super) fn plan_archive(
         to,
         folder: None,
         entry: None,
+        dry_run: false,
     }));
 }
 
@@ -333,6 +335,7 @@ mod tests {
             output: output.into(),
             folder: None,
             entry: None,
+            dry_run: false,
         };
         let mut plan = Plan {
             tasks: vec![

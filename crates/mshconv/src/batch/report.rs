@@ -49,6 +49,10 @@ pub struct Record {
     /// brought back into the game's data (`batch::look`).
     #[serde(skip)]
     pub look: Option<Box<mshconv_convert::gltf::import::look::ImportedLook>>,
+    /// With `--dry-run` (and `--out`): each file the conversion would write
+    /// and its size.
+    #[serde(skip)]
+    pub would_write: Vec<(String, usize)>,
 }
 
 impl Record {
@@ -66,6 +70,7 @@ impl Record {
             placed: None,
             payload: None,
             look: None,
+            would_write: Vec::new(),
         }
     }
 

@@ -19,6 +19,11 @@ use std::time::Instant;
 /// tasks run (a process runs one batch); unset without one.
 pub(super) static GAME_DIR: OnceLock<Arc<mshconv_app::GameDir>> = OnceLock::new();
 
+/// Without `--game-dir`, with `--to msh`: the game folder the outputs lie
+/// in (`look_import::find_game_dir`), set once by `batch::run`; unset when
+/// there is none.
+pub(super) static FOUND_GAME_DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+
 /// Runs the tasks on `jobs` threads; `on_done` sees each record as it arrives
 /// (on the calling thread). The result holds a record per task, `None` for a
 /// task not started because `stop` was set.
@@ -171,8 +176,10 @@ pub(super) fn convert_task(
     };
     let output = mshconv_app::convert(bytes, (from, task.to), options, &names, resources)?;
     // With --game-dir, a model going back to MSH brings its look (planned
-    // and written by the main thread once every task is done: batch::look).
-    if GAME_DIR.get().is_some()
+    // and written by the main thread once every task is done: batch::look);
+    // without it, when the outputs lie in a game folder, the look is read
+    // to say whether it differs from the folder's (batch::unwritten).
+    if (GAME_DIR.get().is_some() || FOUND_GAME_DIR.get().is_some())
         && task.to == mshconv_app::Format::Msh
         && crate::look_out::brings_look(from)
     {
@@ -186,6 +193,23 @@ pub(super) fn convert_task(
         record.output = Some(task.output.display().to_string());
         record.bytes_out = main.as_ref().map_or(0, |b| b.len() as u64);
         record.payload = main;
+        record.notes.splice(0..0, output.report.notes);
+        return Ok(());
+    }
+    if task.dry_run {
+        // Listed, not written: the .mtl (or PNGs) first, as they would be.
+        for side in &output.files[1..] {
+            let path = task.output.with_file_name(&side.name);
+            record
+                .would_write
+                .push((path.display().to_string(), side.bytes.len()));
+        }
+        let main = output.main();
+        record
+            .would_write
+            .push((task.output.display().to_string(), main.bytes.len()));
+        record.output = Some(task.output.display().to_string());
+        record.bytes_out = output.len();
         record.notes.splice(0..0, output.report.notes);
         return Ok(());
     }
@@ -226,6 +250,7 @@ mod tests {
             output: PathBuf::from(format!("out/{input}.glb")),
             folder: None,
             entry: None,
+            dry_run: false,
         };
         let tasks = [task("a", 10), task("b", 300), task("c", 10), task("d", 20)];
         let mut seen = Vec::new();

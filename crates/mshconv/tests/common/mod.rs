@@ -5,7 +5,8 @@
 use msh::raw::{AnimKey24, Batch20, Node38, PackedNormal, PackedUv, Slot68, TriDesc16, NONE};
 use msh::Model;
 use nres::{OwnedArchive, OwnedEntry, WriteMode};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::FromZeros;
@@ -235,4 +236,41 @@ pub fn patch(bytes: &[u8], type_id: u32, at: usize, new: &[u8]) -> Vec<u8> {
     let mut out = bytes.to_vec();
     out[start..start + new.len()].copy_from_slice(new);
     out
+}
+
+/// Every file under `dir`, by path relative to it, with its bytes.
+pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p.strip_prefix(dir).unwrap().to_path_buf();
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A copy of every file under `from` at `to` (folders made as needed).
+pub fn copy_tree(from: &Path, to: &Path) {
+    for (rel, bytes) in tree(from) {
+        let p = to.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}
+
+/// `image` written as an RGBA PNG at `path`.
+pub fn write_png(path: &Path, image: &mshconv_material::texm::Rgba8Image) {
+    let file = std::fs::File::create(path).unwrap();
+    let mut e = png::Encoder::new(file, image.width, image.height);
+    e.set_color(png::ColorType::Rgba);
+    e.set_depth(png::BitDepth::Eight);
+    let mut w = e.write_header().unwrap();
+    w.write_image_data(&image.pixels).unwrap();
 }

@@ -104,6 +104,9 @@ fn document_with(
     exporter.buf.views.reserve(accessors);
     exporter.buf.accessors.reserve(accessors);
     exporter.run()?;
+    if exporter.extras.kind != ex::Kind::Terrain {
+        exporter.extras.original = Some(crate::gltf::original::encode(bytes));
+    }
     Ok(exporter.finish())
 }
 

@@ -7,7 +7,8 @@
 //! - [`mend_keys`]: one sampler's key times checked: a time that is NaN or
 //!   infinite is refused and a negative one noted (`clips.key_time_invalid`);
 //!   times out of order are sorted (`clips.key_time_order`) and a repeated
-//!   time keeps its first key (`clips.key_time_duplicate`), each with a note.
+//!   time keeps its first key (`clips.key_time_duplicate`), each kind noted
+//!   once for every sampler ([`Mends`]).
 //! - [`unique_names`]: clip names for animations laid end to end.
 
 use super::read::Source;
@@ -84,6 +85,36 @@ pub(super) fn recorded(
         .flatten())
 }
 
+/// The key-time mends of every sampler: each kind is noted once, with the
+/// number of samplers and the first one's details.
+#[derive(Debug, Default)]
+pub(super) struct Mends {
+    /// Per code, what each sampler's mend was.
+    found: Vec<(&'static str, String)>,
+}
+
+impl Mends {
+    fn add(&mut self, code: &'static str, message: String) {
+        self.found.push((code, message));
+    }
+
+    /// One note per kind of mend that arose.
+    pub(super) fn report(self, report: &mut Report) {
+        for code in [KEY_TIME_INVALID, KEY_TIME_ORDER, KEY_TIME_DUPLICATE] {
+            let mut of = self.found.iter().filter(|f| f.0 == code);
+            let Some((_, first)) = of.next() else {
+                continue;
+            };
+            let more = of.count();
+            let message = match more {
+                0 => format!("1 sampler: {first}"),
+                _ => format!("{} samplers: {first}; and {more} more like it", more + 1),
+            };
+            report.note(code, message);
+        }
+    }
+}
+
 /// A sampler's key times (`times`) and outputs (`per_key` values a key)
 /// with their times checked: refused when one is NaN or infinite, noted when
 /// one is negative (the timeline is sampled from 0, as a player shows it);
@@ -94,7 +125,7 @@ pub(super) fn mend_keys<T: Copy>(
     times: Vec<f32>,
     values: Vec<T>,
     per_key: usize,
-    report: &mut Report,
+    mends: &mut Mends,
 ) -> Result<(Vec<f32>, Vec<T>)> {
     if let Some((k, t)) = times.iter().enumerate().find(|(_, t)| !t.is_finite()) {
         return Err(Error::new(
@@ -106,7 +137,7 @@ pub(super) fn mend_keys<T: Copy>(
     if let Some((k, t)) = times.iter().enumerate().find(|(_, t)| **t < 0.0) {
         // The timeline is sampled from time 0: keys before it only shape the
         // pose up to there, as a glTF player shows it.
-        report.note(
+        mends.add(
             KEY_TIME_INVALID,
             format!("{what}: key {k} has the negative time {t}; the timeline starts at 0 (keys before it only shape the pose up to there)"),
         );
@@ -116,7 +147,7 @@ pub(super) fn mend_keys<T: Copy>(
     }
     let mut order: Vec<usize> = (0..times.len()).collect();
     if times.windows(2).any(|w| w[0] > w[1]) {
-        report.note(
+        mends.add(
             KEY_TIME_ORDER,
             format!("{what}: key times are out of order; the keys were sorted by time"),
         );
@@ -125,7 +156,7 @@ pub(super) fn mend_keys<T: Copy>(
     let before = order.len();
     order.dedup_by(|b, a| times[*a] == times[*b]);
     if order.len() < before {
-        report.note(
+        mends.add(
             KEY_TIME_DUPLICATE,
             format!(
                 "{what}: {} key(s) repeat the time of the key before; the first at each time was kept",
@@ -188,16 +219,7 @@ pub(super) fn unedited(
     let Some(clips) = recorded(src, resolved.fps, &mut Report::default())? else {
         return Ok(Err("its clips no longer fit their recorded frames".into()));
     };
-    let options = crate::ExportOptions {
-        lod: extras.options.lod,
-        group: extras.options.group,
-        fps: resolved.fps,
-        axis: resolved.axis,
-        rotation: resolved.rotation,
-        format: crate::GltfFormat::Glb,
-        name: crate::ExportOptions::default().name,
-        clips: ClipList::new(clips.clone()).ok(),
-    };
+    let options = resolved.export_options(extras, ClipList::new(clips.clone()).ok());
     let glb = match crate::gltf::export(msh, &options) {
         Ok((glb, _)) => glb,
         Err(e) => {
@@ -270,10 +292,10 @@ mod tests {
 
     #[test]
     fn keys_are_checked_and_mended() {
-        let mut report = Report::default();
+        let mut report = Mends::default();
         let (t, v) = mend_keys("s", vec![0.0, 1.0, 2.0], vec![1, 2, 3], 1, &mut report).unwrap();
         assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
-        assert!(report.notes.is_empty());
+        assert!(report.found.is_empty());
         let (t, v) = mend_keys(
             "s",
             vec![2.0, 0.0, 1.0, 1.0],
@@ -283,7 +305,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!((t, v), (vec![0.0, 1.0, 2.0], vec![1, 2, 3]));
-        assert!(report.has(KEY_TIME_ORDER) && report.has(KEY_TIME_DUPLICATE));
+        let (_, v) = mend_keys("t", vec![1.0, 0.0], vec![1, 2], 1, &mut report).unwrap();
+        assert_eq!(v, [2, 1]);
+        let mut notes = Report::default();
+        std::mem::take(&mut report).report(&mut notes);
+        assert!(notes.has(KEY_TIME_ORDER) && notes.has(KEY_TIME_DUPLICATE));
+        // Once each, with the count of samplers.
+        assert_eq!(notes.notes.len(), 2, "{notes:?}");
+        assert!(
+            notes.notes[0].message.starts_with("2 samplers: s: "),
+            "{notes:?}"
+        );
         let (t, v) =
             mend_keys("s", vec![0.0, 0.0], vec![1, 2, 3, 4, 5, 6], 3, &mut report).unwrap();
         assert_eq!((t, v), (vec![0.0], vec![1, 2, 3]));
@@ -291,10 +323,10 @@ mod tests {
             let e = mend_keys("s", vec![0.0, bad], vec![1, 2], 1, &mut report).unwrap_err();
             assert_eq!(e.code(), KEY_TIME_INVALID);
         }
-        let mut report = Report::default();
+        let mut report = Mends::default();
         let (t, _) = mend_keys("s", vec![-1.0, 0.5], vec![1, 2], 1, &mut report).unwrap();
         assert_eq!(t, [-1.0, 0.5]);
-        assert!(report.has(KEY_TIME_INVALID));
+        assert_eq!(report.found[0].0, KEY_TIME_INVALID);
     }
 
     #[test]

@@ -1,7 +1,8 @@
 //! The extension objects the importer reads itself (`gltf-json` keeps no
 //! unknown extension data): `EXT_meshopt_compression` on buffer views and
-//! buffers, `KHR_draco_mesh_compression` on primitives, and `KHR_texture_transform` on each material's base colour
-//! texture. Read in one pass over the JSON that skips everything else.
+//! buffers, `KHR_draco_mesh_compression` on primitives, `KHR_texture_transform`
+//! on each material's base colour texture, and `EXT_mesh_gpu_instancing` on
+//! nodes. Read in one pass over the JSON that skips everything else.
 
 use super::meshopt::Compressed;
 use crate::error::{Error, ErrorKind, Result};
@@ -16,6 +17,22 @@ pub(crate) struct Extensions {
     buffers: Vec<Holder<BufferExtensions>>,
     materials: Vec<Material>,
     meshes: Vec<Mesh>,
+    nodes: Vec<Holder<NodeExtensions>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct NodeExtensions {
+    #[serde(rename = "EXT_mesh_gpu_instancing")]
+    instancing: Option<Instancing>,
+}
+
+/// A node's `EXT_mesh_gpu_instancing` object.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+pub(crate) struct Instancing {
+    /// The accessor of each per-instance attribute (`TRANSLATION`, `ROTATION`, `SCALE`, ...).
+    pub attributes: std::collections::BTreeMap<String, usize>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -189,6 +206,11 @@ impl Extensions {
             .as_ref()
     }
 
+    /// The `EXT_mesh_gpu_instancing` object of node `node`, if any.
+    pub fn instancing(&self, node: usize) -> Option<&Instancing> {
+        self.nodes.get(node)?.extensions.instancing.as_ref()
+    }
+
     /// Whether any primitive is Draco-compressed.
     pub fn has_draco(&self) -> bool {
         self.meshes
@@ -221,6 +243,24 @@ impl Extensions {
                 [-s * t.scale[0], c * t.scale[1], t.offset[1]],
             ],
         })
+    }
+
+    /// The TEXCOORD set material `material`'s base colour texture reads
+    /// (its `KHR_texture_transform` override, else its `texCoord`; 0 without one).
+    pub fn base_color_set(&self, material: usize) -> u32 {
+        let Some(info) = self
+            .materials
+            .get(material)
+            .and_then(|m| m.pbr.as_ref())
+            .and_then(|p| p.base_color.as_ref())
+        else {
+            return 0;
+        };
+        info.extensions
+            .as_ref()
+            .and_then(|e| e.transform.as_ref())
+            .and_then(|t| t.tex_coord)
+            .unwrap_or(info.tex_coord)
     }
 
     fn transforms(&self) -> impl Iterator<Item = Option<UvTransform>> + '_ {

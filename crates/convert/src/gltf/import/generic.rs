@@ -6,7 +6,7 @@ use super::linear::{
     affine_of, apply, compose, diag, is_identity, lerp, mul, normalize, quat_matrix, slerp,
     transpose, IDENTITY, IDENTITY_AFFINE, M3,
 };
-use super::mesh::mesh_batches;
+use super::mesh::{mesh_batches, placed, MeshNotes};
 use super::read::Source;
 use super::{AnimationChoice, Laid, Resolved};
 use crate::axes::Axes;
@@ -18,6 +18,8 @@ use crate::report::Report;
 use crate::scene::{KeySample, SceneBatch, SceneModel, SceneNode, SceneSlot};
 use gltf::animation::{Interpolation, Property};
 use std::collections::{BTreeMap, HashMap};
+
+mod instancing;
 
 fn unsupported(code: &str, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Unsupported, code, message)
@@ -31,6 +33,35 @@ struct Item<'a> {
     k: M3,
     /// The parent's residual map, applied to this node's translations.
     k_parent: M3,
+    /// An instance of `node`'s mesh (`EXT_mesh_gpu_instancing`): its number
+    /// and transform relative to `node`, which is its parent item.
+    instance: Option<(usize, instancing::Trs)>,
+    /// Whether `node`'s mesh is drawn by its instances instead.
+    instanced: bool,
+}
+
+impl Item<'_> {
+    /// The local translation, rotation and scale.
+    fn trs(&self) -> instancing::Trs {
+        match self.instance {
+            Some((_, trs)) => trs,
+            None => self.node.transform().decomposed(),
+        }
+    }
+
+    /// The mesh this item draws.
+    fn mesh(&self) -> Option<gltf::Mesh<'_>> {
+        self.node.mesh().filter(|_| !self.instanced)
+    }
+
+    /// The residual map of a node of this rotation and scale under `k_parent`.
+    fn residual(k_parent: &M3, r: [f32; 4], s: [f32; 3]) -> M3 {
+        let rm = quat_matrix(normalize(r.map(f64::from)));
+        mul(
+            &mul(&transpose(&rm), k_parent),
+            &mul(&rm, &diag(s.map(f64::from))),
+        )
+    }
 }
 
 /// Builds the scene description of the document's default scene, and the
@@ -42,6 +73,18 @@ pub fn scene(
     choice: &AnimationChoice,
     report: &mut Report,
 ) -> Result<(SceneModel, Laid)> {
+    scene_traced(src, recorded, opts, choice, report).map(|(scene, laid, _)| (scene, laid))
+}
+
+/// [`scene`], and for each of its nodes the MSH index its extras recorded
+/// (`None` for a node without them).
+pub fn scene_traced(
+    src: &Source<'_>,
+    recorded: Option<&ModelExtras>,
+    opts: &Resolved,
+    choice: &AnimationChoice,
+    report: &mut Report,
+) -> Result<(SceneModel, Laid, Vec<Option<u32>>)> {
     let doc = &src.doc;
     super::skin::note_unused(doc, report);
     if doc.cameras().next().is_some() {
@@ -90,6 +133,7 @@ pub fn scene(
     for n in &roots {
         reach(n)?;
     }
+    let (mut instanced_nodes, mut instanced_triangles) = (0usize, 0usize);
     let mut stack: Vec<(gltf::Node<'_>, Option<usize>, M3)> = roots
         .into_iter()
         .rev()
@@ -104,11 +148,7 @@ pub fn scene(
             }
         }
         let (_, r, s) = node.transform().decomposed();
-        let rm = quat_matrix(normalize(r.map(f64::from)));
-        let k = mul(
-            &mul(&transpose(&rm), &k_parent),
-            &mul(&rm, &diag(s.map(f64::from))),
-        );
+        let k = Item::residual(&k_parent, r, s);
         if items.len() == crate::assemble::MAX_NODES {
             // Checked while walking: the assembler would refuse the model anyway.
             return Err(unsupported(
@@ -120,13 +160,38 @@ pub fn scene(
                 ),
             ));
         }
+        let instances = instancing::instances(src, &node)?;
         items.push(Item {
             node: node.clone(),
             parent,
             k,
             k_parent,
+            instance: None,
+            instanced: instances.is_some(),
         });
         let me = items.len() - 1;
+        if let (Some(list), Some(mesh)) = (instances, node.mesh()) {
+            let triangles = instancing::mesh_triangles(&mesh);
+            instancing::check_limits(
+                node.index(),
+                items.len(),
+                list.len(),
+                triangles,
+                instanced_triangles,
+            )?;
+            instanced_triangles += triangles * list.len();
+            instanced_nodes += 1;
+            for (i, (t, r, s)) in list.into_iter().enumerate() {
+                items.push(Item {
+                    node: node.clone(),
+                    parent: Some(me),
+                    k: Item::residual(&k, r, s),
+                    k_parent: k,
+                    instance: Some((i, (t, r, s))),
+                    instanced: false,
+                });
+            }
+        }
         let mut children = Vec::new();
         for child in node.children() {
             reach(&child)?;
@@ -136,10 +201,22 @@ pub fn scene(
             stack.push((child, Some(me), k));
         }
     }
+    if instanced_nodes > 0 {
+        report.note(
+            "import.instances_expanded",
+            format!(
+                "{} instances of {instanced_nodes} nodes (EXT_mesh_gpu_instancing) became nodes of their own, each a child of its node holding the mesh",
+                items.iter().filter(|it| it.instance.is_some()).count()
+            ),
+        );
+    }
     // Original node order where the extras give it (Blender keeps node custom properties).
     let order_key: Vec<u32> = items
         .iter()
-        .map(|it| ex::unwrap::<ex::NodeExtras>(it.node.extras()).map_or(u32::MAX, |e| e.node))
+        .map(|it| match it.instance {
+            Some(_) => u32::MAX,
+            None => ex::unwrap::<ex::NodeExtras>(it.node.extras()).map_or(u32::MAX, |e| e.node),
+        })
         .collect();
     if items.iter().any(|it| !is_identity(&it.k)) {
         report.note(
@@ -150,55 +227,68 @@ pub fn scene(
     let materials = super::look::material_indices(doc, report)?;
     let winding_cw = recorded.is_some_and(|r| r.winding == ex::Winding::Cw);
     // Skinned meshes go to their joints' nodes (skin.rs).
-    let item_of: HashMap<usize, usize> = items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| (it.node.index(), i))
-        .collect();
+    let item_of = node_items(&items);
     let joint = |node: usize| item_of.get(&node).map(|&i| (i, items[i].k));
+    let mut mesh_notes = MeshNotes::default();
     let mut skinned: Vec<(usize, SceneBatch)> = Vec::new();
     let mut blends = super::skin::Blends::default();
     let mut nodes: Vec<SceneNode> = Vec::with_capacity(items.len());
+    let mut unplaced: Option<(usize, Vec<SceneBatch>)> = None;
     for it in &items {
-        let e: Option<ex::NodeExtras> = ex::unwrap(it.node.extras());
-        let (t, r, _) = it.node.transform().decomposed();
-        let name = match &e {
-            Some(e) if e.name_raw.is_some() => {
-                use base64::Engine as _;
-                base64::engine::general_purpose::STANDARD
-                    .decode(e.name_raw.as_deref().unwrap_or(""))
-                    .ok()
-            }
-            Some(e) if e.unnamed => None,
-            _ => Some(
-                names::node_name_from_gltf(it.node.name().unwrap_or(""))
-                    .as_bytes()
-                    .to_vec(),
-            ),
-        };
+        let e: Option<ex::NodeExtras> =
+            ex::unwrap(it.node.extras()).filter(|_| it.instance.is_none());
+        let (t, r, _) = it.trs();
+        let gltf_name = it.node.name().unwrap_or("");
+        // The recorded raw name holds while the node keeps the name the export
+        // gave it; a node renamed in another tool takes its new name.
+        let recorded_name = e.as_ref().and_then(|e| {
+            let raw = match &e.name_raw {
+                Some(text) => {
+                    use base64::Engine as _;
+                    Some(
+                        base64::engine::general_purpose::STANDARD
+                            .decode(text)
+                            .ok()?,
+                    )
+                }
+                None if e.unnamed => None,
+                None => return None,
+            };
+            names::keeps_exported_name(gltf_name, raw.as_deref(), e.node as usize).then_some(raw)
+        });
+        let name = recorded_name.unwrap_or_else(|| {
+            let name = names::node_name_from_gltf(gltf_name);
+            Some(match it.instance {
+                Some((i, _)) => format!("{name}_{i}").into_bytes(),
+                None => name.as_bytes().to_vec(),
+            })
+        });
         let mut slots: BTreeMap<(u8, u8), Vec<SceneBatch>> = BTreeMap::new();
-        if let (Some(mesh), Some(skin)) = (it.node.mesh(), it.node.skin()) {
+        let skin = it.node.skin().filter(|_| it.instance.is_none());
+        if let (Some(mesh), Some(skin)) = (it.mesh(), skin) {
             skinned.extend(super::skin::split(
                 src,
                 &mesh,
                 &skin,
+                it.node.weights(),
                 &joint,
                 &axes,
                 &materials,
                 winding_cw,
                 &mut blends,
-                report,
+                &mut mesh_notes,
             )?);
-        } else if let Some(mesh) = it.node.mesh() {
-            let batches = mesh_batches(
-                src,
-                &mesh,
-                &affine_of(&it.k, [0.0; 3]),
-                &axes,
-                &materials,
-                winding_cw,
-                report,
-            )?;
+        } else if let Some(mesh) = it.mesh() {
+            // Instances of one node read its mesh once.
+            let read = match (&unplaced, it.instance) {
+                (Some((node, batches)), Some(_)) if *node == it.node.index() => batches.clone(),
+                _ => mesh_batches(src, &mesh, it.node.weights(), &materials, &mut mesh_notes)?,
+            };
+            if it.instance.is_some() {
+                unplaced = Some((it.node.index(), read.clone()));
+            }
+            let m = affine_of(&it.k, [0.0; 3]);
+            let batches = placed(read, &m, &axes, winding_cw, &mut mesh_notes);
             slots.entry((0, 0)).or_default().extend(batches);
         }
         nodes.push(SceneNode {
@@ -213,7 +303,7 @@ pub fn scene(
         let idx = nodes.len() - 1;
         for (l, g) in slots.keys().copied().collect::<Vec<_>>() {
             let batches = slots.remove(&(l, g)).unwrap_or_default();
-            let opaque = it.node.mesh().map_or([0; 5], |m| slot_opaque(&m));
+            let opaque = it.mesh().map_or([0; 5], |m| slot_opaque(&m));
             nodes[idx].slots.push(SceneSlot {
                 lod: l,
                 group: g,
@@ -234,12 +324,14 @@ pub fn scene(
         };
         let k = &items[owner].k;
         let m = compose(&affine_of(k, [0.0; 3]), &local);
-        let batches = mesh_batches(src, &mesh, &m, &axes, &materials, winding_cw, report)?;
+        let read = mesh_batches(src, &mesh, holder.weights(), &materials, &mut mesh_notes)?;
+        let batches = placed(read, &m, &axes, winding_cw, &mut mesh_notes);
         add_to_slot(&mut nodes[owner], (l, g), batches, slot_opaque(&mesh));
     }
     for (owner, batch) in skinned {
         add_to_slot(&mut nodes[owner], (0, 0), vec![batch], [0; 5]);
     }
+    mesh_notes.report(report);
     let clips = animation(src, &items, &mut nodes, &axes, opts.fps, choice, report)?;
     blends.report(&nodes, &axes, report);
     // Reorder by the recorded original index when there is one.
@@ -256,7 +348,21 @@ pub fn scene(
         }
         nodes = reordered;
     }
-    Ok((SceneModel { nodes }, clips))
+    let origins = perm
+        .iter()
+        .map(|&i| Some(order_key[i]).filter(|&k| k != u32::MAX))
+        .collect();
+    Ok((SceneModel { nodes }, clips, origins))
+}
+
+/// The item of each glTF node (instances are not glTF nodes).
+fn node_items(items: &[Item<'_>]) -> HashMap<usize, usize> {
+    items
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| it.instance.is_none())
+        .map(|(i, it)| (it.node.index(), i))
+        .collect()
 }
 
 /// Adds batches to a node's slot `(lod, group)`, making the slot when it has none.
@@ -330,11 +436,7 @@ fn animation(
                 )
             })?],
     };
-    let item_of: HashMap<usize, usize> = items
-        .iter()
-        .enumerate()
-        .map(|(i, it)| (it.node.index(), i))
-        .collect();
+    let item_of = node_items(items);
     // Clips an export recorded go back to their frames, each its own group.
     let placed = match choice {
         AnimationChoice::All => super::clips::recorded(src, fps, report)?,
@@ -357,6 +459,10 @@ fn animation(
     let mut laid = Vec::new();
     let mut samples: Vec<Vec<KeySample>> = vec![Vec::new(); nodes.len()];
     let mut animated = vec![false; nodes.len()];
+    let mut scaled = std::collections::BTreeSet::new();
+    let mut merged = Vec::new();
+    let mut still = Vec::new();
+    let mut mends = super::clips::Mends::default();
     for (g, group) in groups.iter().enumerate() {
         let mut curves: HashMap<(usize, u8), Curve> = HashMap::new();
         let mut duration = 0f32;
@@ -366,10 +472,7 @@ fn animation(
             .collect::<Vec<_>>()
             .join(" + ");
         if group.len() > 1 {
-            report.note(
-                "import.animations_merged",
-                format!("animations {group_name} animate different nodes and play together (Blender writes one animation per object)"),
-            );
+            merged.push(group_name.clone());
         }
         for (anim, ch) in group
             .iter()
@@ -388,10 +491,7 @@ fn animation(
                 Property::Translation => 0u8,
                 Property::Rotation => 1,
                 Property::Scale => {
-                    report.note(
-                        "import.scale_animation_ignored",
-                        "scale animation cannot be held by MSH nodes; it was left out",
-                    );
+                    scaled.insert(i);
                     continue;
                 }
                 Property::MorphTargetWeights => continue,
@@ -418,7 +518,7 @@ fn animation(
                 times,
                 values,
                 per_key,
-                report,
+                &mut mends,
             )?;
             if times.is_empty() || values.len() != times.len() * per_key {
                 return Err(Error::new(
@@ -442,10 +542,7 @@ fn animation(
             );
         }
         if curves.is_empty() {
-            report.note(
-                crate::clips::NO_TRACK,
-                format!("animation {group_name} moves no node: it was left out of the timeline"),
-            );
+            still.push(group_name);
             continue;
         }
         let frames = super::clips::frames_of(duration, fps);
@@ -475,7 +572,7 @@ fn animation(
             let t = f as f32 / fps;
             for &i in &animated_items {
                 let it = &items[i];
-                let (rt, rr, _) = it.node.transform().decomposed();
+                let (rt, rr, _) = it.trs();
                 let tr = curves.get(&(i, 0)).map_or(rt.map(f64::from), |c| {
                     let v = c.sample(t, false);
                     [v[0], v[1], v[2]]
@@ -501,6 +598,32 @@ fn animation(
         next = next.max(offset + frames + 1);
     }
     let offset = next;
+    if !merged.is_empty() {
+        report.note(
+            "import.animations_merged",
+            format!("{} groups of animations animate different nodes and play together (Blender writes one animation per object): {}", merged.len(), merged.join(", ")),
+        );
+    }
+    if !scaled.is_empty() {
+        report.note(
+            "import.scale_animation_ignored",
+            format!(
+                "scale animation ignored on {} nodes: MSH nodes cannot hold it",
+                scaled.len()
+            ),
+        );
+    }
+    if !still.is_empty() {
+        report.note(
+            crate::clips::NO_TRACK,
+            format!(
+                "{} animations move no node and were left out of the timeline: {}",
+                still.len(),
+                still.join(", ")
+            ),
+        );
+    }
+    mends.report(report);
     if clips.len() > 1 && placed.is_none() {
         report.note(
             "import.clips",

@@ -47,8 +47,9 @@ const IMAGE_EXTENSIONS: [&str; 4] = [
 
 /// Extensions the importer decodes, or may leave out without changing the
 /// geometry, so a file that requires them is still read.
-const HONOURED: [&str; 10] = [
+const HONOURED: [&str; 11] = [
     "KHR_mesh_quantization",
+    "EXT_mesh_gpu_instancing",
     "EXT_meshopt_compression",
     "KHR_draco_mesh_compression",
     "KHR_texture_transform",
@@ -445,7 +446,8 @@ mod tests {
             ("KHR_mesh_quantization", true),
             ("KHR_materials_clearcoat", true),
             ("KHR_draco_mesh_compression", true),
-            ("EXT_mesh_gpu_instancing", false),
+            ("EXT_mesh_gpu_instancing", true),
+            ("EXT_unknown_thing", false),
         ] {
             let json = format!(
                 r#"{{{BASE},"extensionsUsed":["{name}"],"extensionsRequired":["{name}"]}}"#

@@ -21,6 +21,7 @@ mod lossless;
 mod mesh;
 pub mod meshopt;
 pub(crate) mod read;
+mod recognise;
 mod skin;
 mod terrain;
 
@@ -71,6 +72,27 @@ pub(crate) struct Resolved {
     pub fps: f32,
     pub axis: Axis,
     pub rotation: Rotation,
+}
+
+impl Resolved {
+    /// The options of the export that wrote a file with these `extras` (its
+    /// shown LOD and group, this timeline and frame), as a GLB with `clips`.
+    pub fn export_options(
+        &self,
+        extras: &ModelExtras,
+        clips: Option<crate::ClipList>,
+    ) -> crate::ExportOptions {
+        crate::ExportOptions {
+            lod: extras.options.lod,
+            group: extras.options.group,
+            fps: self.fps,
+            axis: self.axis,
+            rotation: self.rotation,
+            format: crate::GltfFormat::Glb,
+            name: crate::ExportOptions::default().name,
+            clips,
+        }
+    }
 }
 
 /// Converts glTF or GLB bytes to MSH bytes. `resolver` provides side-car
@@ -200,12 +222,32 @@ fn import_model(
                     };
                     return Ok((bytes, laid, report));
                 }
-                Err(why) => report.note(
-                    "import.rebuilt",
-                    format!("the file was written by mshconv but {why}; the model was rebuilt from its content"),
-                ),
+                Err(why) => {
+                    // Rewritten by another tool: the original it carries, part by part.
+                    if let Some(r) =
+                        recognise::recognise(&source, extras, &resolved, &options.assemble)?
+                    {
+                        report.notes.extend(r.report.notes);
+                        check_valid(&r.msh)?;
+                        return Ok((r.msh, r.laid, report));
+                    }
+                    report.note(
+                        "import.rebuilt",
+                        format!("the file was written by mshconv but {why}; the model was rebuilt from its content"),
+                    )
+                }
             }
         }
+    }
+    if recorded.is_none() && looks_exported_without_extras(&source) {
+        report.note(
+            "import.custom_properties_missing",
+            "the file looks like an mshconv export saved without Custom Properties (Blender's default glTF export drops them): \
+             the model was rebuilt from its content, without the original node order, the unknown per-node, per-slot and per-batch fields, \
+             the entry names and layout, the normals' fourth bytes, the triangle records' unknown fields, the original animation keys \
+             and the resources glTF cannot hold (Res9, Res17, Res20, unknown types); \
+             tick Include > Custom Properties in Blender's glTF export to get the original bytes back",
+        );
     }
     let (scene, laid) = generic::scene(
         &source,
@@ -221,12 +263,34 @@ fn import_model(
     let bytes = model.to_bytes()?;
     drop(model);
     // The assembler builds valid models by construction; this holds it to that.
-    if let Err(e) = msh::open(&bytes, msh::Mode::Strict) {
-        return Err(crate::Error::new(
+    check_valid(&bytes)?;
+    Ok((bytes, laid, report))
+}
+
+/// Whether a file without the export's scene extras still has its slot
+/// nodes (`<node>|L<lod>G<group>`) or slot meshes (`slot<k>`): an export
+/// another tool saved without them.
+fn looks_exported_without_extras(source: &read::Source<'_>) -> bool {
+    let slot_mesh = |name: &str| {
+        let name = super::names::strip_blender_suffix(name);
+        name.strip_prefix("slot")
+            .is_some_and(|k| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+    };
+    source
+        .doc
+        .nodes()
+        .any(|n| n.name().and_then(super::names::slot_suffix).is_some())
+        || source.doc.meshes().any(|m| m.name().is_some_and(slot_mesh))
+}
+
+/// Refuses a result that is not a valid model (`import.invalid_result`).
+fn check_valid(bytes: &[u8]) -> Result<()> {
+    match msh::open(bytes, msh::Mode::Strict) {
+        Ok(_) => Ok(()),
+        Err(e) => Err(crate::Error::new(
             crate::ErrorKind::InvalidInput,
             "import.invalid_result",
             format!("the glTF could not be turned into a valid model: {e}"),
-        ));
+        )),
     }
-    Ok((bytes, laid, report))
 }

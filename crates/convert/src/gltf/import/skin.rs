@@ -13,7 +13,7 @@
 //! weights the split moves corners; [`Blends::report`] measures by how much.
 
 use super::linear::{affine_of, apply_affine, compose, normalize, quat_matrix, Affine, M3};
-use super::mesh::{place, MeshReader};
+use super::mesh::{place, MeshNotes, MeshReader};
 use super::read::Source;
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
@@ -47,13 +47,18 @@ pub(super) fn note_unused(doc: &gltf::Document, report: &mut Report) {
             used[skin.index()] = true;
         }
     }
-    for skin in doc.skins().filter(|s| !used[s.index()]) {
+    let unused: Vec<String> = doc
+        .skins()
+        .filter(|s| !used[s.index()])
+        .map(|s| format!("{} ({:?})", s.index(), s.name().unwrap_or("")))
+        .collect();
+    if !unused.is_empty() {
         report.note(
             UNUSED,
             format!(
-                "skin {} ({:?}) is used by no mesh and was left out; its joints import as ordinary nodes (Blender writes an armature's skin even when parts are only parented to bones)",
-                skin.index(),
-                skin.name().unwrap_or("")
+                "{} skins are used by no mesh and were left out: skin {}; their joints import as ordinary nodes (Blender writes an armature's skin even when parts are only parented to bones)",
+                unused.len(),
+                unused.join(", ")
             ),
         );
     }
@@ -66,7 +71,8 @@ pub(super) fn note_unused(doc: &gltf::Document, report: &mut Report) {
         report.note(
             MORPH_DROPPED,
             format!(
-                "morph targets (shape keys) of mesh {} were left out (MSH cannot hold them): the base shape imported, without the default weights or their animation",
+                "morph targets (shape keys) of {} meshes were left out (MSH cannot hold them): {}; the shape at the default weights imported, without the weight animation",
+                morphed.len(),
                 morphed.join(", ")
             ),
         );
@@ -299,20 +305,21 @@ pub(super) fn split(
     src: &Source<'_>,
     mesh: &gltf::Mesh<'_>,
     skin: &gltf::Skin<'_>,
+    weights: Option<&[f32]>,
     joint: &dyn Fn(usize) -> Option<(usize, M3)>,
     axes: &Axes,
     materials: &[u16],
     winding_cw: bool,
     blends: &mut Blends,
-    report: &mut Report,
+    notes: &mut MeshNotes,
 ) -> Result<Vec<(usize, SceneBatch)>> {
     let places = joint_places(src, skin, joint)?;
     let mesh_name = label(mesh);
-    let mut reader = MeshReader::new(mesh, materials);
+    let mut reader = MeshReader::new(mesh, weights, materials);
     let mut out = Vec::new();
     let mut blended = false;
     for prim in mesh.primitives() {
-        let Some(batch) = reader.read(src, &prim, report)? else {
+        let Some(batch) = reader.read(src, &prim, notes)? else {
             continue;
         };
         let n = batch.positions.len();
@@ -344,21 +351,14 @@ pub(super) fn split(
                         .collect(),
                 });
             }
-            place(&mut part, &place_d.m, axes, winding_cw, report);
+            place(&mut part, &place_d.m, axes, winding_cw, notes);
             out.push((place_d.item, part));
         }
     }
     if blended {
         blends.meshes.push(mesh_name.clone());
     }
-    report.note(
-        RIGID,
-        format!(
-            "mesh {mesh_name} is skinned (skin {}, {} joints): each triangle went to the MSH node of its dominant joint",
-            skin.index(),
-            places.len()
-        ),
-    );
+    notes.rigid.push((mesh_name, skin.index(), places.len()));
     Ok(out)
 }
 
