@@ -77,21 +77,40 @@ fn into_an_archive_replaces_and_adds_and_reports_which() {
         std::fs::read(dir.path().join("small.rlb")).unwrap(),
         original
     );
-    let r = run(
-        dir.path(),
-        &[
-            "batch",
-            "edited",
-            "--to",
-            "msh",
-            "--into",
-            "small.rlb",
-            "--add",
-            "--report",
-            "r.json",
-        ],
-    )
-    .expect(0);
+    // --dry-run says which entry is replaced and which would be added.
+    let into = [
+        "batch",
+        "edited",
+        "--to",
+        "msh",
+        "--into",
+        "small.rlb",
+        "--add",
+    ];
+    let r = run(dir.path(), &[&into[..], &["--dry-run"]].concat()).expect(0);
+    let puts: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("would put "))
+        .collect();
+    assert_eq!(puts.len(), 2, "{}", r.stdout);
+    assert!(
+        puts[0].starts_with("would put small.rlb:M123_DOME.MSH (")
+            && puts[0].ends_with(" bytes): replace"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        puts[1].starts_with("would put small.rlb:ROBOT2.MSH (")
+            && puts[1].ends_with(" bytes): add (a new entry)"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
+    );
+    let r = run(dir.path(), &[&into[..], &["--report", "r.json"]].concat()).expect(0);
     assert!(r.stderr.contains("note[archive.replaced]"), "{}", r.stderr);
     assert!(r.stderr.contains("note[archive.added]"), "{}", r.stderr);
     let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();

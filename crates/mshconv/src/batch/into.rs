@@ -92,6 +92,16 @@ pub(super) fn note_losses(archive: &Path, records: &mut [Record], quiet: bool) {
     }
 }
 
+/// `--dry-run`'s word on a put into `entry` of the archive whose directory
+/// is `directory`: `: replace`, or `: add (a new entry)`.
+pub(super) fn placement_suffix(directory: &nres::Directory, entry: &str) -> &'static str {
+    if mshconv_app::archive::find(directory, entry).is_some() {
+        ": replace"
+    } else {
+        ": add (a new entry)"
+    }
+}
+
 /// With `--into`: puts every converted model into the archive (in input
 /// order), with `wears` (the models' `.WEA` entries of `--game-dir`), and
 /// replaces it durably, once. If that fails, every one of them fails with

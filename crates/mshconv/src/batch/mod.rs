@@ -275,12 +275,20 @@ fn print_dry_run(
     look_lines: Vec<String>,
 ) -> anyhow::Result<()> {
     let mut text = String::new();
+    // With --into: what each put would do (the put rule refused, while
+    // planning, every entry the archive lacks without --add).
+    let directory = into.map(crate::input::read_directory).transpose()?;
     for record in records.iter().filter(|r| r.status == Status::Converted) {
         for (path, len) in &record.would_write {
             text += &format!("would write {path} ({len} bytes)\n");
         }
         if let (Some(output), Some(payload)) = (&record.output, &record.payload) {
-            text += &format!("would put {output} ({} bytes)\n", payload.len());
+            let placed = directory
+                .as_ref()
+                .zip(output.rsplit_once(':'))
+                .map(|(d, (_, entry))| into::placement_suffix(d, entry))
+                .unwrap_or_default();
+            text += &format!("would put {output} ({} bytes){placed}\n", payload.len());
         }
     }
     if let Some(archive) = into {
