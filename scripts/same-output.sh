@@ -58,7 +58,8 @@
 # - putting a model into an entry the archive lacks (`convert IN
 #   ARCHIVE:ENTRY`, `batch --into`, /v1/archive/put) is refused with
 #   archive.no_such_entry unless --add / add=true, and `convert --dry-run`
-#   into an archive ends its line with `: replace` or `: add (a new entry)`
+#   and `batch --into --dry-run` end a put's line with `: replace` or `: add
+#   (a new entry)`
 #   (with --game-dir, a line `would replace ...`/`would add ...` after the
 #   plan; neither is among the commands compared here);
 # - an entry name with /, \, : or .., or starting with ., is archive.bad_name
