@@ -49,6 +49,21 @@
 # reworded); the order of batch stderr lines (--jobs 2; sorted); /metrics
 # (timings); logs; timing and parallelism behaviour; the batch progress bar;
 # help texts (--help, and completions other than bash, which carry them).
+#
+# Deliberate changes since c23d875, expected to differ (issue 31, archive puts
+# and the service under memory pressure):
+# - /openapi.json (archive/put's `add`, `--max-buffered` in the descriptions)
+#   and the web page (the "Add it as a new model" box; the look line cleared
+#   for each new model), and the bash completions (the new flags `--add`);
+# - putting a model into an entry the archive lacks (`convert IN
+#   ARCHIVE:ENTRY`, `batch --into`, /v1/archive/put) is refused with
+#   archive.no_such_entry unless --add / add=true, and `convert --dry-run`
+#   and `batch --into --dry-run` end a put's line with `: replace` or `: add
+#   (a new entry)`
+#   (with --game-dir, a line `would replace ...`/`would add ...` after the
+#   plan; neither is among the commands compared here);
+# - an entry name with /, \, : or .., or starting with ., is archive.bad_name
+#   for /v1/archive/put and for ARCHIVE:ENTRY (was written as a path).
 set -euo pipefail
 
 BASE_REV=c23d875

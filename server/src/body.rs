@@ -8,7 +8,13 @@
 //! middle of sending gets a bounded linger (at most 1 MiB more is read and
 //! dropped, for at most a second) so that it reads the 413 instead of a reset
 //! connection.
+//!
+//! Every body also reserves its bytes in the service's body budget
+//! ([`crate::budget`]) before they are read: one that does not fit is
+//! answered 503 `server.busy`; one that does keeps its [`Charge`] in the
+//! upload until its request is done with it.
 
+use crate::budget::{BodyBudget, Charge, Reservation, STEP};
 use crate::error::ApiError;
 use crate::game::LookFields;
 use crate::RequestContext;
@@ -40,6 +46,8 @@ pub struct Upload {
     /// A clip list for an MSH -> glTF export (the multipart field `clips`:
     /// JSON, or the text form `idle=0..10:loop`).
     pub clips: Option<Bytes>,
+    /// The body's bytes in the body budget, held as long as the upload.
+    pub charge: Charge,
 }
 
 /// The body's declared length, if it declares one.
@@ -61,13 +69,16 @@ fn expects_continue(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("100-continue"))
 }
 
-/// Reads the whole body, up to `limit` bytes, before the request's deadline.
+/// Reads the whole body, up to `limit` bytes, before the request's deadline,
+/// its bytes reserved in `budget` first (a declared length at once, else as
+/// they arrive): the body and what it holds of the budget.
 pub async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
     limit: usize,
+    budget: &BodyBudget,
     ctx: &RequestContext,
-) -> Result<Bytes, ApiError> {
+) -> Result<(Bytes, Charge), ApiError> {
     let declared = content_length(headers);
     if declared.is_some_and(|n| n > limit as u64) {
         // A client that waits for `100 Continue` sends nothing more: answer at
@@ -76,6 +87,15 @@ pub async fn read_body(
             linger(body, ctx).await;
         }
         return Err(ApiError::too_large(limit));
+    }
+    let mut reservation = Reservation::default();
+    if let Some(n) = declared {
+        if let Err(busy) = budget.reserve(&mut reservation, n as usize) {
+            if !expects_continue(headers) {
+                linger(body, ctx).await;
+            }
+            return Err(busy);
+        }
     }
     let mut buf = BytesMut::with_capacity(declared.map_or(0, |n| n as usize));
     loop {
@@ -92,14 +112,24 @@ pub async fn read_body(
         };
         if let Ok(data) = frame.into_data() {
             ctx.bytes_in.fetch_add(data.len() as u64, Ordering::Relaxed);
-            if buf.len() + data.len() > limit {
+            let len = buf.len() + data.len();
+            if len > limit {
                 linger(body, ctx).await;
                 return Err(ApiError::too_large(limit));
+            }
+            // A body longer than it declared, or without a length: more room
+            // in steps (never past the limit).
+            if len > reservation.bytes() {
+                let room = len.max((buf.len() + STEP).min(limit));
+                if let Err(busy) = budget.reserve(&mut reservation, room) {
+                    linger(body, ctx).await;
+                    return Err(busy);
+                }
             }
             buf.extend_from_slice(&data);
         }
     }
-    Ok(buf.freeze())
+    Ok((buf.freeze(), reservation.into_charge()))
 }
 
 /// Reads and drops a bounded rest of a body that is over the limit.
@@ -125,12 +155,13 @@ pub async fn read_upload(
     headers: &HeaderMap,
     body: Body,
     limit: usize,
+    budget: &BodyBudget,
     ctx: &RequestContext,
 ) -> Result<Upload, ApiError> {
-    let bytes = read_body(headers, body, limit, ctx).await?;
+    let (bytes, charge) = read_body(headers, body, limit, budget, ctx).await?;
     let content_type = content_type(headers);
     let upload = if is_multipart(content_type) {
-        multipart(content_type, bytes).await?
+        multipart(content_type, bytes, charge).await?
     } else {
         Upload {
             bytes,
@@ -138,6 +169,7 @@ pub async fn read_upload(
             mtl: None,
             look: LookFields::default(),
             clips: None,
+            charge,
         }
     };
     if upload.bytes.is_empty() {
@@ -206,7 +238,7 @@ fn content_type(headers: &HeaderMap) -> &str {
         .unwrap_or("")
 }
 
-async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError> {
+async fn multipart(content_type: &str, bytes: Bytes, charge: Charge) -> Result<Upload, ApiError> {
     let [file, mtl, clips, wear, materials, textures] = fields(
         content_type,
         bytes,
@@ -226,6 +258,7 @@ async fn multipart(content_type: &str, bytes: Bytes) -> Result<Upload, ApiError>
         mtl: mtl.map(|(m, _)| m),
         look: LookFields::from_parts([wear, materials, textures]),
         clips: clips.map(|(c, _)| c),
+        charge,
     })
 }
 
@@ -241,14 +274,17 @@ pub struct ArchiveUpload {
 }
 
 /// Reads the upload of `POST /v1/archive/put`: a `multipart/form-data` body
-/// with the fields `archive` and `file` (and `mtl` for an `.obj`), nothing else.
+/// with the fields `archive` and `file` (and `mtl` for an `.obj`; the
+/// libraries a glTF's or OBJ's look goes into as `materials` and
+/// `textures`), nothing else.
 pub async fn read_archive_upload(
     headers: &HeaderMap,
     body: Body,
     limit: usize,
+    budget: &BodyBudget,
     ctx: &RequestContext,
 ) -> Result<ArchiveUpload, ApiError> {
-    let bytes = read_body(headers, body, limit, ctx).await?;
+    let (bytes, charge) = read_body(headers, body, limit, budget, ctx).await?;
     let content_type = content_type(headers);
     if !is_multipart(content_type) {
         return Err(ApiError::bad_request(
@@ -256,11 +292,11 @@ pub async fn read_archive_upload(
             "send a multipart/form-data body with the archive as the field `archive` and the model as `file` (curl -F archive=@units.rlb -F file=@tank.msh)",
         ));
     }
-    let [archive, file, mtl] = fields(
+    let [archive, file, mtl, materials, textures] = fields(
         content_type,
         bytes,
-        ["archive", "file", "mtl"],
-        "send the archive as `archive`, the model as `file` (and an OBJ's material library as `mtl`); options go in the query string",
+        ["archive", "file", "mtl", "materials", "textures"],
+        "send the archive as `archive`, the model as `file` (and an OBJ's material library as `mtl`, the libraries its look goes into as `materials` and `textures`); options go in the query string",
     )
     .await?;
     let (archive, archive_name) = archive.ok_or_else(|| {
@@ -294,8 +330,9 @@ pub async fn read_archive_upload(
             bytes: model,
             filename,
             mtl: mtl.map(|(m, _)| m),
-            look: LookFields::default(),
+            look: LookFields::from_parts([None, materials, textures]),
             clips: None,
+            charge,
         },
     })
 }

@@ -57,6 +57,10 @@ pub struct Config {
     pub addr: SocketAddr,
     /// Largest request body accepted, in bytes; larger ones get 413.
     pub max_body: usize,
+    /// Most bytes of request bodies held at once, across all requests; a
+    /// body that does not fit gets 503 `server.busy` (`crate::budget`).
+    /// `None`: [`Config::body_budget`]'s default, derived from the others.
+    pub max_buffered: Option<usize>,
     /// How many conversions (and other model work) run at once; a request that
     /// finds every slot busy gets 503 at once.
     pub max_jobs: usize,
@@ -86,6 +90,7 @@ impl Default for Config {
         Config {
             addr: DEFAULT_ADDR.parse().expect("the default address parses"),
             max_body: DEFAULT_MAX_BODY,
+            max_buffered: None,
             max_jobs: default_jobs(),
             timeout: DEFAULT_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
@@ -93,6 +98,21 @@ impl Default for Config {
             game_dir: None,
             job_delay: Duration::ZERO,
         }
+    }
+}
+
+impl Config {
+    /// The body budget in bytes: `max_buffered`, else `max_body` x
+    /// (`max_jobs` + 2): a full body for every job that computes and for two
+    /// that arrive meanwhile (64 MiB x 4 = 256 MiB on two CPUs). Never below
+    /// `max_body`, so that a body the limit admits can be read.
+    pub fn body_budget(&self) -> usize {
+        self.max_buffered
+            .unwrap_or_else(|| {
+                self.max_body
+                    .saturating_mul(self.max_jobs.max(1).saturating_add(2))
+            })
+            .max(self.max_body)
     }
 }
 
@@ -126,6 +146,10 @@ Options (each flag wins over its environment variable):
   --addr ADDR        listen address [env MSHCONV_ADDR] [default 127.0.0.1:8080]
   --max-body SIZE    largest request body, bytes or with K/M/G, KiB/MiB/GiB
                      [env MSHCONV_MAX_BODY] [default 64MiB]
+  --max-buffered SIZE
+                     request bodies held in memory at once, all requests
+                     together; more get 503 [env MSHCONV_MAX_BUFFERED]
+                     [default: max-body x (max-jobs + 2), at least max-body]
   --max-jobs N       conversions admitted at once (one per CPU computes);
                      more get 503 [env MSHCONV_MAX_JOBS]
                      [default: the number of CPUs]
@@ -190,6 +214,14 @@ struct Args {
         allow_hyphen_values = true
     )]
     max_body: Option<OsString>,
+    /// The bytes of request bodies held at once.
+    #[arg(
+        long,
+        env = "MSHCONV_MAX_BUFFERED",
+        value_name = "SIZE",
+        allow_hyphen_values = true
+    )]
+    max_buffered: Option<OsString>,
     /// Conversions admitted at once.
     #[arg(
         long,
@@ -280,6 +312,10 @@ where
     }
     if let Some((from, v)) = get("max_body", args.max_body) {
         config.max_body = parse_size(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
+    }
+    if let Some((from, v)) = get("max_buffered", args.max_buffered) {
+        let bytes = parse_size(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
+        config.max_buffered = Some(bytes);
     }
     if let Some((from, v)) = get("max_jobs", args.max_jobs) {
         config.max_jobs = match v.trim().parse::<usize>() {
@@ -459,9 +495,10 @@ mod tests {
         Ok(format!("{:?}", Invocation::Serve(config)))
     }
 
-    const ENV: [(&str, &str); 6] = [
+    const ENV: [(&str, &str); 7] = [
         ("MSHCONV_ADDR", "0.0.0.0:9000"),
         ("MSHCONV_MAX_BODY", "1M"),
+        ("MSHCONV_MAX_BUFFERED", "8M"),
         ("MSHCONV_MAX_JOBS", "3"),
         ("MSHCONV_TIMEOUT", "5"),
         ("MSHCONV_MAX_CONNECTIONS", "50"),
@@ -472,6 +509,7 @@ mod tests {
         Config {
             addr: "0.0.0.0:9000".parse().unwrap(),
             max_body: 1 << 20,
+            max_buffered: Some(8 << 20),
             max_jobs: 3,
             timeout: Duration::from_secs(5),
             max_connections: 50,
@@ -494,12 +532,33 @@ mod tests {
     }
 
     #[test]
+    fn the_body_budget_is_derived_from_the_limits_and_never_below_one_body() {
+        let c = Config {
+            max_jobs: 2,
+            ..Config::default()
+        };
+        assert_eq!(c.body_budget(), 256 << 20);
+        let c = Config {
+            max_buffered: Some(1 << 20),
+            ..c
+        };
+        assert_eq!(c.body_budget(), 64 << 20, "at least one body");
+        let c = Config {
+            max_buffered: Some(1 << 30),
+            ..c
+        };
+        assert_eq!(c.body_budget(), 1 << 30);
+    }
+
+    #[test]
     fn flag_wins_over_environment() {
         assert_eq!(parse_in(&ENV, &[]), serve(from_env()));
         let flags = [
             "--addr",
             "127.0.0.1:1",
             "--max-body=2K",
+            "--max-buffered",
+            "4K",
             "--max-jobs",
             "7",
             "--timeout",
@@ -511,6 +570,7 @@ mod tests {
         let from_flags = Config {
             addr: "127.0.0.1:1".parse().unwrap(),
             max_body: 2048,
+            max_buffered: Some(4096),
             max_jobs: 7,
             timeout: Duration::from_millis(250),
             max_connections: 7,

@@ -51,7 +51,8 @@ impl FromRequest<AppState> for Upload {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         let (ctx, parts, body) = split(req)?;
-        read_upload(&parts.headers, body, state.config().max_body, &ctx).await
+        let budget = state.body_budget();
+        read_upload(&parts.headers, body, state.config().max_body, budget, &ctx).await
     }
 }
 
@@ -61,7 +62,8 @@ impl FromRequest<AppState> for crate::body::ArchiveUpload {
 
     async fn from_request(req: Request, state: &AppState) -> Result<Self, ApiError> {
         let (ctx, parts, body) = split(req)?;
-        crate::body::read_archive_upload(&parts.headers, body, state.config().max_body, &ctx).await
+        let (limit, budget) = (state.config().max_body, state.body_budget());
+        crate::body::read_archive_upload(&parts.headers, body, limit, budget, &ctx).await
     }
 }
 

@@ -19,7 +19,7 @@
 
 use crate::error::ApiError;
 use bytes::Bytes;
-use mshconv_app::game::{wear_name, wear_sibling, GivenLibraries};
+use mshconv_app::game::{wear_name, wear_sibling, GivenLibraries, LibraryBytes};
 use mshconv_app::{Format, GameDir, ModelLocation};
 use std::sync::Arc;
 
@@ -98,9 +98,10 @@ pub fn game(folder: Option<Arc<GameDir>>, fields: &LookFields) -> Option<Arc<Gam
     if no_library && (folder.is_some() || fields.wear.is_none()) {
         return folder;
     }
+    // The upload's buffers, shared: a 58 MiB Textures.lib is not copied.
     let libraries = GivenLibraries {
-        material: fields.materials.as_ref().map(|b| b.to_vec()),
-        textures: fields.textures.as_ref().map(|b| b.to_vec()),
+        material: fields.materials.clone().map(LibraryBytes::new),
+        textures: fields.textures.clone().map(LibraryBytes::new),
     };
     Some(GameDir::given(libraries, folder))
 }

@@ -35,6 +35,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+pub mod budget;
 pub mod config;
 pub mod error;
 pub mod extract;

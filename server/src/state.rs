@@ -2,6 +2,7 @@
 //! slots, the metrics and the shutdown flag) and the way model work runs,
 //! [`AppState::run_job`].
 
+use crate::budget::BodyBudget;
 use crate::error::ApiError;
 use crate::metrics::Metrics;
 use crate::middleware::RequestContext;
@@ -25,6 +26,7 @@ struct Shared {
     metrics: Arc<Metrics>,
     shutting_down: AtomicBool,
     game: Option<Arc<GameDir>>,
+    bodies: BodyBudget,
 }
 
 impl AppState {
@@ -40,11 +42,12 @@ impl AppState {
         });
         AppState {
             shared: Arc::new(Shared {
-                config,
                 jobs,
                 metrics: Arc::default(),
                 shutting_down: AtomicBool::new(false),
                 game,
+                bodies: BodyBudget::new(config.body_budget()),
+                config,
             }),
         }
     }
@@ -57,6 +60,11 @@ impl AppState {
     /// The game folder (`--game-dir`), opened.
     pub fn game(&self) -> Option<Arc<GameDir>> {
         self.shared.game.clone()
+    }
+
+    /// The budget of request bodies held at once (`--max-buffered`).
+    pub fn body_budget(&self) -> &BodyBudget {
+        &self.shared.bodies
     }
 
     /// The metrics.

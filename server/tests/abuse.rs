@@ -1000,68 +1000,6 @@ async fn slowloris_heads_and_idle_connections_are_cut_off() {
 
 // --- The real binary: many connections, memory --------------------------
 
-/// The real binary, listening on a port of its own; ended when dropped.
-struct Binary {
-    child: std::process::Child,
-    addr: std::net::SocketAddr,
-}
-
-impl Binary {
-    fn start(args: &[&str]) -> Binary {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mshconv-server"))
-            .args(["--addr", "127.0.0.1:0"])
-            .args(args)
-            .env("RUST_LOG", "info")
-            .env_remove("MSHCONV_ADDR")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let _ = tx.send(rest.split_whitespace().next().unwrap_or("").to_string());
-                }
-                // Keep reading (and dropping) the log so the binary never blocks on it.
-            }
-        });
-        let addr = rx
-            .recv_timeout(GUARD)
-            .expect("the binary says where it listens")
-            .parse()
-            .unwrap();
-        Binary { child, addr }
-    }
-
-    /// The peak resident memory so far (VmHWM), in bytes.
-    fn peak_memory(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
-        let kb: u64 = status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmHWM:"))
-            .and_then(|v| v.trim().strip_suffix("kB"))
-            .and_then(|v| v.trim().parse().ok())
-            .expect("VmHWM in /proc/PID/status");
-        kb * 1024
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("http://{}{path}", self.addr)
-    }
-}
-
-impl Drop for Binary {
-    fn drop(&mut self) {
-        // The process this test started, by its handle.
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// This process's limit of open files (the soft one), from /proc.
 fn open_file_limit() -> usize {
     std::fs::read_to_string("/proc/self/limits")

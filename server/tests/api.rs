@@ -5,19 +5,6 @@ mod common;
 
 use common::*;
 use std::collections::BTreeSet;
-use std::io::Read;
-
-fn zip_files(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
-    (0..archive.len())
-        .map(|i| {
-            let mut f = archive.by_index(i).unwrap();
-            let mut data = Vec::new();
-            f.read_to_end(&mut data).unwrap();
-            (f.name().to_string(), data)
-        })
-        .collect()
-}
 
 fn header(r: &reqwest::Response, name: &str) -> String {
     r.headers()

@@ -142,7 +142,7 @@ async fn adding_a_glb_makes_an_entry_the_game_finds() {
     let glb = library_glb(&walker, "m095_walker");
     let r = put(
         &server,
-        "?entry=M999_WALKER.MSH",
+        "?entry=M999_WALKER.MSH&add=true",
         put_form(archive.clone(), "small.rlb", glb, "m095_walker.glb"),
     )
     .await;
@@ -196,7 +196,7 @@ async fn an_obj_with_its_mtl_is_converted_with_the_options() {
         "mtl",
         Part::bytes(fixture(MTL)).file_name("blender_scene.mtl"),
     );
-    let r = put(&server, "?entry=SCENE.MSH&axis=y-up", form).await;
+    let r = put(&server, "?entry=SCENE.MSH&axis=y-up&add=true", form).await;
     assert_eq!(r.status(), 200, "{:?}", r.text().await);
     assert_eq!(header(&r, "x-mshconv-placed"), "added");
     assert_eq!(header(&r, "x-mshconv-from"), "obj");
@@ -262,6 +262,28 @@ async fn refusals() {
         "archive.bad_name",
     )
     .await;
+    // The names the CLI cannot name as ARCHIVE:ENTRY (one rule for both).
+    for name in [
+        "sub/A.MSH",
+        "../A.MSH",
+        "..%5CA.MSH",
+        ".A.MSH",
+        "A..B.MSH",
+        "C:A.MSH",
+    ] {
+        problem(
+            put(&server, &format!("?entry={name}&add=true"), ok_form()).await,
+            400,
+            "archive.bad_name",
+        )
+        .await;
+    }
+    problem(
+        put(&server, "?entry=A.MSH&add=maybe", ok_form()).await,
+        400,
+        "request.query",
+    )
+    .await;
     problem(
         put(&server, "?entry=A.MSH&lod=1", ok_form()).await,
         400,
@@ -323,7 +345,7 @@ async fn refusals() {
     let p = problem(
         put(
             &server,
-            "?entry=A.MSH",
+            "?entry=A.MSH&add=true",
             put_form(truncated, "small.rlb", walker.clone(), "w.msh"),
         )
         .await,
@@ -339,7 +361,7 @@ async fn refusals() {
         "w.msh",
     );
     problem(
-        put(&server, "?entry=A.MSH", not_nres).await,
+        put(&server, "?entry=A.MSH&add=true", not_nres).await,
         422,
         "nres.bad_magic",
     )
@@ -347,7 +369,7 @@ async fn refusals() {
     // The fields swapped: a model where the archive goes.
     let swapped = put_form(walker.clone(), "w.msh", walker.clone(), "w.msh");
     problem(
-        put(&server, "?entry=A.MSH", swapped).await,
+        put(&server, "?entry=A.MSH&add=true", swapped).await,
         422,
         "archive.is_model",
     )
@@ -356,7 +378,7 @@ async fn refusals() {
     // A model that is damaged or does not convert: the library's code.
     let damaged = put_form(archive.clone(), "small.rlb", fixture(DAMAGED), "d.msh");
     let p = problem(
-        put(&server, "?entry=A.MSH", damaged).await,
+        put(&server, "?entry=A.MSH&add=true", damaged).await,
         422,
         "batch.index_count",
     )
@@ -371,20 +393,20 @@ async fn refusals() {
         b"{\"asset\":{}}".to_vec(),
         "x.gltf",
     );
-    let p = put(&server, "?entry=A.MSH", bad_gltf).await;
+    let p = put(&server, "?entry=A.MSH&add=true", bad_gltf).await;
     assert_eq!(p.status(), 422);
     let p: serde_json::Value = p.json().await.unwrap();
     assert!(p["code"].as_str().unwrap().starts_with("gltf."), "{p}");
     let unknown = put_form(archive.clone(), "small.rlb", vec![0, 1, 2, 3, 4], "x.bin");
     problem(
-        put(&server, "?entry=A.MSH", unknown).await,
+        put(&server, "?entry=A.MSH&add=true", unknown).await,
         415,
         "input.unknown_format",
     )
     .await;
     // An archive of models is not a model.
     let nested = put_form(archive.clone(), "small.rlb", archive.clone(), "small.rlb");
-    let p = put(&server, "?entry=A.MSH", nested).await;
+    let p = put(&server, "?entry=A.MSH&add=true", nested).await;
     assert_eq!(p.status(), 422);
 
     // The other endpoints still refuse the field `archive`.
@@ -395,6 +417,49 @@ async fn refusals() {
         .await
         .unwrap();
     problem(r, 400, "request.multipart").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_name_the_archive_lacks_is_refused_with_the_closest_names_unless_add() {
+    let server = TestServer::start(config()).await;
+    let archive = fixture(ARCHIVE);
+    let walker = fixture(WALKER);
+    let form = || put_form(archive.clone(), "small.rlb", walker.clone(), "w.msh");
+    // A typo: refused, with the name it most likely meant.
+    let p = problem(
+        put(&server, "?entry=m123_dom.msh", form()).await,
+        400,
+        "archive.no_such_entry",
+    )
+    .await;
+    let detail = p["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("did you mean M123_DOME.MSH?") && detail.contains("add=true"),
+        "{p}"
+    );
+    // Said before any conversion: a model that would not convert still gets it.
+    let damaged = put_form(archive.clone(), "small.rlb", fixture(DAMAGED), "d.msh");
+    problem(
+        put(&server, "?entry=M123_DOM.MSH", damaged).await,
+        400,
+        "archive.no_such_entry",
+    )
+    .await;
+    // add=false is the default; add=true adds.
+    problem(
+        put(&server, "?entry=NEW.MSH&add=false", form()).await,
+        400,
+        "archive.no_such_entry",
+    )
+    .await;
+    let r = put(&server, "?entry=NEW.MSH&add=true", form()).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(header(&r, "x-mshconv-placed"), "added");
+    // A name it has is replaced with or without add=true.
+    let r = put(&server, "?entry=M123_DOME.MSH&add=true", form()).await;
+    assert_eq!(r.status(), 200);
+    assert_eq!(header(&r, "x-mshconv-placed"), "replaced");
     server.stop().await;
 }
 

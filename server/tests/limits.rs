@@ -275,26 +275,8 @@ struct Child {
 
 impl Child {
     fn spawn(args: &[&str]) -> Child {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mshconv-server"))
-            .args(args)
-            .env("RUST_LOG", "info")
-            .env_remove("MSHCONV_ADDR")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::inherit())
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            use std::io::BufRead;
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Child { child, lines: rx }
+        let (child, lines) = spawn_server(args);
+        Child { child, lines }
     }
 
     /// The first log line containing `text`.

@@ -41,60 +41,32 @@ const CLIPS: &str = "idle=0..9:loop,walk=10..28:pingpong";
 
 /// The colour of the one texture the page's look files give the walker.
 const LOOK_COLOUR: [u8; 3] = [0, 255, 0];
+/// The colour of the same texture in a walker exported with another
+/// `Textures.lib`: its own texture, which the import preview must show.
+const OWN_COLOUR: [u8; 3] = [255, 0, 0];
 
 /// The game's look for the walker, written under `out/look/`: a WEAR whose
 /// every row (as many as the walker's material indices need) names `GREEN`, a
 /// `Material.lib` with `GREEN` (texture `GREEN_TEX`), a `Textures.lib` with
-/// `GREEN_TEX`, 8 x 8 pixels of [`LOOK_COLOUR`] (565, exact). Their paths
-/// and the colour, for the script.
+/// `GREEN_TEX`, 8 x 8 pixels of [`LOOK_COLOUR`] (565, exact), and another
+/// `Textures.lib` whose `GREEN_TEX` is [`OWN_COLOUR`]. Their paths and the
+/// colours, for the script.
 fn look_files(out: &Path) -> serde_json::Value {
-    use mshconv_material::mat0::{Mat0, Phase, MAT0_TYPE_ID};
-    use mshconv_material::texm::{PixelFormat, Rgba8Image, TEXM_MAGIC};
-    use mshconv_material::{wear::WearRow, Texm, Wear};
-    use nres::{OwnedArchive, OwnedEntry, WriteMode};
-    let walker = fixture(WALKER);
-    let opened = msh::open(&walker, msh::Mode::Strict).unwrap();
-    let rows = opened
-        .view
-        .batches
-        .iter()
-        .map(|b| b.material_index.get())
-        .max()
-        .unwrap()
-        + 1;
-    let wear = Wear::new(
-        (0..rows)
-            .map(|i| WearRow::new(i.to_string(), "GREEN"))
-            .collect(),
-    );
-    let library = |entry: OwnedEntry| {
-        let mut a = OwnedArchive::new();
-        a.push(entry);
-        a.write(WriteMode::Canonical).unwrap()
-    };
-    let mat0 = Mat0 {
-        phases: vec![Phase::new(b"GREEN_TEX")],
-        ..Mat0::default()
-    };
-    let [r, g, b] = LOOK_COLOUR;
-    let image = Rgba8Image {
+    use mshconv_material::texm::{PixelFormat, Rgba8Image};
+    let solid = |[r, g, b]: [u8; 3]| Rgba8Image {
         width: 8,
         height: 8,
         pixels: [r, g, b, 255].repeat(64),
     };
-    let texm = Texm::from_rgba8(&image, PixelFormat::Rgb565, None).unwrap();
+    let [wear, materials, textures] = walker_look(&solid(LOOK_COLOUR), PixelFormat::Rgb565);
+    let [_, _, own_textures] = walker_look(&solid(OWN_COLOUR), PixelFormat::Rgb565);
     let dir = out.join("look");
     std::fs::create_dir_all(&dir).unwrap();
     let files = [
-        ("m095_walker.wea", wear.write().unwrap()),
-        (
-            "Material.lib",
-            library(OwnedEntry::new(MAT0_TYPE_ID, "GREEN", mat0.write().unwrap()).unwrap()),
-        ),
-        (
-            "Textures.lib",
-            library(OwnedEntry::new(TEXM_MAGIC, "GREEN_TEX", texm.write().unwrap()).unwrap()),
-        ),
+        ("m095_walker.wea", wear),
+        ("Material.lib", materials),
+        ("Textures.lib", textures),
+        ("Own-Textures.lib", own_textures),
     ];
     for (name, bytes) in &files {
         std::fs::write(dir.join(name), bytes).unwrap();
@@ -104,6 +76,8 @@ fn look_files(out: &Path) -> serde_json::Value {
         "materials": dir.join(files[1].0),
         "textures": dir.join(files[2].0),
         "colour": LOOK_COLOUR,
+        "ownTextures": dir.join(files[3].0),
+        "ownColour": OWN_COLOUR,
     })
 }
 

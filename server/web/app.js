@@ -7,8 +7,11 @@
 // - .rlb: POST /v1/archive/list gives the entries to choose from;
 //   POST /v1/archive/convert gives every model at once (a zip).
 // - .glb/.gltf/.obj: POST /v1/convert?to=msh gives the .msh, and the import
-//   report from its x-mshconv-notes header; that .msh goes through
-//   /v1/convert?to=glb again for the preview, and /v1/validate.
+//   report from its x-mshconv-notes header; the preview is that model put
+//   into an empty archive with its look (POST /v1/archive/put with the
+//   attached Material.lib/Textures.lib, or the service's --game-dir) and
+//   converted back with /v1/convert?to=glb&entry=, so it shows the model's
+//   own textures when the game's look is at hand; and /v1/validate.
 // - A model the conversion refuses (422): POST /v1/validate?tolerant=true and
 //   /v1/inspect?tolerant=true show what can be read of it.
 // - The game's look: the optional files WEAR, Material.lib and Textures.lib
@@ -18,7 +21,11 @@
 //   why (the service's game.* notes).
 // - "Put a model into an archive": POST /v1/archive/put with the .rlb and the
 //   model (the one opened or imported above, or one chosen there) gives the
-//   new archive to download.
+//   new archive to download; add=true only when "Add it as a new model" is
+//   ticked (else a name the archive lacks is refused: archive.no_such_entry).
+//   A .glb/.gltf/.obj goes with the attached Material.lib and Textures.lib
+//   (or the service's --game-dir): its look comes back too, and when a
+//   library changes the answer is a zip of the archive and the libraries.
 //
 // Uploads use XMLHttpRequest for its upload progress events (fetch has none).
 // Errors are the service's problem documents (title, detail, code), shown in
@@ -68,7 +75,7 @@ const state = {
   importPreview: null, // null | loading | shown | failed: the preview of an imported model
   tolerant: null, // what can be read of a model the conversion refused
   archiveZip: null, // the last "every model" zip
-  put: { model: null, archive: null, entries: [], entry: '' }, // the "put into an archive" form
+  put: { model: null, archive: null, entries: [], entry: '', add: false }, // the "put into an archive" form
   putResult: null, // the last put: placed, entry, fileName, bytes, notes
   look: null, // the shown model's look: textured, images, text
 };
@@ -214,6 +221,8 @@ function headline(p) {
     'request.entry_required': 'This file is an archive of several models',
     'request.missing_archive': 'Choose an archive first',
     'archive.is_model': 'This file is a model, not an archive',
+    'archive.no_such_entry': 'The archive has no entry of that name (tick “Add it as a new model” to add one)',
+    'archive.bad_name': 'This name cannot be an entry name',
   };
   if (known[code]) return known[code];
   if (code.startsWith('page.')) return p.title;
@@ -356,6 +365,7 @@ async function openFiles(fileList) {
   $('import').hidden = true;
   $('damaged').hidden = true;
   stopAnimation();
+  clearLook();
   Object.assign(state, {
     kind: null,
     archive: null,
@@ -449,7 +459,7 @@ async function openModel(gen) {
   $('model').hidden = true;
   stopAnimation();
   const { file, entry } = current;
-  state.look = null;
+  clearLook();
   const what = entry ? `${entry} from ${file.name}` : file.name;
   $('clips-text').value = '';
   view.appliedClips = '';
@@ -478,7 +488,7 @@ async function openModel(gen) {
   setStatus(`Preparing the preview of ${what}…`);
   try {
     await showModel(answer.body, entry || file.name);
-    showLook(answer);
+    showLook(answer, entry || file.name);
   } catch (e) {
     if (gen === generation) {
       fail(
@@ -546,18 +556,22 @@ function paragraph(text) {
   return p;
 }
 
-/** glTF/OBJ -> MSH: the import report and the .msh to download. */
-async function importModel(gen) {
-  state.phase = 'uploading';
-  clearError();
-  const { file, mtl } = current;
-  const params = {
-    to: 'msh',
+/** The import options of the form (for a glTF or OBJ on its way to .msh). */
+function importParams() {
+  return {
     fps: $('import-fps').value.trim(),
     axis: $('import-axis').value,
     rotation: $('import-rotation').value,
     animation: $('import-animation').value.trim(),
   };
+}
+
+/** glTF/OBJ -> MSH: the import report and the .msh to download. */
+async function importModel(gen) {
+  state.phase = 'uploading';
+  clearError();
+  const { file, mtl } = current;
+  const params = { to: 'msh', ...importParams() };
   let answer;
   try {
     answer = await post('/v1/convert', params, { file, mtl }, `Uploading ${file.name}`);
@@ -594,11 +608,12 @@ async function importModel(gen) {
   $('import').hidden = false;
   state.phase = 'imported';
   setStatus(`Converted ${file.name} to ${name}: ${count} note(s) in the import report.`);
-  // The .msh is the model from now on: the preview, the validation, the
-  // downloads and "put into an archive" use it.
+  // The .msh is the model from now on: the preview, the validation and the
+  // downloads use it. "Put into an archive" takes the file itself (and its
+  // .mtl): the service converts it the same way and brings its look back too.
   const msh = new File([blob], name, { type: 'application/octet-stream' });
   current.model = msh;
-  offerModel(msh, null);
+  offerModel(file, mtl);
   await previewImported(gen, msh);
 }
 
@@ -608,14 +623,73 @@ function modelUpload() {
   return { file: current.file, entry: current.entry || undefined };
 }
 
-/** The preview of an imported model: its .msh converted back to .glb by the service. */
+/** An empty NRes archive (its 16-byte header): where the preview puts an imported model. */
+function emptyArchive() {
+  const bytes = new Uint8Array(16);
+  const view = new DataView(bytes.buffer);
+  bytes.set([0x4e, 0x52, 0x65, 0x73]); // NRes
+  view.setUint32(4, 0x100, true); // version
+  view.setInt32(8, 0, true); // entries
+  view.setUint32(12, 16, true); // total size
+  return new File([bytes], 'preview.rlb', { type: 'application/octet-stream' });
+}
+
+/** The files of a zip the service wrote (stored, not compressed): [name, Uint8Array][]. */
+function zipFiles(buffer) {
+  const view = new DataView(buffer);
+  const files = [];
+  let at = 0;
+  while (at + 30 <= buffer.byteLength && view.getUint32(at, true) === 0x04034b50) {
+    const size = view.getUint32(at + 18, true);
+    const nameLength = view.getUint16(at + 26, true);
+    const extra = view.getUint16(at + 28, true);
+    const name = new TextDecoder().decode(new Uint8Array(buffer, at + 30, nameLength));
+    const start = at + 30 + nameLength + extra;
+    files.push([name, new Uint8Array(buffer, start, size)]);
+    at = start + size;
+  }
+  return files;
+}
+
+/**
+ * The imported model as the game would show it: put into an empty archive
+ * with its look (the attached libraries, or the service's --game-dir), then
+ * converted back from that archive with the libraries the put changed. The
+ * answer of that conversion, or null when the put is refused (the caller
+ * then shows the .msh without a look).
+ */
+async function lookPreview(msh) {
+  const entry = entryNameFor(msh.name);
+  const look = lookFiles(false);
+  const put = await post(
+    '/v1/archive/put',
+    { entry, add: 'true', ...importParams() },
+    { archive: emptyArchive(), file: current.file, mtl: current.mtl, look },
+    null,
+  );
+  if (!put.ok) return null;
+  let archive = put.body;
+  if ((put.header('content-type') || '').startsWith('application/zip')) {
+    for (const [name, bytes] of zipFiles(put.body)) {
+      const lower = name.toLowerCase();
+      if (lower === 'textures.lib') look.textures = new File([bytes], name);
+      else if (lower === 'material.lib') look.materials = new File([bytes], name);
+      else archive = bytes;
+    }
+  }
+  const file = new File([archive], 'preview.rlb', { type: 'application/octet-stream' });
+  return post('/v1/convert', { to: 'glb', entry }, { file, look }, null);
+}
+
+/** The preview of an imported model: its .msh converted back to .glb by the service, with its look. */
 async function previewImported(gen, msh) {
   state.importPreview = 'loading';
   const note = $('import-preview');
   note.textContent = 'Preparing the preview of the .msh…';
   let answer;
   try {
-    answer = await post('/v1/convert', { to: 'glb' }, { file: msh }, null);
+    answer = await lookPreview(msh);
+    if (!answer || !answer.ok) answer = await post('/v1/convert', { to: 'glb' }, { file: msh }, null);
   } catch (e) {
     if (gen !== generation) return;
     state.importPreview = 'failed';
@@ -639,8 +713,11 @@ async function previewImported(gen, msh) {
     return;
   }
   if (gen !== generation) return;
+  showLook(answer, msh.name);
   state.importPreview = 'shown';
-  note.textContent = 'The preview above shows the .msh as the service reads it back.';
+  note.textContent = state.look?.textured
+    ? "The preview above shows the .msh as the service reads it back, with the model's own textures as they would go into the game's libraries."
+    : 'The preview above shows the .msh as the service reads it back.';
   validate(gen);
 }
 
@@ -811,6 +888,7 @@ function updatePut() {
     archive: put.archive ? put.archive.name : null,
     entries: state.put.entries,
     entry,
+    add: $('put-add').checked,
   };
   $('put-go').disabled = !(put.model && put.archive && entry);
 }
@@ -835,15 +913,11 @@ async function choosePutArchive(file) {
 async function putIntoArchive() {
   const entry = $('put-entry').value.trim();
   if (!put.model || !put.archive || !entry) return;
-  const params = { entry };
-  if (!/\.msh$/i.test(put.model.name)) {
+  const params = { entry, add: $('put-add').checked ? 'true' : undefined };
+  const isMsh = /\.msh$/i.test(put.model.name);
+  if (!isMsh) {
     // A glTF or an OBJ is converted with the import options.
-    Object.assign(params, {
-      fps: $('import-fps').value.trim(),
-      axis: $('import-axis').value,
-      rotation: $('import-rotation').value,
-      animation: $('import-animation').value.trim(),
-    });
+    Object.assign(params, importParams());
   }
   clearError();
   let answer;
@@ -851,7 +925,8 @@ async function putIntoArchive() {
     answer = await post(
       '/v1/archive/put',
       params,
-      { archive: put.archive, file: put.model, mtl: put.mtl },
+      // A glTF's or OBJ's look goes into the libraries attached (not the WEAR: the archive's is used).
+      { archive: put.archive, file: put.model, mtl: put.mtl, look: isMsh ? undefined : lookFiles(false) },
       `Putting ${entry} into ${put.archive.name}`,
     );
   } catch (e) {
@@ -863,7 +938,9 @@ async function putIntoArchive() {
     $('put-result').textContent = '';
     return showError(problemOf(answer), { keep: true });
   }
-  const name = answer.fileName('archive.rlb');
+  const zipped = (answer.header('content-type') || '').startsWith('application/zip');
+  const name = answer.fileName(zipped ? 'archive.zip' : 'archive.rlb');
+  const changed = answer.header('x-mshconv-changed') || '';
   const placed = answer.header('x-mshconv-placed') || 'put';
   const stored = answer.header('x-mshconv-entry') || entry;
   let notes = [];
@@ -872,12 +949,13 @@ async function putIntoArchive() {
   } catch {
     notes = [];
   }
-  save(new Blob([answer.body], { type: 'application/octet-stream' }), name);
-  state.putResult = { placed, entry: stored, fileName: name, bytes: answer.body.byteLength, notes: notes.length };
+  save(new Blob([answer.body], { type: zipped ? 'application/zip' : 'application/octet-stream' }), name);
+  state.putResult = { placed, entry: stored, fileName: name, bytes: answer.body.byteLength, notes: notes.length, changed };
   const what = placed === 'added' ? `Added ${stored} to` : `Replaced ${stored} in`;
   const text =
     `${what} ${put.archive.name} (from ${put.model.name}${notes.length ? `, ${plural(notes.length, 'conversion note')}` : ''}): ` +
-    `downloaded ${name}, ${answer.body.byteLength.toLocaleString('en')} bytes. Every other entry is as it was.`;
+    `downloaded ${name}, ${answer.body.byteLength.toLocaleString('en')} bytes. Every other entry is as it was.` +
+    (zipped ? ` Changed: ${changed} (copy them back into the game folder).` : '');
   $('put-result').textContent = text;
   setStatus(text);
 }
@@ -1250,7 +1328,7 @@ async function applyClips() {
   if (!answer.ok) return showError(problemOf(answer), { keep: true });
   stopAnimation();
   await showModel(answer.body, $('model-title').textContent);
-  showLook(answer);
+  showLook(answer, state.look?.model ?? $('model-title').textContent);
   if (gen !== generation) return;
   view.appliedClips = clips;
   setStatus(clips ? `${plural(view.clips.length, 'clip')}: pick one to play it.` : 'One animation over the whole timeline.');
@@ -1352,8 +1430,15 @@ const UNTEXTURED_NOTES = [
   'game.no_texture',
 ];
 
-/** Says whether the shown model is textured (its GLB has images) and, when not, why. */
-function showLook(answer) {
+/** Forgets the look line of the model shown before (a new file, a new model). */
+function clearLook() {
+  $('look-status').textContent = '';
+  $('look-status').classList.remove('textured');
+  state.look = null;
+}
+
+/** Says whether the shown model (named `model`) is textured (its GLB has images) and, when not, why. */
+function showLook(answer, model) {
   const images = glbJson(answer.body)?.images?.length ?? 0;
   let notes = [];
   try {
@@ -1373,7 +1458,7 @@ function showLook(answer) {
   }
   $('look-status').textContent = text;
   $('look-status').classList.toggle('textured', images > 0);
-  state.look = { textured: images > 0, images, text };
+  state.look = { model, textured: images > 0, images, text };
 }
 
 // ---------------------------------------------------------------- wiring
@@ -1441,6 +1526,7 @@ $('put-pick').addEventListener('change', () => {
   updatePut();
 });
 $('put-go').addEventListener('click', putIntoArchive);
+$('put-add').addEventListener('change', updatePut);
 $('lod').addEventListener('change', onSlotPicked);
 $('group').addEventListener('change', onSlotPicked);
 $('play').addEventListener('click', () => play(!view.playing));

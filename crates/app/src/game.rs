@@ -105,8 +105,44 @@ struct MaterialLib {
 #[derive(Debug, Default)]
 struct TexturesLib {
     entries: Vec<(String, std::ops::Range<usize>)>,
-    bytes: Vec<u8>,
+    bytes: LibraryBytes,
     notes: Vec<Note>,
+}
+
+/// A library's bytes, shared as the caller holds them (a `Vec<u8>`, or the
+/// service's upload buffer) rather than copied: a given `Textures.lib` is
+/// kept for as long as its textures may be decoded.
+#[derive(Clone)]
+pub struct LibraryBytes(Arc<dyn AsRef<[u8]> + Send + Sync>);
+
+impl LibraryBytes {
+    /// Any bytes that can be shared between threads.
+    pub fn new(bytes: impl AsRef<[u8]> + Send + Sync + 'static) -> LibraryBytes {
+        LibraryBytes(Arc::new(bytes))
+    }
+
+    /// The bytes.
+    pub fn as_slice(&self) -> &[u8] {
+        (*self.0).as_ref()
+    }
+}
+
+impl From<Vec<u8>> for LibraryBytes {
+    fn from(bytes: Vec<u8>) -> LibraryBytes {
+        LibraryBytes::new(bytes)
+    }
+}
+
+impl Default for LibraryBytes {
+    fn default() -> LibraryBytes {
+        LibraryBytes::new(Vec::new())
+    }
+}
+
+impl std::fmt::Debug for LibraryBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LibraryBytes({} bytes)", self.as_slice().len())
+    }
 }
 
 impl MaterialLib {
@@ -178,10 +214,10 @@ impl TexturesLib {
 
     /// The entries of the library `bytes`, kept with them (`label` names it
     /// in the notes); each Texm is parsed on first use.
-    fn parse(label: &str, bytes: Vec<u8>) -> Self {
-        let entries = match nres::Archive::parse(&bytes) {
+    fn parse(label: &str, bytes: LibraryBytes) -> Self {
+        let entries = match nres::Archive::parse(bytes.as_slice()) {
             Ok(archive) => {
-                let base = bytes.as_ptr() as usize;
+                let base = bytes.as_slice().as_ptr() as usize;
                 archive
                     .entries()
                     .map(|e| {
@@ -209,9 +245,9 @@ impl TexturesLib {
 #[derive(Debug, Clone, Default)]
 pub struct GivenLibraries {
     /// A `Material.lib`.
-    pub material: Option<Vec<u8>>,
-    /// A `Textures.lib`.
-    pub textures: Option<Vec<u8>>,
+    pub material: Option<LibraryBytes>,
+    /// A `Textures.lib` (kept, not copied, while its textures are decoded).
+    pub textures: Option<LibraryBytes>,
 }
 
 /// A game folder's shared state. See the module documentation.
@@ -321,18 +357,20 @@ impl GameDir {
     /// process-wide: it lives as long as its conversions. A damaged given
     /// library is a note, as a damaged file is.
     pub fn given(libraries: GivenLibraries, base: Option<Arc<GameDir>>) -> Arc<GameDir> {
-        let given = |bytes: Option<Vec<u8>>, name: &str| -> Option<Result<Vec<u8>, String>> {
-            match (bytes, &base) {
-                (Some(b), _) => Some(Ok(b)),
-                (None, Some(_)) => None,
-                (None, None) => Some(Err(format!("no {name} given"))),
-            }
-        };
+        let given =
+            |bytes: Option<LibraryBytes>, name: &str| -> Option<Result<LibraryBytes, String>> {
+                match (bytes, &base) {
+                    (Some(b), _) => Some(Ok(b)),
+                    (None, Some(_)) => None,
+                    (None, None) => Some(Err(format!("no {name} given"))),
+                }
+            };
         let material = match given(libraries.material, MATERIAL_LIB) {
             None => OnceLock::new(),
-            Some(Ok(b)) => {
-                OnceLock::from(MaterialLib::parse(&format!("the given {MATERIAL_LIB}"), &b))
-            }
+            Some(Ok(b)) => OnceLock::from(MaterialLib::parse(
+                &format!("the given {MATERIAL_LIB}"),
+                b.as_slice(),
+            )),
             Some(Err(why)) => OnceLock::from(MaterialLib::missing(format!(
                 "{why}: materials are not resolved"
             ))),
@@ -401,7 +439,7 @@ impl GameDir {
                 ));
             };
             match std::fs::read(&path) {
-                Ok(bytes) => TexturesLib::parse(&path.display().to_string(), bytes),
+                Ok(bytes) => TexturesLib::parse(&path.display().to_string(), bytes.into()),
                 Err(e) => TexturesLib::unreadable(format!("{}: {e}", path.display())),
             }
         })
@@ -427,10 +465,13 @@ impl GameDir {
     fn decode_texture(&self, name: &str) -> Result<Arc<Texture>, String> {
         let lib = self.textures_lib();
         let found = match lib.entries.iter().find(|(n, _)| same_name(n, name)) {
-            None if lib.bytes.is_empty() => Err(format!("{TEXTURES_LIB} is not available")),
+            None if lib.bytes.as_slice().is_empty() => {
+                Err(format!("{TEXTURES_LIB} is not available"))
+            }
             None => Err(format!("{TEXTURES_LIB} has no texture {name:?}")),
             Some((stored, range)) => lib
                 .bytes
+                .as_slice()
                 .get(range.clone())
                 .ok_or_else(|| "out of range".to_string())
                 .and_then(|b| Texm::parse(b).map_err(|e| e.to_string()))

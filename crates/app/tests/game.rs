@@ -728,8 +728,8 @@ fn libraries_given_in_memory_resolve_as_the_folders() {
         .unwrap()
     };
     let libraries = GivenLibraries {
-        material: Some(read("material.LIB")),
-        textures: Some(read("TEXTURES.lib")),
+        material: Some(read("material.LIB").into()),
+        textures: Some(read("TEXTURES.lib").into()),
     };
     let alone = GameDir::given(libraries.clone(), None);
     assert_eq!(alone.dir(), Path::new(""));
@@ -748,7 +748,7 @@ fn libraries_given_in_memory_resolve_as_the_folders() {
     // Only materials given: the folder's textures, shared with it.
     let mats_only = GameDir::given(
         GivenLibraries {
-            material: Some(read("material.LIB")),
+            material: Some(read("material.LIB").into()),
             textures: None,
         },
         Some(base.clone()),
@@ -774,8 +774,8 @@ fn libraries_given_in_memory_resolve_as_the_folders() {
     // Damaged or missing pieces are notes; the export goes on.
     let damaged = GameDir::given(
         GivenLibraries {
-            material: Some(b"not an archive".to_vec()),
-            textures: Some(b"NRes broken".to_vec()),
+            material: Some(b"not an archive".to_vec().into()),
+            textures: Some(b"NRes broken".to_vec().into()),
         },
         None,
     );
@@ -794,7 +794,7 @@ fn libraries_given_in_memory_resolve_as_the_folders() {
     assert!(codes(&out).contains(&"game.no_material_lib"));
     let textures_missing = GameDir::given(
         GivenLibraries {
-            material: Some(read("material.LIB")),
+            material: Some(read("material.LIB").into()),
             textures: None,
         },
         None,

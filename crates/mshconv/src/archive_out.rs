@@ -36,7 +36,10 @@ pub fn target(output: &Path) -> Result<Target, Error> {
     let Some((archive, name)) = output.to_str().and_then(|s| s.rsplit_once(':')) else {
         return Ok(Target::File);
     };
-    if archive.is_empty() || name.is_empty() || name.contains(['/', '\\']) {
+    // A name with `/` (`units.rlb:sub/TANK.MSH`) is still an entry of an
+    // existing archive: the put refuses it (`archive.bad_name`), as the
+    // service does, rather than writing a file of that path.
+    if archive.is_empty() || name.is_empty() {
         return Ok(Target::File);
     }
     let archive = PathBuf::from(archive);

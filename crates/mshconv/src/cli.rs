@@ -211,6 +211,8 @@ const CONVERT_AFTER: &str = after!(
   mshconv convert tank.msh tank.glb --clips 'idle=0..10:loop,fire=11..20:once'
   mshconv convert tank.msh tank.usda               # USD text, for USD-based tools
   mshconv convert tank.glb tank.msh                # and tank.clips.json, if it has clips
+  mshconv convert edited.glb units.rlb:TANK.MSH     # replaces the entry TANK.MSH
+  mshconv convert new.glb units.rlb:NEW.MSH --add   # adds a model the archive lacks
 
 The input format is --from, else told from IN's bytes, else from its extension
 (a .glb renamed .msh converts, with a note); the output format is --to or OUT's
@@ -220,6 +222,9 @@ they are recorded in the output, and the import reads them back (a file written
 by mshconv converts back to the identical .msh). A .gltf's side-car buffers are
 read only from its own folder; no other URI is followed. Notes about
 approximations go to stderr (--quiet: none).
+OUT as ARCHIVE:ENTRY replaces that entry of the archive; a name the archive
+does not have is refused (archive.no_such_entry, with the closest names) unless
+--add is given.
 Available: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh."
 );
 
@@ -229,6 +234,7 @@ const BATCH_AFTER: &str = "Examples:
   mshconv batch models/ --to glb --out converted/ --include 'units/**' --exclude '*_old.msh'
   mshconv batch converted/ --to msh --out back/ --report report.json
   mshconv batch edited/ --to msh --into units.rlb
+  mshconv batch new/ --to msh --into units.rlb --add
   mshconv batch units.rlb:TANK.MSH units.rlb --to glb --out converted/ --include 'M1*'
 
 INPUTs are files, folders (searched recursively), .rlb archives and
@@ -248,8 +254,10 @@ without / matches the file name at any depth; letters match in either case.
 
 With --to msh --into ARCHIVE instead of --out, every converted model goes into
 that existing archive as the entry STEM.MSH (the input's file stem in capitals):
-it replaces the entry of that name or is added; the archive is written once, at
-the end, durably; the report's \"placed\" says replaced or added.
+it replaces the entry of that name, or with --add is added (without --add a
+model whose entry the archive lacks fails with archive.no_such_entry, naming the
+closest names); the archive is written once, at the end, durably; the report's
+\"placed\" says replaced or added.
 
 With --to msh --game-dir DIR each model's look goes back into DIR's libraries
 (docs/MATERIALS.md); two models of the run that edit one texture or material
@@ -320,6 +328,10 @@ pub struct ConvertArgs {
     /// write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// With OUT as ARCHIVE:ENTRY: add the entry when the archive has none
+    /// of that name (without it, such a name is refused: a typo adds nothing).
+    #[arg(long)]
+    pub add: bool,
 }
 
 /// Options of `batch`.
@@ -335,9 +347,14 @@ pub struct BatchArgs {
     #[arg(long, value_name = "DIR", required_unless_present = "into")]
     pub out: Option<PathBuf>,
     /// With --to msh: put every converted model into this existing archive
-    /// instead (each replaces the entry of its name, STEM.MSH, or is added).
+    /// instead (each replaces the entry of its name, STEM.MSH; with --add a
+    /// name the archive lacks is added).
     #[arg(long, value_name = "ARCHIVE", conflicts_with = "out")]
     pub into: Option<PathBuf>,
+    /// With --into: add the models whose entry the archive does not have
+    /// (without it, each fails with archive.no_such_entry).
+    #[arg(long, requires = "into")]
+    pub add: bool,
     /// Conversions at once [default: the number of cores].
     #[arg(long, short, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub jobs: Option<u16>,

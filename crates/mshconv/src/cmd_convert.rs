@@ -4,7 +4,8 @@
 //! stdin/stdout. The output file is written under a temporary name and
 //! renamed, so an interrupted run never leaves half a file. OUT may be
 //! `ARCHIVE:ENTRY`: the model goes into that archive as MSH, replacing the
-//! entry of that name or adding it ([`crate::archive_out`]).
+//! entry of that name, or adding it with `--add` (the application layer's put
+//! rule, checked before the conversion: [`input::placement`]).
 
 use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
@@ -14,6 +15,7 @@ use crate::look_notes;
 use crate::look_out;
 use crate::out::{self, Out};
 use anyhow::Context;
+use mshconv_app::archive::Placed;
 use mshconv_app::look_import::users::WearPlace;
 use mshconv_app::names::model_name;
 use mshconv_app::{Error, Folder, Format, Names, NoResources, Resources};
@@ -47,9 +49,15 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         })?,
     };
     let into = matches!(target, Target::Entry { .. });
-    if let Target::Entry { name, .. } = &target {
-        mshconv_app::archive::check_model_entry_name(name)?;
-    }
+    // Into an archive: the name first, then replace or add (a typo fails here,
+    // before any conversion).
+    let placed = match &target {
+        Target::Entry { archive, name } => {
+            mshconv_app::archive::check_model_entry_name(name)?;
+            Some(input::placement(archive, name, args.add)?)
+        }
+        Target::File => None,
+    };
     if let Some(from) = args.from.filter(|_| !into) {
         from.check_direction(to)?;
     }
@@ -149,6 +157,9 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         }
         if args.dry_run {
             look_out::print_plan(out, &plan, &libs, &target, &args.output, msh.len())?;
+            if let (Target::Entry { archive, name }, Some(placed)) = (&target, placed) {
+                out.text(&placement_line(archive, name, placed, None))?;
+            }
             return Ok(ExitCode::SUCCESS);
         }
         look_out::write_libraries(&plan, &libs, args.quiet)?;
@@ -171,14 +182,14 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             print_note_list(&notes);
         }
         if args.dry_run {
-            out.text(&format!(
-                "would put {}:{name} ({} bytes)\n",
-                archive.display(),
-                msh.len()
-            ))?;
+            let placed = placed.unwrap_or(Placed::Replaced);
+            out.text(&placement_line(archive, name, placed, Some(msh.len())))?;
             return Ok(ExitCode::SUCCESS);
         }
-        let placed = archive_out::put(archive, name, None, msh)?;
+        let add = args.add;
+        let placed = archive_out::edit(archive, |editor| {
+            editor.put_model(name, msh, add, input::HOW_TO_ADD)
+        })?;
         if !args.quiet {
             archive_out::placed_line(archive, name, placed);
         }
@@ -230,6 +241,28 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         write_atomically(&args.output, &main.bytes)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--dry-run`'s line of a put into an archive, saying what the put does:
+/// `would put units.rlb:TANK.MSH (1234 bytes): replace` (or `: add (a new
+/// entry)`); with the look (whose plan lists the files, `bytes` none) `would
+/// replace units.rlb:TANK.MSH` or `would add ... (a new entry)`.
+fn placement_line(
+    archive: &std::path::Path,
+    name: &str,
+    placed: Placed,
+    bytes: Option<usize>,
+) -> String {
+    let new = if placed == Placed::Added {
+        " (a new entry)"
+    } else {
+        ""
+    };
+    let entry = format!("{}:{name}", archive.display());
+    match bytes {
+        Some(n) => format!("would put {entry} ({n} bytes): {}{new}\n", placed.verb()),
+        None => format!("would {} {entry}{new}\n", placed.verb()),
+    }
 }
 
 fn print_note_list(notes: &[mshconv_convert::Note]) {

@@ -43,6 +43,27 @@ pub fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
     Ok(nres::Directory::parse(&head, &directory, len)?)
 }
 
+/// How the CLI's refusal of a put into a missing entry says to add it.
+pub const HOW_TO_ADD: &str = "give --add";
+
+/// What putting the model `name` into the archive at `path` would do, by the
+/// application layer's put rule ([`archive::placement`]), from the archive's
+/// directory alone: replace, add (only with `add`), or `archive.no_such_entry`
+/// with the closest names. Checked before any conversion, so a typo fails at once.
+pub fn placement(path: &Path, name: &str, add: bool) -> anyhow::Result<archive::Placed> {
+    let directory = match read_directory(path) {
+        Ok(d) => d,
+        Err(e) if e.is::<nres::Error>() => {
+            return Err(e.context(format!("archive {}", path.display())))
+        }
+        Err(e) => return Err(e),
+    };
+    let what = format!("archive {}", path.display());
+    Ok(archive::placement(
+        &directory, name, add, &what, HOW_TO_ADD,
+    )?)
+}
+
 /// Bytes `range` of a file (an archive entry's payload).
 pub fn read_range(path: &Path, range: Range<u64>) -> anyhow::Result<Vec<u8>> {
     let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;

@@ -12,7 +12,6 @@ use crate::out::{self, Out};
 use mshconv_app::game::{wear_name, wear_sibling};
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
 use mshconv_app::{Format, GameDir, Resources};
-use mshconv_convert::gltf::import::look::ImportedLook;
 use mshconv_material::WEAR_TYPE_ID;
 use std::path::{Path, PathBuf};
 
@@ -23,34 +22,7 @@ pub fn backup_path(library: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Whether a conversion from `from` brings a look back (glTF, GLB and OBJ do).
-pub fn brings_look(from: Format) -> bool {
-    matches!(from, Format::Gltf | Format::Glb | Format::Obj)
-}
-
-/// The look of the glTF or OBJ `input` (of format `from`), and the notes of
-/// reading it.
-pub fn read(
-    input: &[u8],
-    from: Format,
-    resources: &dyn Resources,
-) -> Result<(ImportedLook, mshconv_convert::Report), mshconv_app::Error> {
-    let side_file = |name: &str| resources.side_file(name);
-    let mut notes = mshconv_convert::Report::default();
-    let look = if from == Format::Obj {
-        // The .mtl the .obj names (nothing to bring back without one).
-        let mtl = resources.mtl(mshconv_app::resources::mtllib_name(input).as_deref());
-        match mtl {
-            Some(mtl) => mshconv_convert::obj::look::read_look(&mtl, &side_file, &mut notes),
-            None => Ok(Default::default()),
-        }
-    } else {
-        mshconv_convert::gltf::import::look::read_look(input, &side_file)
-    }?;
-    let mut look = look;
-    notes.notes.append(&mut look.notes);
-    Ok((look, notes))
-}
+pub use mshconv_app::look_import::{brings_look, change_line, read_look as read};
 
 /// The look import's plan for the glTF or OBJ `input` (of format `from`)
 /// written to `target` (`output` when it is a file).
@@ -151,17 +123,6 @@ pub fn print_plan(
         text.push('\n');
     }
     out.text(&text)
-}
-
-/// `Textures.lib: add RUST (material 1: 8888 128 x 32, 8 mips)`.
-pub fn change_line(c: &look_import::Change) -> String {
-    format!(
-        "{}: {} {} ({})",
-        c.library,
-        c.action.verb(),
-        c.entry,
-        c.detail
-    )
 }
 
 /// Writes the libraries that change (each after its first backup).

@@ -95,10 +95,61 @@ fn an_edited_model_replaces_its_entry_and_a_new_name_adds_one() {
             assert_eq!(a.3, b.3, "{} unchanged", a.0);
         }
     }
-    // A new name adds an entry the game's lookup finds.
+    // A name the archive lacks (a typo) is refused, with the closest names,
+    // and the archive is left as it was.
+    let kept = std::fs::read(dir.path().join("small.rlb")).unwrap();
     let r = run(
         dir.path(),
-        &["convert", "robot.glb", "small.rlb:NEW_ROBOT.MSH"],
+        &["convert", "robot.glb", "small.rlb:M123_DOM.MSH"],
+    )
+    .expect(2);
+    assert!(
+        r.stderr.contains("error[archive.no_such_entry]")
+            && r.stderr.contains("did you mean M123_DOME.MSH?")
+            && r.stderr.contains("give --add"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read(dir.path().join("small.rlb")).unwrap(), kept);
+    // --dry-run says which it would do.
+    let r = run(
+        dir.path(),
+        &[
+            "convert",
+            "robot.glb",
+            "small.rlb:m123_dome.msh",
+            "--dry-run",
+        ],
+    )
+    .expect(0);
+    assert!(
+        r.stdout.starts_with("would put small.rlb:m123_dome.msh (")
+            && r.stdout.ends_with(" bytes): replace\n"),
+        "{}",
+        r.stdout
+    );
+    let r = run(
+        dir.path(),
+        &[
+            "convert",
+            "robot.glb",
+            "small.rlb:NEW_ROBOT.MSH",
+            "--add",
+            "--dry-run",
+        ],
+    )
+    .expect(0);
+    assert!(
+        r.stdout.starts_with("would put small.rlb:NEW_ROBOT.MSH (")
+            && r.stdout.ends_with(" bytes): add (a new entry)\n"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(std::fs::read(dir.path().join("small.rlb")).unwrap(), kept);
+    // With --add, a new name adds an entry the game's lookup finds.
+    let r = run(
+        dir.path(),
+        &["convert", "robot.glb", "small.rlb:NEW_ROBOT.MSH", "--add"],
     )
     .expect(0);
     assert!(r.stderr.contains("note[archive.added]"), "{}", r.stderr);
@@ -143,6 +194,110 @@ fn an_archive_that_does_not_exist_is_refused_and_no_stray_file_is_made() {
         r.stderr.contains("convert.unsupported_direction"),
         "{}",
         r.stderr
+    );
+    assert_eq!(files(dir.path()), ["small.rlb", "tank.msh"]);
+}
+
+#[test]
+fn with_the_game_dir_too_a_new_entry_needs_add_and_the_dry_run_says_which() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["units.rlb", "Material.lib", "Textures.lib"] {
+        std::fs::copy(fixture(&format!("game/{name}")), dir.path().join(name)).unwrap();
+    }
+    let before = |name: &str| std::fs::read(dir.path().join(name)).unwrap();
+    let originals = [
+        before("units.rlb"),
+        before("Material.lib"),
+        before("Textures.lib"),
+    ];
+    let game = ["--game-dir", "."];
+    run(
+        dir.path(),
+        &[&["convert", "units.rlb:TANK.MSH", "tank.glb"][..], &game].concat(),
+    )
+    .expect(0);
+    let r = run(
+        dir.path(),
+        &[
+            &["convert", "tank.glb", "units.rlb:TANK.MSH", "--dry-run"][..],
+            &game,
+        ]
+        .concat(),
+    )
+    .expect(0);
+    assert!(
+        r.stdout.ends_with("would replace units.rlb:TANK.MSH\n"),
+        "{}",
+        r.stdout
+    );
+    let r = run(
+        dir.path(),
+        &[
+            &["convert", "tank.glb", "units.rlb:TANK2.MSH", "--dry-run"][..],
+            &game,
+        ]
+        .concat(),
+    )
+    .expect(2);
+    assert!(
+        r.stderr.contains("error[archive.no_such_entry]")
+            && r.stderr.contains("did you mean TANK.MSH?"),
+        "{}",
+        r.stderr
+    );
+    let r = run(
+        dir.path(),
+        &[
+            &[
+                "convert",
+                "tank.glb",
+                "units.rlb:TANK2.MSH",
+                "--add",
+                "--dry-run",
+            ][..],
+            &game,
+        ]
+        .concat(),
+    )
+    .expect(0);
+    assert!(
+        r.stdout
+            .ends_with("would add units.rlb:TANK2.MSH (a new entry)\n"),
+        "{}",
+        r.stdout
+    );
+    let after = [
+        before("units.rlb"),
+        before("Material.lib"),
+        before("Textures.lib"),
+    ];
+    assert!(after == originals, "nothing was written");
+}
+
+#[test]
+fn entry_names_with_a_path_are_refused_as_the_service_refuses_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture("models/m127_tank.msh"), dir.path().join("tank.msh")).unwrap();
+    std::fs::copy(fixture("archives/small.rlb"), dir.path().join("small.rlb")).unwrap();
+    let original = std::fs::read(dir.path().join("small.rlb")).unwrap();
+    for name in [
+        "sub/TANK.MSH",
+        "../TANK.MSH",
+        "..TANK.MSH",
+        ".TANK.MSH",
+        "A..B.MSH",
+    ] {
+        let out = format!("small.rlb:{name}");
+        let r = run(dir.path(), &["convert", "tank.msh", &out, "--add"]).expect(2);
+        assert!(
+            r.stderr.contains("error[archive.bad_name]"),
+            "{name}: {}",
+            r.stderr
+        );
+    }
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
     );
     assert_eq!(files(dir.path()), ["small.rlb", "tank.msh"]);
 }
@@ -276,7 +431,11 @@ fn an_msh_goes_in_as_it_is_and_names_and_archives_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::copy(fixture("archives/small.rlb"), dir.path().join("small.rlb")).unwrap();
     std::fs::copy(fixture("models/m127_tank.msh"), dir.path().join("tank.msh")).unwrap();
-    run(dir.path(), &["convert", "tank.msh", "small.rlb:TANK.MSH"]).expect(0);
+    run(
+        dir.path(),
+        &["convert", "tank.msh", "small.rlb:TANK.MSH", "--add"],
+    )
+    .expect(0);
     let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();
     let archive = nres::Archive::parse(&bytes).unwrap();
     assert_eq!(
@@ -289,7 +448,11 @@ fn an_msh_goes_in_as_it_is_and_names_and_archives_are_checked() {
         dir.path().join("bad.msh"),
     )
     .unwrap();
-    let r = run(dir.path(), &["convert", "bad.msh", "small.rlb:BAD.MSH"]).expect(1);
+    let r = run(
+        dir.path(),
+        &["convert", "bad.msh", "small.rlb:BAD.MSH", "--add"],
+    )
+    .expect(1);
     assert!(
         r.stderr.contains("error[batch.index_count]"),
         "{}",

@@ -59,20 +59,58 @@ fn into_an_archive_replaces_and_adds_and_reports_which() {
         ],
     )
     .expect(0);
+    // Without --add, robot2 (an entry the archive lacks) fails before it is
+    // converted; the dome is still put back.
     let r = run(
         dir.path(),
-        &[
-            "batch",
-            "edited",
-            "--to",
-            "msh",
-            "--into",
-            "small.rlb",
-            "--report",
-            "r.json",
-        ],
+        &["batch", "edited", "--to", "msh", "--into", "small.rlb"],
     )
-    .expect(0);
+    .expect(1);
+    assert!(
+        r.stderr.contains("error[archive.no_such_entry]: edited/robot2.gltf: archive small.rlb has no entry named \"ROBOT2.MSH\"")
+            && r.stderr.contains("give --add"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains("note[archive.added]"), "{}", r.stderr);
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
+    );
+    // --dry-run says which entry is replaced and which would be added.
+    let into = [
+        "batch",
+        "edited",
+        "--to",
+        "msh",
+        "--into",
+        "small.rlb",
+        "--add",
+    ];
+    let r = run(dir.path(), &[&into[..], &["--dry-run"]].concat()).expect(0);
+    let puts: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("would put "))
+        .collect();
+    assert_eq!(puts.len(), 2, "{}", r.stdout);
+    assert!(
+        puts[0].starts_with("would put small.rlb:M123_DOME.MSH (")
+            && puts[0].ends_with(" bytes): replace"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        puts[1].starts_with("would put small.rlb:ROBOT2.MSH (")
+            && puts[1].ends_with(" bytes): add (a new entry)"),
+        "{}",
+        r.stdout
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
+    );
+    let r = run(dir.path(), &[&into[..], &["--report", "r.json"]].concat()).expect(0);
     assert!(r.stderr.contains("note[archive.replaced]"), "{}", r.stderr);
     assert!(r.stderr.contains("note[archive.added]"), "{}", r.stderr);
     let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();

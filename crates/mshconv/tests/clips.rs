@@ -99,7 +99,7 @@ fn convert_with_clips_and_back() {
     let archive =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/archives/small.rlb");
     std::fs::copy(archive, d.join("small.rlb")).unwrap();
-    let o = run(d, &["convert", "w.glb", "small.rlb:WALKER.MSH"]);
+    let o = run(d, &["convert", "w.glb", "small.rlb:WALKER.MSH", "--add"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("note[import.clips_not_written]"),

@@ -21,20 +21,31 @@
 //! printable ASCII (`archive.bad_name`): the game's names are Windows-1251
 //! bytes and a query is UTF-8, so nothing else would be stored as typed; the
 //! name field's length (35 bytes) is the editor's check (`archive.bad_name`).
+//!
+//! A `.glb`, `.gltf` or `.obj` brings its look back as the CLI's
+//! `--game-dir` does ([`super::put_look`]) when the server has `--game-dir`
+//! or the upload has the fields `materials`/`textures`: the model's WEAR goes
+//! into the archive beside it, and the answer is the archive alone when no
+//! library changed, else a zip of the archive and the changed libraries;
+//! `x-mshconv-changed` names the files that changed and `look.entry` notes
+//! say what each library gains.
 
-use super::respond;
+use super::{put_look, respond};
 use crate::body::ArchiveUpload;
 use crate::error::ApiError;
 use crate::extract::{format_param, FromQuery, OptionsQuery, Params};
+use crate::zip::Zip;
 use crate::{AppState, RequestContext};
 use axum::extract::State;
 use axum::http::{HeaderName, HeaderValue};
 use axum::response::Response;
 use axum::Extension;
 use mshconv_app::archive::{Editor, Placed};
+use mshconv_app::game::wear_name;
 use mshconv_app::names::{safe_stem, stem};
 use mshconv_app::{Format, GivenMtl, Names, Options};
 use mshconv_convert::Report;
+use mshconv_material::WEAR_TYPE_ID;
 use serde::Deserialize;
 
 /// Header saying what the put did: `replaced` or `added`.
@@ -44,12 +55,21 @@ pub const PLACED_HEADER: &str = "x-mshconv-placed";
 /// header-safe.
 pub const ENTRY_HEADER: &str = "x-mshconv-entry";
 
+/// Header naming the files the put changed, comma-separated: the archive,
+/// and `Textures.lib`/`Material.lib` when the look changed them.
+pub const CHANGED_HEADER: &str = "x-mshconv-changed";
+
+/// How the refusal of an entry the archive lacks says to add it.
+const HOW_TO_ADD: &str = "send add=true (on the web page: tick \"Add it as a new model\")";
+
 /// The query of `/v1/archive/put`.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ArchivePutQuery {
     /// The model entry to replace or add (a name ending in `.msh`).
     pub entry: Option<String>,
+    /// `true`: add the entry when the archive has none of that name.
+    pub add: Option<bool>,
     /// The model's format; sniffed from the bytes when absent.
     pub from: Option<String>,
     /// Frames per second of a glTF's timeline (import).
@@ -66,6 +86,7 @@ pub struct ArchivePutQuery {
 #[derive(Debug, Clone)]
 pub struct ArchivePutRequest {
     entry: String,
+    add: bool,
     from: Option<Format>,
     options: Options,
 }
@@ -102,6 +123,7 @@ impl FromQuery for ArchivePutRequest {
         .options(q.animation.as_deref())?;
         Ok(ArchivePutRequest {
             entry,
+            add: q.add.unwrap_or(false),
             from,
             options,
         })
@@ -130,12 +152,14 @@ fn model_as_msh(
     )?)
 }
 
-/// What the job made: the archive, what the put did, the entry's name, the report.
+/// What the job made: the archive, what the put did, the entry's name, the
+/// report, and the libraries the look changed (file name, bytes).
 struct Put {
     archive: Vec<u8>,
     placed: Placed,
     entry: String,
     report: Report,
+    libraries: Vec<(String, Vec<u8>)>,
 }
 
 /// `POST /v1/archive/put`.
@@ -149,22 +173,24 @@ pub async fn archive_put(
     if from != Format::Msh {
         from.check_direction(Format::Msh)?;
     }
-    let file_name = format!(
-        "{}.rlb",
-        safe_stem(
-            &upload
-                .archive_name
-                .as_deref()
-                .and_then(stem)
-                .unwrap_or_else(|| "archive".to_string())
-        )
+    let archive_stem = safe_stem(
+        &upload
+            .archive_name
+            .as_deref()
+            .and_then(stem)
+            .unwrap_or_else(|| "archive".to_string()),
     );
+    let file_name = format!("{archive_stem}.rlb");
+    // The libraries the look goes into (none: the put as it always was).
+    let libs = put_look::libraries(from, state.game().as_deref(), &upload.model.look)?;
     let metrics = state.metrics();
     let job_metrics = metrics.clone();
     let result = state
         .run_job(&ctx, move || -> Result<Put, ApiError> {
-            // The archive first: a damaged one is said before any conversion.
+            // The archive first: a damaged one, or a name it lacks without
+            // add=true, is said before any conversion.
             let mut editor = Editor::open(&upload.archive)?;
+            editor.placement(&q.entry, q.add, HOW_TO_ADD)?;
             let converted = model_as_msh(&upload.model, from, &q.entry, &q.options);
             if from != Format::Msh {
                 let outcome = match &converted {
@@ -173,8 +199,30 @@ pub async fn archive_put(
                 };
                 job_metrics.conversion(from.name(), Format::Msh.name(), outcome);
             }
-            let (msh, report) = converted?;
-            let placed = editor.put(&q.entry, None, msh)?;
+            let (msh, mut report) = converted?;
+            let look = match &libs {
+                Some(libs) => {
+                    let plan = put_look::plan(
+                        &upload.model,
+                        from,
+                        libs,
+                        &upload.archive,
+                        &q.entry,
+                        &mut report,
+                    )?;
+                    Some((put_look::changed_libraries(&plan, libs), plan.wear))
+                }
+                None => None,
+            };
+            let placed = editor.put_model(&q.entry, msh, q.add, HOW_TO_ADD)?;
+            let libraries = match look {
+                Some((libraries, wear)) => {
+                    // The WEAR beside the model, as the CLI puts it.
+                    editor.put(&wear_name(&q.entry), Some(WEAR_TYPE_ID), wear)?;
+                    libraries
+                }
+                None => Vec::new(),
+            };
             let archive = editor.write()?;
             // The entry as the archive now spells it.
             let entry = nres::Archive::parse(&archive)
@@ -190,6 +238,7 @@ pub async fn archive_put(
                 placed,
                 entry,
                 report,
+                libraries,
             })
         })
         .await;
@@ -213,14 +262,37 @@ pub async fn archive_put(
         notes = put.report.notes.len(),
         "model put into an archive"
     );
+    let mut changed: Vec<&str> = put.libraries.iter().map(|(n, _)| n.as_str()).collect();
+    changed.push(&file_name);
+    let changed = changed.join(", ");
+    let (body, content_type, answer_name) = if put.libraries.is_empty() {
+        (put.archive, Format::Msh.media_type(), file_name.clone())
+    } else {
+        // The archive and the libraries the look changed: one zip.
+        let mut zip = Zip::new();
+        for (name, bytes) in &put.libraries {
+            zip.add(name, bytes);
+        }
+        zip.add(&file_name, &put.archive);
+        let zip = zip.finish().map_err(|_| {
+            ApiError::unprocessable(
+                "output.too_large",
+                "the output would be over the 4 GiB a zip without zip64 holds",
+            )
+        })?;
+        (zip, mshconv_app::ZIP, format!("{archive_stem}.zip"))
+    };
     let mut response = respond::file(
-        put.archive,
-        Format::Msh.media_type(),
-        &file_name,
+        body,
+        content_type,
+        &answer_name,
         Some(&put.report),
         Some(from),
     );
     let headers = response.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&changed) {
+        headers.insert(HeaderName::from_static(CHANGED_HEADER), v);
+    }
     headers.insert(
         HeaderName::from_static(PLACED_HEADER),
         HeaderValue::from_static(placed),

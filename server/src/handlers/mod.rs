@@ -4,7 +4,8 @@
 //! answers with the right media type, or with an [`ApiError`].
 //!
 //! - [`convert`](mod@convert): `/v1/convert` and `/v1/archive/convert`;
-//! - [`archive_put`](mod@archive_put): `/v1/archive/put`;
+//! - [`archive_put`](mod@archive_put): `/v1/archive/put`, with
+//!   [`put_look`]: the look a glTF or OBJ carries into the game's libraries;
 //! - [`model`]: `/v1/validate`, `/v1/inspect`, `/v1/pose`, `/v1/archive/list`;
 //! - [`service`]: health, readiness, metrics, the OpenAPI document, 404/405;
 //! - [`respond`]: the response shapes (files with their notes, JSON).
@@ -16,6 +17,7 @@
 pub mod archive_put;
 pub mod convert;
 pub mod model;
+pub mod put_look;
 pub mod respond;
 pub mod service;
 

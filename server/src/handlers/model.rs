@@ -250,10 +250,11 @@ pub async fn archive_list(
             } else {
                 nres::Archive::parse(&upload.bytes)?
             };
-            Ok::<_, ApiError>(report::entry_rows(&parsed))
+            // Serialised here, row by row: no list of every row in memory.
+            respond::json_bytes(&report::EntryRows(&parsed))
         })
         .await??;
-    respond::json(&rows)
+    Ok(respond::json_response(rows))
 }
 
 #[cfg(test)]
@@ -268,6 +269,7 @@ mod tests {
             mtl: None,
             look: Default::default(),
             clips: None,
+            charge: Default::default(),
         };
         assert_eq!(model_name(None, None, &upload), "tank");
         assert_eq!(model_name(Some("x y"), None, &upload), "x y");

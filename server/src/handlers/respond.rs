@@ -98,17 +98,27 @@ pub fn file(
 
 /// A JSON document, pretty-printed, with a final newline.
 pub fn json<T: Serialize>(value: &T) -> Result<Response, ApiError> {
+    Ok(json_response(json_bytes(value)?))
+}
+
+/// A JSON document's bytes, pretty-printed, with a final newline.
+pub fn json_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, ApiError> {
     let mut body = serde_json::to_vec_pretty(value)
         .map_err(|e| ApiError::internal(format!("JSON serialisation failed: {e}")))?;
     body.push(b'\n');
-    Ok((
+    Ok(body)
+}
+
+/// The answer of a JSON document's bytes ([`json_bytes`]).
+pub fn json_response(body: Vec<u8>) -> Response {
+    (
         [(
             header::CONTENT_TYPE,
             HeaderValue::from_static(mshconv_app::JSON),
         )],
         body,
     )
-        .into_response())
+        .into_response()
 }
 
 #[cfg(test)]

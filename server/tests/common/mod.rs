@@ -210,3 +210,151 @@ pub fn cli_binary() -> Option<PathBuf> {
 pub fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
+
+/// The real binary, listening on a port of its own; ended when dropped.
+pub struct Binary {
+    /// The process.
+    pub child: std::process::Child,
+    /// Where it listens.
+    pub addr: std::net::SocketAddr,
+    /// Its log lines, kept (and dropped unread) while it runs.
+    _lines: std::sync::mpsc::Receiver<String>,
+}
+
+/// The real binary with `args` (`RUST_LOG=info`, no `MSHCONV_ADDR`), and
+/// its log lines (stdout) as they come: read all along, so that the binary
+/// never blocks on its log, also once nobody listens.
+pub fn spawn_server(args: &[&str]) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mshconv-server"))
+        .args(args)
+        .env("RUST_LOG", "info")
+        .env_remove("MSHCONV_ADDR")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead;
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            let _ = tx.send(line);
+        }
+    });
+    (child, rx)
+}
+
+impl Binary {
+    /// Starts it with `args` (and `--addr 127.0.0.1:0`), once it says where it listens.
+    pub fn start(args: &[&str]) -> Binary {
+        let args: Vec<&str> = ["--addr", "127.0.0.1:0"]
+            .iter()
+            .chain(args)
+            .copied()
+            .collect();
+        let (child, lines) = spawn_server(&args);
+        let deadline = std::time::Instant::now() + GUARD;
+        let addr = loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            let line = lines
+                .recv_timeout(left)
+                .expect("the binary says where it listens");
+            if let Some(rest) = line.split("listening on http://").nth(1) {
+                break rest
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .parse()
+                    .unwrap();
+            }
+        };
+        Binary {
+            child,
+            addr,
+            _lines: lines,
+        }
+    }
+
+    /// The peak resident memory so far (VmHWM), in bytes.
+    pub fn peak_memory(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().strip_suffix("kB"))
+            .and_then(|v| v.trim().parse().ok())
+            .expect("VmHWM in /proc/PID/status");
+        kb * 1024
+    }
+
+    /// The URL of a path (with its query).
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for Binary {
+    fn drop(&mut self) {
+        // The process this test started, by its handle.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The game's look for the walker: a WEAR whose every row (as many as the
+/// walker's material indices need) names `GREEN`, a `Material.lib` with
+/// `GREEN` (texture `GREEN_TEX`), a `Textures.lib` with `GREEN_TEX`, `image`
+/// in `format`: the WEAR's, `Material.lib`'s and `Textures.lib`'s bytes.
+pub fn walker_look(
+    image: &mshconv_material::texm::Rgba8Image,
+    format: mshconv_material::texm::PixelFormat,
+) -> [Vec<u8>; 3] {
+    use mshconv_material::mat0::{Mat0, Phase, MAT0_TYPE_ID};
+    use mshconv_material::texm::TEXM_MAGIC;
+    use mshconv_material::{wear::WearRow, Texm, Wear};
+    use nres::{OwnedArchive, OwnedEntry, WriteMode};
+    let walker = fixture(WALKER);
+    let opened = msh::open(&walker, msh::Mode::Strict).unwrap();
+    let rows = opened
+        .view
+        .batches
+        .iter()
+        .map(|b| b.material_index.get())
+        .max()
+        .unwrap()
+        + 1;
+    let wear = Wear::new(
+        (0..rows)
+            .map(|i| WearRow::new(i.to_string(), "GREEN"))
+            .collect(),
+    );
+    let library = |entry: OwnedEntry| {
+        let mut a = OwnedArchive::new();
+        a.push(entry);
+        a.write(WriteMode::Canonical).unwrap()
+    };
+    let mat0 = Mat0 {
+        phases: vec![Phase::new(b"GREEN_TEX")],
+        ..Mat0::default()
+    };
+    let texm = Texm::from_rgba8(image, format, None).unwrap();
+    [
+        wear.write().unwrap(),
+        library(OwnedEntry::new(MAT0_TYPE_ID, "GREEN", mat0.write().unwrap()).unwrap()),
+        library(OwnedEntry::new(TEXM_MAGIC, "GREEN_TEX", texm.write().unwrap()).unwrap()),
+    ]
+}
+
+/// The files of a zip, by name, in order.
+pub fn zip_files(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    (0..archive.len())
+        .map(|i| {
+            let mut f = archive.by_index(i).unwrap();
+            let mut data = Vec::new();
+            std::io::Read::read_to_end(&mut f, &mut data).unwrap();
+            (f.name().to_string(), data)
+        })
+        .collect()
+}

@@ -467,13 +467,22 @@ try {
     await page.setInputFiles('#put-archive', config.archive);
     await page.waitForFunction((e) => window.mshconvTest.state.put.entries.includes(e), config.archiveEntry, { timeout: WAIT });
     const s = await state(page);
-    check(s.put.model === 'm095_walker.msh' && s.put.archive === 'small.rlb', 'the imported .msh is the model to put', s.put);
+    check(s.put.model === 'm095_walker.glb' && s.put.archive === 'small.rlb', 'the imported .glb is the model to put (converted by the service, its look with it)', s.put);
     check((await page.locator('#put-entry').inputValue()) === 'M095_WALKER.MSH', "the entry name is the model's", await page.locator('#put-entry').inputValue());
+    // A name the archive lacks is refused until "Add it as a new model" is ticked.
+    check(!s.put.add, 'adding is not the default', s.put);
+    await page.click('#put-go');
+    await page.waitForFunction(() => window.mshconvTest.state.error !== null, null, { timeout: WAIT });
+    const refused = await state(page);
+    check(refused.error.code === 'archive.no_such_entry' && refused.phase === 'imported', 'a name the archive lacks is refused without the box, the page stays', refused.error);
+    check(/Add it as a new model/.test(await page.locator('#error').innerText()), 'the refusal says how to add it');
+    await page.check('#put-add');
+    check((await state(page)).put.add, 'the box is ticked');
     const rlb = await downloadBy(page, page.locator('#put-go'), 'put-added');
     const r = (await state(page)).putResult;
     check(rlb.name === 'small.rlb' && r.placed === 'added' && r.entry === 'M095_WALKER.MSH', 'the model is added and the archive downloads under its name', r);
     check(rlb.bytes.equals(readFileSync(config.putAdded)), "the new archive is the editor's (every other entry kept)", rlb.bytes.length);
-    const direct = await api('/v1/archive/put?entry=M095_WALKER.MSH', { archive: [config.archive, 'small.rlb'], file: [config.walker, 'm095_walker.msh'] });
+    const direct = await api('/v1/archive/put?entry=M095_WALKER.MSH&add=true', { archive: [config.archive, 'small.rlb'], file: [config.walker, 'm095_walker.msh'] });
     check(rlb.bytes.equals(direct), "the download is the API's answer", direct.length);
     check(/Added M095_WALKER\.MSH/.test(await page.locator('#put-result').innerText()), 'the page says what it did');
     await pageShot(page, 'page-put-added');
@@ -482,6 +491,7 @@ try {
   // Put a model chosen on its own in place of an archive's entry, picked from the list.
   await timed('put_replaced', async () => {
     await page.setInputFiles('#put-model', config.walker);
+    await page.uncheck('#put-add');
     await page.selectOption('#put-pick', config.archiveEntry);
     check((await page.locator('#put-entry').inputValue()) === config.archiveEntry, 'picking an entry fills in its name');
     const rlb = await downloadBy(page, page.locator('#put-go'), 'put-replaced');
@@ -498,10 +508,11 @@ try {
     // An .obj with its .mtl, chosen here: the service converts it on the way in.
     await page.setInputFiles('#put-model', [config.obj, config.mtl]);
     await page.fill('#put-entry', 'SCENE.MSH');
+    await page.check('#put-add');
     const obj = await downloadBy(page, page.locator('#put-go'), 'put-obj');
     const o = (await state(page)).putResult;
     check(o.placed === 'added' && o.notes > 0, 'an .obj is converted on the way in, with its notes', o);
-    const direct = await api('/v1/archive/put?entry=SCENE.MSH', {
+    const direct = await api('/v1/archive/put?entry=SCENE.MSH&add=true', {
       archive: [config.archive, 'small.rlb'],
       file: [config.obj, 'blender_scene.obj'],
       mtl: [config.mtl, 'blender_scene.mtl'],
@@ -570,9 +581,8 @@ try {
   // Textures.lib whose one texture is a solid colour. The preview must show
   // that colour over most of the model, and must not once they are removed.
   await timed('textured', async () => {
-    const [r, g, b] = config.look.colour;
-    /** Pixels of the look's colour as the lights shade it: its channels' order kept, clearly. */
-    const ofColour = (img) => {
+    /** Pixels of `[r, g, b]` (default: the look's colour) as the lights shade it: its channels' order kept, clearly. */
+    const ofColour = (img, [r, g, b] = config.look.colour) => {
       let n = 0;
       const dominant = [r, g, b].indexOf(Math.max(r, g, b));
       for (let i = 0; i < img.rgba.length; i += 4) {
@@ -605,6 +615,50 @@ try {
     const colour = ofColour(textured);
     report.pixels.textured = { model, colour };
     check(model > 1000 && colour > model / 2, "most of the model shows the texture's colour", report.pixels.textured);
+
+    // A walker whose own texture is another colour (exported with another
+    // Textures.lib), imported with the game's look attached: the preview
+    // shows its own texture, as it would go into the libraries.
+    const own = await api('/v1/convert?to=glb', {
+      file: [config.walker, 'm095_walker.msh'],
+      wear: [config.look.wear, 'm095_walker.wea'],
+      materials: [config.look.materials, 'Material.lib'],
+      textures: [config.look.ownTextures, 'Textures.lib'],
+    });
+    const ownGlb = join(config.out, 'own-walker.glb');
+    writeFileSync(ownGlb, own);
+    await page.setInputFiles('#file', ownGlb);
+    await page.waitForFunction(() => ['shown', 'failed'].includes(window.mshconvTest.state.importPreview), null, { timeout: WAIT });
+    s = await state(page);
+    const line = await page.locator('#look-status').textContent();
+    check(s.importPreview === 'shown' && s.look && s.look.model === 'own-walker.msh' && line === s.look.text, 'the look line is the imported model\'s, not a stale one of the walker before', { line, look: s.look });
+    check(s.look.textured, 'the import preview is textured with the game look at hand', { preview: s.importPreview, look: s.look });
+    check(/own textures/.test(await page.locator('#import-preview').textContent()), 'the page says the preview shows the own textures');
+    const ownShot = await canvasShot(page, 'import-own-textures');
+    report.pixels.ownTextures = { model: differingFrom(ownShot, background), own: ofColour(ownShot, config.look.ownColour), look: ofColour(ownShot) };
+    check(
+      report.pixels.ownTextures.own > report.pixels.ownTextures.model / 2 && report.pixels.ownTextures.look < report.pixels.ownTextures.model / 50,
+      "the import preview shows the model's own texture, not the library's",
+      report.pixels.ownTextures,
+    );
+
+    // Put into the archive with the look attached: the model's WEAR goes into
+    // the archive, and the Textures.lib its red texture changed comes with it.
+    check((await state(page)).put.model === 'own-walker.glb', 'the imported .glb is offered to put', (await state(page)).put);
+    await page.check('#put-add');
+    const zip = await downloadBy(page, page.locator('#put-go'), 'put-look');
+    const z = (await state(page)).putResult;
+    check(zip.name === 'small.zip' && z.changed === 'Textures.lib, small.rlb' && z.placed === 'added', 'the put answers a zip of the changed Textures.lib and the archive', z);
+    const directZip = await api('/v1/archive/put?entry=OWN-WALKER.MSH&add=true', {
+      archive: [config.archive, 'small.rlb'],
+      file: [ownGlb, 'own-walker.glb'],
+      materials: [config.look.materials, 'Material.lib'],
+      textures: [config.look.textures, 'Textures.lib'],
+    });
+    check(zip.bytes.equals(directZip), "the download is the API's answer", directZip.length);
+    check(/Changed: Textures\.lib, small\.rlb/.test(await page.locator('#put-result').innerText()), 'the page says what changed');
+    await page.setInputFiles('#file', config.walker);
+    await shown('Textured: 1 texture');
 
     for (const field of ['wear', 'materials', 'textures']) await page.setInputFiles(`#look-${field}`, []);
     await shown('no WEAR/Material.lib given');

@@ -22,6 +22,16 @@ pub enum Placed {
     Added,
 }
 
+impl Placed {
+    /// `replace` or `add`: what a put would do (`--dry-run`).
+    pub fn verb(self) -> &'static str {
+        match self {
+            Placed::Replaced => "replace",
+            Placed::Added => "add",
+        }
+    }
+}
+
 /// An archive opened for editing, with the layout it will be written in.
 #[derive(Debug, Clone)]
 pub struct Editor {
@@ -34,10 +44,7 @@ impl Editor {
     pub fn open(bytes: &[u8]) -> Result<Editor, Error> {
         let archive = nres::Archive::parse(bytes)?;
         if archive.find_by_type(msh::resource::NODES).is_some() {
-            return Err(Error::invalid(
-                "archive.is_model",
-                "this is a model (it has a node table), not an archive of models: put the model into the .rlb that holds it",
-            ));
+            return Err(is_model());
         }
         let owned = OwnedArchive::from_archive(&archive);
         // Canonical when the canonical writer gives the same bytes back.
@@ -112,6 +119,28 @@ impl Editor {
         })
     }
 
+    /// What putting the model `name` would do, by the put rule
+    /// ([`super::decide`]): replace the entry of that name, or add one when
+    /// `add` allows; else `archive.no_such_entry` with the closest names and
+    /// `how_to_add`.
+    pub fn placement(&self, name: &str, add: bool, how_to_add: &str) -> Result<Placed, Error> {
+        let names = self.owned.entries.iter().map(|e| e.name.as_bytes());
+        super::decide(names, name, add, "the archive", how_to_add)
+    }
+
+    /// Puts the model `data` under `name` by the put rule: [`Editor::placement`],
+    /// then [`Editor::put`] (an MSH entry when added).
+    pub fn put_model(
+        &mut self,
+        name: &str,
+        data: Vec<u8>,
+        add: bool,
+        how_to_add: &str,
+    ) -> Result<Placed, Error> {
+        self.placement(name, add, how_to_add)?;
+        self.put(name, None, data)
+    }
+
     /// Puts `data` under `name`: replaces the payload of the entry of that name
     /// (compared as the game compares: ASCII case-insensitively), or adds an
     /// entry of `type_id` at the end. `type_id` is also set on a replaced entry
@@ -175,13 +204,36 @@ impl Editor {
 /// UTF-8, so another character would not be stored as the game reads it:
 /// `archive.bad_name`) ending in `.msh`, as the game's model entries do and as
 /// the tools find models (`request.entry_not_model`; the message suggests
-/// `STEM.MSH`). The name field's length is the editor's check.
+/// `STEM.MSH`). It holds no `/`, `\` or `:` and no `..`, and does not start
+/// with `.` (`archive.bad_name`): the CLI names an entry as `ARCHIVE:ENTRY`,
+/// where such a name would be a path, and an extracted entry becomes a file
+/// of its name; so the service and the CLI accept the same names. It fits
+/// the name field (35 bytes), checked here too so that a name too long is
+/// said before the put rule looks it up.
 pub fn check_model_entry_name(name: &str) -> Result<(), Error> {
     if name.is_empty() || !name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
         return Err(Error::usage(
             "archive.bad_name",
             format!(
                 "{name:?}: a model's entry name is printable ASCII (the game's names are Windows-1251 bytes, so another character would not be stored as the game reads it)"
+            ),
+        ));
+    }
+    if name.len() > nres::raw::MAX_NAME_LEN {
+        return Err(Error::usage(
+            "archive.bad_name",
+            format!(
+                "{name:?} cannot be an entry name: it is {} bytes, and an entry's name holds at most {}",
+                name.len(),
+                nres::raw::MAX_NAME_LEN
+            ),
+        ));
+    }
+    if name.contains(['/', '\\', ':']) || name.contains("..") || name.starts_with('.') {
+        return Err(Error::usage(
+            "archive.bad_name",
+            format!(
+                "{name:?}: a model's entry name holds no /, \\, : or \"..\" and does not start with \".\" (on the command line ARCHIVE:ENTRY would read it as a path, and an extracted entry becomes a file of its name)"
             ),
         ));
     }
@@ -203,12 +255,18 @@ pub fn check_model_entry_name(name: &str) -> Result<(), Error> {
 pub fn check_is_archive(bytes: &[u8]) -> Result<(), Error> {
     let parsed = nres::Archive::parse(bytes)?;
     if parsed.find_by_type(msh::resource::NODES).is_some() {
-        return Err(Error::invalid(
-            "archive.is_model",
-            "this is a model (it has a node table), not an archive of models: put the model into the .rlb that holds it",
-        ));
+        return Err(is_model());
     }
     Ok(())
+}
+
+/// The refusal of a model where an archive of models is expected
+/// (`archive.is_model`).
+pub(super) fn is_model() -> Error {
+    Error::invalid(
+        "archive.is_model",
+        "this is a model (it has a node table), not an archive of models: put the model into the .rlb that holds it",
+    )
 }
 
 /// The names of an archive's entries, for messages.
@@ -282,6 +340,56 @@ mod tests {
         assert_eq!(names(&a2), ["M3.MSH", "M2.MSH"]);
         assert!(a2.find_by_name("M2.MSH").is_some());
         assert_eq!(e.remove("nope").unwrap_err().code(), "input.no_such_entry");
+    }
+
+    #[test]
+    fn a_model_is_added_only_when_asked() {
+        let bytes = canonical(&["M1.MSH", "M3.MSH"]);
+        let mut e = Editor::open(&bytes).unwrap();
+        let refused = e.put_model("M2.MSH", vec![7; 3], false, "give --add");
+        let refused = refused.unwrap_err();
+        assert_eq!(refused.code(), "archive.no_such_entry");
+        assert!(
+            refused.message().contains("did you mean M1.MSH or M3.MSH?"),
+            "{}",
+            refused.message()
+        );
+        assert_eq!(e.write().unwrap(), bytes, "nothing changed");
+        assert_eq!(e.placement("m1.msh", false, "").unwrap(), Placed::Replaced);
+        assert_eq!(
+            e.put_model("m3.msh", vec![1], false, "").unwrap(),
+            Placed::Replaced
+        );
+        assert_eq!(
+            e.put_model("M2.MSH", vec![7; 3], true, "").unwrap(),
+            Placed::Added
+        );
+        assert_eq!(Placed::Added.verb(), "add");
+        assert_eq!(Placed::Replaced.verb(), "replace");
+    }
+
+    #[test]
+    fn entry_names_the_command_line_cannot_name_are_refused() {
+        for ok in ["TANK.MSH", "a b.msh", "x.y.msh", "M-1_2.MSH"] {
+            check_model_entry_name(ok).unwrap();
+        }
+        for bad in [
+            "sub/TANK.MSH",
+            "..\\TANK.MSH",
+            "../TANK.MSH",
+            "a..b.msh",
+            ".TANK.MSH",
+            "C:TANK.MSH",
+            "",
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX.MSH",
+        ] {
+            let e = check_model_entry_name(bad).unwrap_err();
+            assert_eq!(e.code(), "archive.bad_name", "{bad:?}");
+        }
+        assert_eq!(
+            check_model_entry_name("TANK.GLB").unwrap_err().code(),
+            "request.entry_not_model"
+        );
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The archive policy, once: how an entry is found by name, which entries are
 //! models, when an archive's models are refused for sharing their bytes, and
-//! what to say when an archive is given where a model was expected.
+//! what to say when an archive is given where a model was expected, and when
+//! a put may add an entry (`put_rule`).
 //!
 //! It works on the directory alone ([`Listing`]: an [`nres::Archive`] in memory
 //! or an [`nres::Directory`] read from a file without its payloads), so the CLI
@@ -9,11 +10,13 @@
 
 mod edit;
 mod losses;
+mod put_rule;
 
 pub use edit::{
     check_is_archive, check_model_entry_name, contains, names, Editor, Placed, MSH_TYPE,
 };
 pub use losses::entry_losses;
+pub use put_rule::{closest, decide, placement, MAX_SUGGESTIONS};
 
 use crate::error::Error;
 use nres::raw::RawEntry;

@@ -15,6 +15,7 @@
 
 mod material;
 mod naming;
+mod read;
 mod texture;
 pub mod users;
 mod wear;
@@ -27,6 +28,7 @@ use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 
 pub use naming::{fit_name, ENTRY_NAME_MAX, TEXTURE_NAME_MAX};
+pub use read::{brings_look, change_line, read_look};
 pub use texture::{new_texture_format, new_texture_size, MAX_NEW_TEXTURE_SIDE};
 
 /// A library file of the game folder: where it is (or would be) and its bytes.

@@ -44,7 +44,7 @@ pub use archive::{
     check_archive, inspect_archive, type_label, type_text, ArchiveCheck, ArchiveEntry,
     ArchiveInspection, ModelSummary,
 };
-pub use entries::{entry_rows, EntryRow};
+pub use entries::{entry_rows, EntryRow, EntryRows};
 pub use float::F32;
 pub use inspect::{
     inspect, AnimationInfo, BatchInfo, EntryInfo, FindingCounts, Inspection, LegacyInfo, NodeInfo,

@@ -26,15 +26,28 @@ pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
 
 /// With `--into`: each task's output is the entry `STEM.MSH` of the archive
 /// (the input's file stem, upper case, as the game names its models; an
-/// entry of that name in any case is replaced).
-/// A task whose name cannot be an entry's (`archive.bad_name`: not printable
-/// ASCII) fails before any conversion.
-pub(super) fn into_entries(plan: &mut Plan, archive: &Path) {
+/// entry of that name in any case is replaced). A name the archive does not
+/// have is added only with `add` (`--add`); without it the task fails with
+/// `archive.no_such_entry` and the closest names (the application layer's put
+/// rule), before any conversion. A task whose name cannot be an entry's
+/// (`archive.bad_name`) fails too.
+pub(super) fn into_entries(plan: &mut Plan, archive: &Path, add: bool) -> anyhow::Result<()> {
+    let directory = crate::input::read_directory(archive)?;
+    let what = format!("archive {}", archive.display());
     let tasks = std::mem::take(&mut plan.tasks);
     for mut task in tasks {
         let stem = model_name(&task.input).to_ascii_uppercase();
         let entry = format!("{stem}.MSH");
-        if let Err(e) = mshconv_app::archive::check_model_entry_name(&entry) {
+        let rule = mshconv_app::archive::check_model_entry_name(&entry).and_then(|()| {
+            mshconv_app::archive::placement(
+                &directory,
+                &entry,
+                add,
+                &what,
+                crate::input::HOW_TO_ADD,
+            )
+        });
+        if let Err(e) = rule {
             plan.decided
                 .push(Record::failed(&task.input, e.code(), e.message()));
             continue;
@@ -43,6 +56,7 @@ pub(super) fn into_entries(plan: &mut Plan, archive: &Path) {
         task.entry = Some(entry);
         plan.tasks.push(task);
     }
+    Ok(())
 }
 
 /// With `--into`: `archive.entry_loses` for each converted model that would
@@ -75,6 +89,16 @@ pub(super) fn note_losses(archive: &Path, records: &mut [Record], quiet: bool) {
             out::note_line(note.code, &format!("{}: {}", record.input, note.message));
         }
         record.notes.push(note);
+    }
+}
+
+/// `--dry-run`'s word on a put into `entry` of the archive whose directory
+/// is `directory`: `: replace`, or `: add (a new entry)`.
+pub(super) fn placement_suffix(directory: &nres::Directory, entry: &str) -> &'static str {
+    if mshconv_app::archive::find(directory, entry).is_some() {
+        ": replace"
+    } else {
+        ": add (a new entry)"
     }
 }
 

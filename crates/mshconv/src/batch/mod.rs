@@ -154,7 +154,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         plan_input(input, args.to, &out, out_dir.as_deref(), &filter, &mut plan);
     }
     if let Some(archive) = &args.into {
-        into_entries(&mut plan, archive);
+        into_entries(&mut plan, archive, args.add)?;
     }
     let mut tasks = order_and_check(&mut plan);
     for task in &mut tasks {
@@ -275,12 +275,20 @@ fn print_dry_run(
     look_lines: Vec<String>,
 ) -> anyhow::Result<()> {
     let mut text = String::new();
+    // With --into: what each put would do (the put rule refused, while
+    // planning, every entry the archive lacks without --add).
+    let directory = into.map(crate::input::read_directory).transpose()?;
     for record in records.iter().filter(|r| r.status == Status::Converted) {
         for (path, len) in &record.would_write {
             text += &format!("would write {path} ({len} bytes)\n");
         }
         if let (Some(output), Some(payload)) = (&record.output, &record.payload) {
-            text += &format!("would put {output} ({} bytes)\n", payload.len());
+            let placed = directory
+                .as_ref()
+                .zip(output.rsplit_once(':'))
+                .map(|(d, (_, entry))| into::placement_suffix(d, entry))
+                .unwrap_or_default();
+            text += &format!("would put {output} ({} bytes){placed}\n", payload.len());
         }
     }
     if let Some(archive) = into {

@@ -1,0 +1,51 @@
+//! What an input brings back of its look, for [`super::plan`]: the glTF's or
+//! the OBJ's materials and images, read once here for every front end (the
+//! CLI's `convert`/`batch` and the service's `archive/put`), and the line
+//! that says what a plan does to one library entry.
+
+use super::Change;
+use crate::error::Error;
+use crate::{Format, Resources};
+use mshconv_convert::gltf::import::look::ImportedLook;
+use mshconv_convert::Report;
+
+/// Whether a conversion from `from` brings a look back (glTF, GLB and OBJ do).
+pub fn brings_look(from: Format) -> bool {
+    matches!(from, Format::Gltf | Format::Glb | Format::Obj)
+}
+
+/// The look of the glTF or OBJ `input` (of format `from`), its images and an
+/// OBJ's `.mtl` found through `resources`, and the notes of reading it.
+pub fn read_look(
+    input: &[u8],
+    from: Format,
+    resources: &dyn Resources,
+) -> Result<(ImportedLook, Report), Error> {
+    let side_file = |name: &str| resources.side_file(name);
+    let mut notes = Report::default();
+    let look = if from == Format::Obj {
+        // The .mtl the .obj names (nothing to bring back without one).
+        let mtl = resources.mtl(crate::resources::mtllib_name(input).as_deref());
+        match mtl {
+            Some(mtl) => mshconv_convert::obj::look::read_look(&mtl, &side_file, &mut notes),
+            None => Ok(Default::default()),
+        }
+    } else {
+        mshconv_convert::gltf::import::look::read_look(input, &side_file)
+    }?;
+    let mut look = look;
+    notes.notes.append(&mut look.notes);
+    Ok((look, notes))
+}
+
+/// `Textures.lib: add RUST (material 1: 8888 128 x 32, 8 mips)`: what a plan
+/// does to one library entry (`note[look.entry]`, `--dry-run`).
+pub fn change_line(c: &Change) -> String {
+    format!(
+        "{}: {} {} ({})",
+        c.library,
+        c.action.verb(),
+        c.entry,
+        c.detail
+    )
+}

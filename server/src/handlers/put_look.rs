@@ -1,0 +1,111 @@
+//! The look of a model put into an archive (`POST /v1/archive/put`), as
+//! `mshconv convert edited.glb units.rlb:TANK.MSH --game-dir DIR` carries it
+//! (docs/MATERIALS.md, "The way back"): a glTF's or OBJ's materials and
+//! images become the model's WEAR (its `.WEA` sibling entry, put into the
+//! archive with the model) and the entries of `Material.lib` and
+//! `Textures.lib` it uses, reused, replaced or added. The application layer
+//! reads and plans it (`mshconv_app::look_import::read_look`, `::plan`);
+//! this module finds the libraries and names what changed.
+//!
+//! The libraries are the upload's fields `materials` and `textures`, else
+//! the `--game-dir` folder's (read for the request; the service never writes
+//! into its folder: the changed libraries go into the answer). Without
+//! either, or for an `.msh` (it has no look to bring back), nothing of the
+//! look is done and the answer is what it always was.
+
+use crate::body::Upload;
+use crate::error::ApiError;
+use crate::game::LookFields;
+use mshconv_app::game::{wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
+use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
+use mshconv_app::{Format, GameDir, GivenMtl};
+use mshconv_convert::Report;
+use std::path::{Path, PathBuf};
+
+/// The libraries the look of a model of format `from` goes into: each given
+/// field, else the folder's file (none there: a new library), or `None` when
+/// there is no look to carry (an `.msh`, or neither a folder nor a field).
+/// The fields on an `.msh` are refused (400 `request.multipart`).
+pub fn libraries(
+    from: Format,
+    folder: Option<&GameDir>,
+    fields: &LookFields,
+) -> Result<Option<Libraries>, ApiError> {
+    let given = fields.materials.is_some() || fields.textures.is_some();
+    if !look_import::brings_look(from) {
+        if given {
+            return Err(ApiError::bad_request(
+                "request.multipart",
+                "the fields materials and textures take the look of a glb, gltf or obj back into the game's libraries; an .msh has no look to bring back",
+            ));
+        }
+        return Ok(None);
+    }
+    if !given && folder.is_none() {
+        return Ok(None);
+    }
+    let dir = folder.map(GameDir::dir);
+    let library = |field: &Option<bytes::Bytes>, name: &str| -> Result<Library, ApiError> {
+        match (field, dir) {
+            (Some(bytes), _) => Ok(Library {
+                path: PathBuf::from(name),
+                bytes: Some(bytes.to_vec()),
+            }),
+            (None, Some(dir)) => Ok(Library::read(dir, name)?),
+            (None, None) => Ok(Library {
+                path: PathBuf::from(name),
+                bytes: None,
+            }),
+        }
+    };
+    Ok(Some(Libraries {
+        materials: library(&fields.materials, MATERIAL_LIB)?,
+        textures: library(&fields.textures, TEXTURES_LIB)?,
+    }))
+}
+
+/// The plan of the look of `upload` (of format `from`) put into `archive`
+/// as `entry` (whose `.WEA` sibling, if any, is the WEAR it starts from):
+/// its notes, and one `look.entry` note per library entry added or replaced,
+/// appended to `report` after the conversion's.
+pub fn plan(
+    upload: &Upload,
+    from: Format,
+    libs: &Libraries,
+    archive: &[u8],
+    entry: &str,
+    report: &mut Report,
+) -> Result<LookPlan, ApiError> {
+    let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
+    let (look, mut notes) = look_import::read_look(&upload.bytes, from, &mtl)?;
+    let existing = nres::Archive::parse(archive)
+        .ok()
+        .and_then(|a| wear_sibling(&a, entry))
+        .map(|(_, data)| data);
+    let mut plan = look_import::plan(&look, libs, existing.as_deref())?;
+    report.notes.append(&mut notes.notes);
+    report.notes.append(&mut plan.report.notes);
+    for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
+        report.note("look.entry", look_import::change_line(c));
+    }
+    Ok(plan)
+}
+
+/// The libraries that changed, as files of the answer (the file name the
+/// folder spells, else the canonical one), `Textures.lib` first: the order
+/// in which the game stays consistent when they are copied back.
+pub fn changed_libraries(plan: &LookPlan, libs: &Libraries) -> Vec<(String, Vec<u8>)> {
+    [
+        (&libs.textures, &plan.textures_lib),
+        (&libs.materials, &plan.materials_lib),
+    ]
+    .into_iter()
+    .filter_map(|(lib, bytes)| Some((file_name(&lib.path), bytes.clone()?)))
+    .collect()
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
