@@ -117,15 +117,24 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     };
     if let Some(game) = look_game {
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
+        // The libraries and the WEAR are read under the lock they are written under.
+        let lock = if args.dry_run {
+            None
+        } else {
+            Some(crate::fs::lock(&look_out::lock_paths(
+                &game,
+                &target,
+                &args.output,
+            ))?)
+        };
         let (libs, plan) = look_out::plan(&bytes, from, resources, &game, &target, &args.output)?;
         print_notes(&report);
         print_notes(&plan.report);
-        if args.dry_run {
+        let Some(lock) = lock else {
             look_out::print_plan(out, &plan, &libs, &target, &args.output, msh.len())?;
             return Ok(ExitCode::SUCCESS);
-        }
-        look_out::write_libraries(&plan, &libs, args.quiet)?;
-        look_out::write_model(&plan, &target, &args.output, msh, args.quiet)?;
+        };
+        look_out::write(&lock, &plan, &libs, &target, &args.output, msh, args.quiet)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Target::Entry { archive, name } = &target {

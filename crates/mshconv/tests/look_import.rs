@@ -5,45 +5,11 @@
 
 mod common;
 
-use common::BIN;
+use common::{copy_game, files, game, BIN};
 use mshconv_material::texm::Rgba8Image;
 use mshconv_material::{Mat0, Texm, Wear};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn game() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/game")
-}
-
-/// Every file under `dir`, by relative path, with its bytes.
-fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.insert(
-                    p.strip_prefix(dir).unwrap().to_path_buf(),
-                    std::fs::read(&p).unwrap(),
-                );
-            }
-        }
-    }
-    out
-}
-
-/// A copy of the fixture game folder.
-fn copy_game(to: &Path) {
-    for (rel, bytes) in files(&game()) {
-        let p = to.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, bytes).unwrap();
-    }
-}
 
 fn mshconv(args: &[&std::ffi::OsStr]) -> Output {
     let out = Command::new(BIN)

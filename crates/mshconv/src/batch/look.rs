@@ -4,21 +4,22 @@
 //! The looks are read by the workers (images decoded in parallel); planning
 //! is one model after another on the main thread, in the report's order,
 //! each against the libraries as the models before it left them, so two
-//! models that bring the same new texture add it once. Each changed library
-//! is written once at the end (after its first backup), then the WEARs: a
-//! `.wea` beside each `.msh`, or with `--into` the `.WEA` entries, put into
-//! the archive in the same replacement as the models.
+//! models that bring the same new texture add it once. `batch::write` then
+//! writes each changed library once (after its first backup; textures before
+//! materials), then the WEARs: a `.wea` beside each `.msh`, or with `--into`
+//! the `.WEA` entries, put into the archive in the same replacement as the
+//! models; all of it one transaction.
 
 use super::report::{Record, Status};
-use crate::look_out::{self, wear_file, write_library};
+use crate::look_out::{self, wear_file};
 use crate::out;
 use mshconv_app::game::{wear_name, wear_sibling};
-use mshconv_app::look_import::{self, Action, Libraries};
+use mshconv_app::look_import::{self, Action, Libraries, Library};
 use mshconv_app::GameDir;
 use std::path::{Path, PathBuf};
 
 /// Fails a record whose look could not be brought back.
-fn fail(record: &mut Record, code: &str, message: String) {
+pub(super) fn fail(record: &mut Record, code: &str, message: String) {
     record.status = Status::Failed;
     record.code = Some(code.to_string());
     record.message = Some(message);
@@ -43,20 +44,30 @@ fn entry_of(record: &Record) -> Option<String> {
         .map(|(_, e)| e.to_string())
 }
 
-/// Brings back the look of every converted record that read one; returns the
-/// WEAR entries to put with the models when `into` is given (else the WEARs
-/// are written beside the `.msh` files).
+/// What bringing the looks back writes (`batch::write` writes it).
+#[derive(Debug, Default)]
+pub(super) struct LookWrites {
+    /// The libraries that change, textures first, with their new bytes.
+    pub libraries: Vec<(Library, Vec<u8>)>,
+    /// The WEARs: the record's index, the `.wea` beside its `.msh`, the
+    /// `.WEA` entry's name with `--into`, the WEAR.
+    pub wears: Vec<(usize, PathBuf, String, Vec<u8>)>,
+}
+
+/// Brings back the look of every converted record that read one (planned
+/// against the libraries and the archive as they are now: the caller holds
+/// their lock); returns what to write.
 pub(super) fn bring_back(
     game: &GameDir,
     records: &mut [Record],
     into: Option<&Path>,
     quiet: bool,
-) -> Vec<(String, Vec<u8>)> {
+) -> LookWrites {
     let with_look: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].look.is_some() && records[i].status == Status::Converted)
         .collect();
     if with_look.is_empty() {
-        return Vec::new();
+        return LookWrites::default();
     }
     let original = match Libraries::read(game.dir()) {
         Ok(l) => l,
@@ -64,7 +75,7 @@ pub(super) fn bring_back(
             for &i in &with_look {
                 fail(&mut records[i], e.code(), e.message().to_string());
             }
-            return Vec::new();
+            return LookWrites::default();
         }
     };
     let archive_bytes = into.and_then(|a| std::fs::read(a).ok());
@@ -130,34 +141,17 @@ pub(super) fn bring_back(
             ),
         }
     }
-    // The libraries, each once; then the WEARs.
+    // The libraries that changed, each once, textures first: written with
+    // the WEARs as one transaction by batch::write.
+    let mut libraries = Vec::new();
     for (lib, now) in [
-        (&original.materials, &libs.materials.bytes),
-        (&original.textures, &libs.textures.bytes),
+        (&original.textures, libs.textures.bytes),
+        (&original.materials, libs.materials.bytes),
     ] {
-        let Some(now) = now else { continue };
-        if lib.bytes.as_ref() == Some(now) {
-            continue;
-        }
-        if let Err(e) = write_library(lib, now, quiet) {
-            let message = format!("{}: {e:#}", lib.path.display());
-            for &(i, ..) in &wears {
-                fail(&mut records[i], "io.write", message.clone());
-            }
-            return Vec::new();
+        match now {
+            Some(now) if lib.bytes.as_ref() != Some(&now) => libraries.push((lib.clone(), now)),
+            _ => {}
         }
     }
-    let mut entries = Vec::new();
-    for (i, path, name, wear) in wears {
-        if into.is_some() {
-            entries.push((name, wear));
-        } else if let Err(e) = crate::fs::write_atomically(&path, &wear) {
-            fail(
-                &mut records[i],
-                "io.write",
-                format!("{}: {e:#}", path.display()),
-            );
-        }
-    }
-    entries
+    LookWrites { libraries, wears }
 }

@@ -20,6 +20,7 @@ mod look;
 mod plan;
 mod report;
 mod work;
+mod write;
 
 use crate::cli::BatchArgs;
 use crate::fail;
@@ -28,7 +29,7 @@ use crate::glob::Filter;
 use crate::out;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use into::{check_into, into_entries, put_into};
+use into::{check_into, into_entries};
 use mshconv_app::{Error, Format};
 use plan::{archive_entry, order_and_check, plan_input};
 use report::{summarize, summary_line, Record, Report, Status};
@@ -191,16 +192,13 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         }));
     }
     records.sort_by(|a, b| (&a.input, &a.output).cmp(&(&b.input, &b.output)));
-    // With --game-dir, the looks of the models going back to MSH.
-    let wears = match work::GAME_DIR.get() {
-        Some(game) if args.to == Format::Msh => {
-            look::bring_back(game, &mut records, args.into.as_deref(), args.quiet)
-        }
-        _ => Vec::new(),
-    };
-    if let Some(archive) = &args.into {
-        put_into(archive, &mut records, wears, args.quiet);
-    }
+    // With --game-dir, the looks of the models going back to MSH; with
+    // --into, the archive: one transaction.
+    let game = work::GAME_DIR
+        .get()
+        .filter(|_| args.to == Format::Msh)
+        .map(|g| g.as_ref());
+    write::write(game, &mut records, args.into.as_deref(), args.quiet);
     let summary = summarize(&records, args.to, started, interrupted);
     out::stderr_line(&summary_line(&summary));
     if let Some(path) = &args.report {

@@ -10,6 +10,40 @@ use std::process::{Command, Output};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::FromZeros;
 
+/// Every file under `dir` (hidden ones too), by relative path, with its bytes.
+pub fn files(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap_or_default(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The fixture game folder (`fixtures/small/game`, see its expected.json).
+pub fn game() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/game")
+}
+
+/// A copy of the fixture game folder in `to`.
+pub fn copy_game(to: &Path) {
+    for (rel, bytes) in files(&game()) {
+        let p = to.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+}
+
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mshconv");
 
