@@ -8,8 +8,8 @@ use std::process::Stdio;
 
 /// How a run with the hook ended.
 enum Ended {
-    /// It stopped at the point (and was killed there).
-    Killed,
+    /// It stopped at the point (and was killed there); what the point follows.
+    Killed(String),
     /// It never reached the point: the hook's N is past its last one.
     Finished,
 }
@@ -26,14 +26,15 @@ fn kill_at(n: usize, args: &[&OsStr]) -> Ended {
         .spawn()
         .unwrap();
     let stderr = child.stderr.take().unwrap();
+    let prefix = format!("mshconv test hook: stopped at point {n} (");
     let stopped = BufReader::new(stderr)
         .lines()
         .map_while(Result::ok)
-        .any(|l| l.starts_with(&format!("mshconv test hook: stopped at point {n} ")));
-    if stopped {
+        .find_map(|l| Some(l.strip_prefix(&prefix)?.trim_end_matches(')').to_string()));
+    if let Some(what) = stopped {
         child.kill().unwrap();
         child.wait().unwrap();
-        Ended::Killed
+        Ended::Killed(what)
     } else {
         assert!(
             child.wait().unwrap().success(),
@@ -46,6 +47,8 @@ fn kill_at(n: usize, args: &[&OsStr]) -> Ended {
 /// One kind of write: how to set the folder `root` up, the command, and a
 /// next command that touches the folders.
 struct Case {
+    /// The names of the files replaced, in order.
+    order: &'static [&'static str],
     setup: Box<dyn Fn(&Path)>,
     write: CommandLine,
     next: CommandLine,
@@ -86,9 +89,21 @@ type Snapshot = std::collections::BTreeMap<PathBuf, Vec<u8>>;
 fn kill_at_every_point(case: &Case) -> (usize, usize) {
     let (_tmp, root, old, new) = before_and_after(case);
     let (mut olds, mut news) = (0, 0);
+    let mut replaced = Vec::new();
     for n in 1.. {
         afresh(case, &root);
         match kill_at(n, &args(&(case.write)(&root))) {
+            Ended::Killed(what) => {
+                if let Some(file) = what.strip_prefix("replace ") {
+                    replaced.push(
+                        Path::new(file)
+                            .file_name()
+                            .unwrap()
+                            .to_string_lossy()
+                            .into_owned(),
+                    );
+                }
+            }
             Ended::Finished => {
                 assert_same(
                     &files(&root),
@@ -97,7 +112,6 @@ fn kill_at_every_point(case: &Case) -> (usize, usize) {
                 );
                 break;
             }
-            Ended::Killed => {}
         }
         let next = mshconv(&args(&(case.next)(&root)));
         let stderr = String::from_utf8_lossy(&next.stderr);
@@ -125,6 +139,8 @@ fn kill_at_every_point(case: &Case) -> (usize, usize) {
         assert!(n < 64, "more points than expected");
     }
     assert!(olds > 0 && news > 0, "{olds} rolled back, {news} forward");
+    // Textures before materials before the WEAR before the model.
+    assert_eq!(replaced, case.order);
     (olds, news)
 }
 
@@ -133,8 +149,17 @@ fn nres_list(rel: &'static str) -> CommandLine {
     Box::new(move |root: &Path| vec!["nres".into(), "list".into(), root.join(rel).into()])
 }
 
-fn game_case(target: fn(&Path) -> String) -> Case {
+/// The libraries, each after its backup, textures first.
+const LIBRARIES: [&str; 4] = [
+    "Textures.lib.bak",
+    "Textures.lib",
+    "Material.lib.bak",
+    "Material.lib",
+];
+
+fn game_case(order: &'static [&'static str], target: fn(&Path) -> String) -> Case {
     Case {
+        order,
         setup: Box::new(|root: &Path| {
             copy_game(&root.join("game"));
             tank_with_new_look(&root.join("game"), &root.join("in"), "A");
@@ -154,7 +179,14 @@ fn game_case(target: fn(&Path) -> String) -> Case {
 
 #[test]
 fn an_import_into_an_archive_killed_at_any_point_is_finished_by_the_next_command() {
-    let (olds, news) = kill_at_every_point(&game_case(|root| {
+    let order = &[
+        LIBRARIES[0],
+        LIBRARIES[1],
+        LIBRARIES[2],
+        LIBRARIES[3],
+        "units.rlb",
+    ];
+    let (olds, news) = kill_at_every_point(&game_case(order, |root| {
         format!("{}:NEWA.MSH", root.join("game/units.rlb").display())
     }));
     eprintln!("{olds} points rolled back, {news} rolled forward");
@@ -164,7 +196,15 @@ fn an_import_into_an_archive_killed_at_any_point_is_finished_by_the_next_command
 fn an_import_beside_the_model_killed_at_any_point_is_finished_by_the_next_command() {
     // Files in two folders: the libraries in the game folder, the WEAR and
     // the model in another.
-    kill_at_every_point(&game_case(|root| {
+    let order = &[
+        LIBRARIES[0],
+        LIBRARIES[1],
+        LIBRARIES[2],
+        LIBRARIES[3],
+        "tank.wea",
+        "tank.msh",
+    ];
+    kill_at_every_point(&game_case(order, |root| {
         std::fs::create_dir_all(root.join("out")).unwrap();
         root.join("out/tank.msh").display().to_string()
     }));
@@ -173,6 +213,13 @@ fn an_import_beside_the_model_killed_at_any_point_is_finished_by_the_next_comman
 #[test]
 fn a_batch_into_an_archive_killed_at_any_point_is_finished_by_the_next_command() {
     kill_at_every_point(&Case {
+        order: &[
+            LIBRARIES[0],
+            LIBRARIES[1],
+            LIBRARIES[2],
+            LIBRARIES[3],
+            "units.rlb",
+        ],
         setup: Box::new(|root: &Path| {
             copy_game(&root.join("game"));
             tank_with_new_look(&root.join("game"), &root.join("in"), "A");
@@ -197,7 +244,9 @@ fn a_batch_into_an_archive_killed_at_any_point_is_finished_by_the_next_command()
 
 #[test]
 fn a_failure_at_any_point_restores_every_file_and_names_the_file() {
-    let case = game_case(|root| format!("{}:NEWA.MSH", root.join("game/units.rlb").display()));
+    let case = game_case(&[], |root| {
+        format!("{}:NEWA.MSH", root.join("game/units.rlb").display())
+    });
     let (_tmp, root, old, new) = before_and_after(&case);
     let mut failed = 0;
     for n in 1.. {

@@ -229,6 +229,20 @@ fn symbolic_links_are_written_through_and_kept() {
         .file_type()
         .is_symlink());
     assert!(entry_names(&real.join("units.rlb")).contains(&"R.MSH".to_string()));
+    // nres repack in place, through the link (a canonical archive comes back as it was).
+    let before = std::fs::read(real.join("units.rlb")).unwrap();
+    ok(&[
+        os("nres"),
+        os("repack"),
+        rel.as_os_str(),
+        os("--out"),
+        rel.as_os_str(),
+    ]);
+    assert!(std::fs::symlink_metadata(&rel)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read(real.join("units.rlb")).unwrap(), before);
 }
 
 #[test]
