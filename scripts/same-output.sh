@@ -50,6 +50,19 @@
 # (timings); logs; timing and parallelism behaviour; the batch progress bar;
 # help texts (--help, and completions other than bash, which carry them).
 #
+# Deliberate changes, by issue (none shows in what is compared above unless
+# said):
+# - issue 31, writing the user's files (docs/ROBUSTNESS.md, "Writing your
+#   files"): file bytes unchanged (against a07d832: 1043 identical, 0 differ).
+#   A replaced archive, library or output keeps its mode and group (was the
+#   umask's); a read-only (`io.read_only`) or hard-linked (`io.hard_linked`)
+#   file to replace is refused; a full disk is `io.no_space` (was `io.error`);
+#   `note[txn.rolled_back]` / `note[txn.rolled_forward]` after an interrupted
+#   run, `txn.recovery_failed` / `txn.journal_unknown` errors; the stderr line
+#   `waiting for another mshconv writing DIR...` while another writer holds a
+#   folder's lock; `batch --to msh --game-dir` writes Textures.lib before
+#   Material.lib; a write into a folder whose parent cannot be resolved says
+#   `cannot write OUT: DIR: ...` (the same `io.*` code).
 # Deliberate changes since c23d875, expected to differ (issue 31, archive puts
 # and the service under memory pressure):
 # - /openapi.json (archive/put's `add`, `--max-buffered` in the descriptions)

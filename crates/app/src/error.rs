@@ -171,6 +171,7 @@ pub fn io_code(e: &std::io::Error) -> &'static str {
         K::IsADirectory => "io.is_a_directory",
         K::NotADirectory => "io.not_a_directory",
         K::AlreadyExists => "io.already_exists",
+        K::StorageFull => "io.no_space",
         _ => "io.error",
     }
 }

@@ -15,7 +15,9 @@
 //!   shared-bytes refusal, safe output names);
 //! - [`Error`]: one error with its stable code, CLI exit code, HTTP status and
 //!   metrics label;
-//! - [`report`]: the output shapes of `inspect`, `pose` and `validate`.
+//! - [`report`]: the output shapes of `inspect`, `pose` and `validate`;
+//! - [`txn`]: writing the user's files (archives, libraries, WEAR and model):
+//!   locked against other writers, as one transaction, links and modes kept.
 //!
 //! `docs/ARCHITECTURE.md` shows how a request flows through the layers.
 
@@ -34,6 +36,7 @@ pub mod look_import;
 pub mod names;
 mod options;
 pub mod resources;
+pub mod txn;
 
 pub use convert::{convert, model_as_msh, Names, Output, OutputFile};
 pub use error::{io_code, Error, Kind, Location, EXIT_INVALID, EXIT_USAGE};

@@ -1,10 +1,11 @@
 //! Writing into an archive: `convert IN ARCHIVE:ENTRY`, `nres put`, `nres
 //! remove` and `batch --into`. The archive is edited in memory by the
 //! application layer's [`Editor`] (every other entry keeps its bytes, name
-//! and order; a canonical archive stays canonical) and replaced durably
-//! ([`replace_durably`]): a kill at any moment leaves the old archive whole.
+//! and order; a canonical archive stays canonical) and replaced as a
+//! transaction of the application layer ([`mshconv_app::txn`]) under the
+//! folder's lock, taken before the archive is read: a kill at any moment
+//! leaves the old archive whole, and two writers both land.
 
-use crate::fs::replace_durably;
 use crate::input::read_file;
 use crate::out;
 use anyhow::Context;
@@ -64,16 +65,31 @@ pub fn target(output: &Path) -> Result<Target, Error> {
 
 /// Puts `data` under `name` into the archive at `path` (replacing the entry of
 /// that name, or adding one of `type_id`, by default MSH) and replaces the
-/// file durably.
+/// file (under the folder's lock).
 pub fn put(path: &Path, name: &str, type_id: Option<u32>, data: Vec<u8>) -> anyhow::Result<Placed> {
     edit(path, |editor| editor.put(name, type_id, data))
 }
 
-/// Opens the archive at `path`, applies `change`, and replaces the file durably.
+/// Locks the archive at `path`'s folder, opens the archive, applies
+/// `change`, and replaces the file.
 pub fn edit<T>(
     path: &Path,
     change: impl FnOnce(&mut Editor) -> Result<T, Error>,
 ) -> anyhow::Result<T> {
+    let lock = crate::fs::lock(&[path.to_path_buf()])?;
+    let (result, bytes) = edited(path, change)?;
+    let mut txn = lock.transaction();
+    txn.replace(path, bytes);
+    txn.commit()?;
+    Ok(result)
+}
+
+/// Opens the archive at `path` (whose folder the caller has locked),
+/// applies `change`, and gives the new archive's bytes.
+pub fn edited<T>(
+    path: &Path,
+    change: impl FnOnce(&mut Editor) -> Result<T, Error>,
+) -> anyhow::Result<(T, Vec<u8>)> {
     let bytes = read_file(path)?;
     let mut editor =
         Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", path.display())))?;
@@ -81,8 +97,7 @@ pub fn edit<T>(
     let written = editor
         .write()
         .with_context(|| format!("cannot write the archive {}", path.display()))?;
-    replace_durably(path, &written)?;
-    Ok(result)
+    Ok((result, written))
 }
 
 /// `note[archive.replaced]: units.rlb:TANK.MSH replaced` (or `added`) on stderr.

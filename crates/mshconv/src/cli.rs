@@ -181,7 +181,8 @@ const NRES_PUT_AFTER: &str = after!(
 A canonical archive stays canonical; any other keeps its layout. An added
 entry gets the type (MSH unless --type), attributes 0, and the sort table is
 updated so the game finds it. `mshconv convert edited.glb units.rlb:TANK.MSH`
-converts and puts in one step."
+converts and puts in one step. A read-only (io.read_only) or hard-linked
+(io.hard_linked) archive is refused; a symbolic link is written through."
 );
 
 const NRES_REMOVE_AFTER: &str = after!(
@@ -256,8 +257,9 @@ With --to msh --into ARCHIVE instead of --out, every converted model goes into
 that existing archive as the entry STEM.MSH (the input's file stem in capitals):
 it replaces the entry of that name, or with --add is added (without --add a
 model whose entry the archive lacks fails with archive.no_such_entry, naming the
-closest names); the archive is written once, at the end, durably; the report's
-\"placed\" says replaced or added.
+closest names); the archive is written once, at the end, durably (with
+--game-dir, in one transaction with the libraries), while other mshconv writers
+of its folder wait; the report's \"placed\" says replaced or added.
 
 With --to msh --game-dir DIR each model's look goes back into DIR's libraries
 (docs/MATERIALS.md); two models of the run that edit one texture or material
@@ -433,7 +435,13 @@ impl ConversionArgs {
         self.game_dir
             .as_deref()
             .filter(|d| !d.as_os_str().is_empty())
-            .map(mshconv_app::GameDir::open)
+            .map(|dir| {
+                // Libraries an interrupted mshconv run was writing are read once it is finished.
+                if dir.is_dir() {
+                    crate::fs::recover_folder(dir)?;
+                }
+                mshconv_app::GameDir::open(dir)
+            })
             .transpose()
     }
 
@@ -590,7 +598,8 @@ pub enum NresCommand {
     /// or add one; every other entry keeps its bytes, name and order.
     #[command(after_help = NRES_PUT_AFTER)]
     Put {
-        /// The archive (changed in place, durably: a kill leaves the old one whole).
+        /// The archive (changed in place, durably: a kill leaves the old one
+        /// whole; other mshconv writers of its folder wait).
         #[arg(value_name = "ARCHIVE")]
         archive: PathBuf,
         /// The file whose bytes become the entry's payload.
@@ -607,7 +616,7 @@ pub enum NresCommand {
     /// Remove an entry from an archive; every other entry keeps its bytes, name and order.
     #[command(after_help = NRES_REMOVE_AFTER)]
     Remove {
-        /// The archive (changed in place, durably).
+        /// The archive (changed in place, durably; other mshconv writers wait).
         #[arg(value_name = "ARCHIVE")]
         archive: PathBuf,
         /// The entry's name (ASCII case-insensitive, as in the game).

@@ -128,6 +128,16 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     if let Some(game) = look_game {
         mshconv_app::look_import::check_libraries(game.dir(), args.conversion.new_libraries)?;
         let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
+        // The libraries and the WEAR are read under the lock they are written under.
+        let lock = if args.dry_run {
+            None
+        } else {
+            Some(crate::fs::lock(&look_out::lock_paths(
+                &game,
+                &target,
+                &args.output,
+            ))?)
+        };
         let (libs, plan) = look_out::plan(&bytes, from, resources, &game, &target, &args.output)?;
         if let Some(c) = plan.conflicts.first() {
             // Two images (or materials) of the model claim one entry.
@@ -155,15 +165,14 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             }
             print_note_list(&notes);
         }
-        if args.dry_run {
+        let Some(lock) = lock else {
             look_out::print_plan(out, &plan, &libs, &target, &args.output, msh.len())?;
             if let (Target::Entry { archive, name }, Some(placed)) = (&target, placed) {
                 out.text(&placement_line(archive, name, placed, None))?;
             }
             return Ok(ExitCode::SUCCESS);
-        }
-        look_out::write_libraries(&plan, &libs, args.quiet)?;
-        look_out::write_model(&plan, &target, &args.output, msh, args.quiet)?;
+        };
+        look_out::write(&lock, &plan, &libs, &target, &args.output, msh, args.quiet)?;
         return Ok(ExitCode::SUCCESS);
     }
     if let Target::Entry { archive, name } = &target {

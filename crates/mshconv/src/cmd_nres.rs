@@ -357,12 +357,17 @@ fn pack(
     let bytes = archive
         .write(mode)
         .with_context(|| format!("cannot pack {}", dir.display()))?;
-    write_output(target, &bytes)?;
+    let lock = crate::fs::lock(&[target.to_path_buf()])?;
+    let bytes_len = bytes.len();
+    let mut txn = lock.transaction();
+    txn.replace(target, bytes);
+    txn.commit()?;
+    drop(lock);
     out.text(&format!(
         "packed {} entries into {} ({} bytes, {} layout)\n",
         archive.entries.len(),
         target.display(),
-        bytes.len(),
+        bytes_len,
         if lossless { "lossless" } else { "canonical" }
     ))?;
     for (name, type_id) in &added {
@@ -502,6 +507,8 @@ fn add_unlisted(
 }
 
 fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode> {
+    // Locked before the input is read: it may be the target itself.
+    let lock = crate::fs::lock(&[target.to_path_buf()])?;
     let bytes = read_file(path)?;
     let archive = parse(path, &bytes)?;
     // The canonical form gives every entry its own copy: entries sharing their
@@ -522,14 +529,18 @@ fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode>
     let written = OwnedArchive::from_archive(&archive)
         .write(WriteMode::Canonical)
         .with_context(|| format!("cannot repack {}", path.display()))?;
-    write_output(target, &written)?;
+    let (written_len, same) = (written.len(), written == bytes);
+    let mut txn = lock.transaction();
+    txn.replace(target, written);
+    txn.commit()?;
+    drop(lock);
     out.text(&format!(
         "repacked {} ({} entries) into {}: {} bytes, {}\n",
         path.display(),
         archive.len(),
         target.display(),
-        written.len(),
-        if written == bytes {
+        written_len,
+        if same {
             "identical (the input was canonical)"
         } else {
             "changed (the input was not canonical)"

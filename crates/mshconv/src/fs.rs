@@ -1,72 +1,78 @@
 //! Writing files so that an interrupted run never leaves half of one.
+//!
+//! Outputs (a converted model, a report) are written by [`write_atomically`].
+//! The user's own files (archives, the game folder's libraries, a model and
+//! its WEAR going back into the game) are written under a lock, as one
+//! transaction, by the application layer's [`mshconv_app::txn`]; [`lock`]
+//! takes the lock and tells the user what it waits for.
 
 use anyhow::Context;
+use mshconv_app::txn::{self, Event, Lock};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-/// How [`write_via_temp`] finishes a file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Flush {
-    /// Renamed as soon as it is written: an interrupted run leaves no partial
-    /// file, but a power loss may lose the new file's data.
-    No,
-    /// Flushed to the disk (fsync) before the rename, and the folder after.
-    Durably,
+/// Prints what taking a lock brings: a line while waiting for another
+/// mshconv, a note for an interrupted run finished.
+fn tell(event: Event<'_>) {
+    match event {
+        Event::Waiting(dir) => crate::out::stderr_line(&format!(
+            "waiting for another mshconv writing {}...",
+            dir.display()
+        )),
+        Event::Recovered(code, message) => crate::out::note_line(code, message),
+    }
 }
 
-/// Writes `bytes` to a temporary file beside `path` (`.NAME.PID.tmp`) and
-/// renames it over `path`. Errors name `path`, never the temporary name; a
-/// failed write removes the temporary file.
-fn write_via_temp(path: &Path, bytes: &[u8], flush: Flush) -> anyhow::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
+/// Locks the folders of `paths` (the files about to be read and replaced)
+/// against other mshconv processes, finishing what a run that died there
+/// left (docs/ROBUSTNESS.md, "Writing your files").
+pub fn lock(paths: &[PathBuf]) -> anyhow::Result<Lock> {
+    Ok(Lock::acquire(paths, &mut tell)?)
+}
+
+/// Finishes an interrupted run whose journal lies in the folder of `file`,
+/// before the folder is read or written without a lock.
+pub fn recover_pending(file: &Path) -> anyhow::Result<()> {
+    Ok(recover_folder(txn::folder_of(file))?)
+}
+
+/// Finishes an interrupted run whose journal lies in `dir`.
+pub fn recover_folder(dir: &Path) -> Result<(), mshconv_app::Error> {
+    txn::recover_pending(dir, &mut tell)
+}
+
+/// Writes `bytes` to `path` through a temporary file beside it (made
+/// exclusively, `.NAME.XXXXXX.tmp`) and a rename: an interrupted run never
+/// leaves a partial file under `path`. A symbolic link is written through
+/// (the link kept), a replaced file keeps its mode and group, a read-only or
+/// hard-linked one is refused. The file is not flushed to the disk on its own
+/// (no fsync): outputs can be made again, and a flush per file made a batch
+/// on an ext4 disk several times slower than the conversions themselves
+/// (bench/RESULTS.md).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let cannot = || format!("cannot write {}", path.display());
+    let real = txn::real_path(path).with_context(cannot)?;
+    let dir = txn::folder_of(&real);
+    recover_pending(&real)?;
+    txn::check_replaceable(&real, path)?;
+    let name = real
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let cannot = || format!("cannot write {}", path.display());
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp).with_context(cannot)?;
-        f.write_all(bytes).with_context(cannot)?;
-        if flush == Flush::Durably {
-            f.sync_all().with_context(cannot)?;
-        }
-        drop(f);
-        std::fs::rename(&tmp, path).with_context(cannot)?;
-        if flush == Flush::Durably {
-            // The rename itself is durable once the folder is flushed (best
-            // effort: not every platform opens a folder as a file).
-            if let Ok(d) = std::fs::File::open(dir) {
-                let _ = d.sync_all();
-            }
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(&prefix).suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // As a new file is made (the umask applies), not tempfile's 0600.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    result
-}
-
-/// Writes `bytes` to `path` through a temporary file in the same folder and a
-/// rename: an interrupted run never leaves a partial file under `path`. The
-/// file is not flushed to the disk on its own (no fsync): outputs can be made
-/// again, and a flush per file made a batch on an ext4 disk several times
-/// slower than the conversions themselves (bench/RESULTS.md).
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    write_via_temp(path, bytes, Flush::No)
-}
-
-/// Replaces the file at `path` with `bytes` so that the old file stays whole
-/// until the new one is complete on the disk: the temporary file is flushed
-/// (fsync) before it is renamed over `path`, and the folder after. A kill at
-/// any moment leaves either the old file or the new one under `path` (and at
-/// worst a stray temporary file `.NAME.PID.tmp` beside it). For the user's
-/// own files, such as an archive a model is put into, where
-/// [`write_atomically`]'s speed matters less than the data.
-pub fn replace_durably(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    write_via_temp(path, bytes, Flush::Durably)
+    let mut tmp = builder.tempfile_in(dir).with_context(cannot)?;
+    txn::keep_metadata(tmp.as_file(), &real).with_context(cannot)?;
+    tmp.write_all(bytes).with_context(cannot)?;
+    tmp.persist(&real)
+        .map_err(|e| e.error)
+        .with_context(cannot)?;
+    Ok(())
 }

@@ -22,6 +22,8 @@ pub struct Input {
 
 /// Reads a file with the path in the error.
 pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+    // A file an interrupted mshconv run was writing is read once that run is finished.
+    crate::fs::recover_pending(path)?;
     std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
 }
 

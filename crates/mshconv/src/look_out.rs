@@ -2,15 +2,16 @@
 //! the game's data (docs/MATERIALS.md, "The way back"). The application layer
 //! plans it ([`mshconv_app::look_import::plan`]); this module reads what the
 //! plan needs (the libraries, the WEAR already at the output's place) and
-//! writes it: each changed library replaced durably after a backup of it is
-//! made the first time (`Material.lib.bak`), then the WEAR and the model.
+//! writes it as one transaction ([`mshconv_app::txn`]): each changed library
+//! after a backup of it is made the first time (`Textures.lib.bak`), textures
+//! before materials, then the WEAR and the model.
 //! `--dry-run` prints the plan and writes nothing.
 
 use crate::archive_out::{self, Target};
-use crate::fs::{replace_durably, write_atomically};
 use crate::out::{self, Out};
-use mshconv_app::game::{wear_name, wear_sibling};
+use mshconv_app::game::{find_in_folder, wear_name, wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
+use mshconv_app::txn::{Lock, Transaction, Written};
 use mshconv_app::{Format, GameDir, Resources};
 use mshconv_material::WEAR_TYPE_ID;
 use std::path::{Path, PathBuf};
@@ -125,64 +126,105 @@ pub fn print_plan(
     out.text(&text)
 }
 
-/// Writes the libraries that change (each after its first backup).
-pub fn write_libraries(plan: &LookPlan, libs: &Libraries, quiet: bool) -> anyhow::Result<()> {
-    for (lib, bytes) in [
-        (&libs.textures, &plan.textures_lib),
-        (&libs.materials, &plan.materials_lib),
-    ] {
-        let Some(bytes) = bytes else { continue };
-        write_library(lib, bytes, quiet)?;
+/// The libraries of the game folder and their backups, for the lock taken
+/// before they are read.
+pub fn library_paths(game: &GameDir) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    for name in [TEXTURES_LIB, MATERIAL_LIB] {
+        let lib = find_in_folder(game.dir(), name).unwrap_or_else(|| game.dir().join(name));
+        paths.push(backup_path(&lib));
+        paths.push(lib);
     }
-    if !quiet {
-        for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
-            out::note_line("look.entry", &change_line(c));
-        }
-    }
-    Ok(())
+    paths
 }
 
-pub fn write_library(lib: &Library, bytes: &[u8], quiet: bool) -> anyhow::Result<()> {
-    if let Some(old) = &lib.bytes {
+/// The files a look written to `target` may replace, for the lock taken
+/// before the libraries and the WEAR are read: the libraries and their
+/// backups, and the WEAR and the model (or the archive).
+pub fn lock_paths(game: &GameDir, target: &Target, output: &Path) -> Vec<PathBuf> {
+    let mut paths = library_paths(game);
+    match target {
+        Target::File => paths.extend([wear_file(output), output.to_path_buf()]),
+        Target::Entry { archive, .. } => paths.push(archive.clone()),
+    }
+    paths
+}
+
+/// Adds the libraries that change to `txn`, each after its first backup
+/// (`Textures.lib.bak`); given textures first, so that materials never name
+/// a texture that is not there yet (docs/MATERIALS.md).
+pub fn stage_libraries<'a>(
+    txn: &mut Transaction<'_>,
+    changed: impl IntoIterator<Item = (&'a Library, &'a Vec<u8>)>,
+) {
+    for (lib, bytes) in changed {
+        if let Some(old) = &lib.bytes {
+            txn.backup(backup_path(&lib.path), old.clone(), &lib.path);
+        }
+        txn.replace(&lib.path, bytes.clone());
+    }
+}
+
+/// `note[look.backup]` for each library whose backup `written` made.
+pub fn backup_notes<'a>(written: &Written, libs: impl IntoIterator<Item = &'a Library>) {
+    for lib in libs {
         let backup = backup_path(&lib.path);
-        if !backup.exists() {
-            write_atomically(&backup, old)?;
-            if !quiet {
-                out::note_line(
-                    "look.backup",
-                    &format!("{} saved as {}", lib.path.display(), backup.display()),
-                );
-            }
+        if written.wrote(&backup) {
+            out::note_line(
+                "look.backup",
+                &format!("{} saved as {}", lib.path.display(), backup.display()),
+            );
         }
     }
-    replace_durably(&lib.path, bytes)
 }
 
-/// Writes the WEAR and the model: beside each other, or both into the archive
-/// in one replacement.
-pub fn write_model(
+/// Writes the look and the model as one transaction under `lock`: the
+/// libraries that change (each after its first backup), then the WEAR and
+/// the model, beside each other or both in one replacement of the archive.
+pub fn write(
+    lock: &Lock,
     plan: &LookPlan,
+    libs: &Libraries,
     target: &Target,
     output: &Path,
     msh: Vec<u8>,
     quiet: bool,
 ) -> anyhow::Result<()> {
-    match target {
+    let mut txn = lock.transaction();
+    let changed = [
+        (&libs.textures, plan.textures_lib.as_ref()),
+        (&libs.materials, plan.materials_lib.as_ref()),
+    ];
+    stage_libraries(
+        &mut txn,
+        changed.into_iter().filter_map(|(l, b)| Some((l, b?))),
+    );
+    let placed = match target {
         Target::File => {
-            write_atomically(&wear_file(output), &plan.wear)?;
-            write_atomically(output, &msh)
+            txn.replace(wear_file(output), plan.wear.clone());
+            txn.replace(output, msh);
+            None
         }
         Target::Entry { archive, name } => {
             let wear = wear_name(name);
-            let placed = archive_out::edit(archive, |editor| {
+            let (placed, bytes) = archive_out::edited(archive, |editor| {
                 let placed = editor.put(name, None, msh)?;
                 editor.put(&wear, Some(WEAR_TYPE_ID), plan.wear.clone())?;
                 Ok(placed)
             })?;
-            if !quiet {
-                archive_out::placed_line(archive, name, placed);
-            }
-            Ok(())
+            txn.replace(archive, bytes);
+            Some(placed)
+        }
+    };
+    let written = txn.commit()?;
+    if !quiet {
+        backup_notes(&written, [&libs.textures, &libs.materials]);
+        for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
+            out::note_line("look.entry", &change_line(c));
+        }
+        if let (Target::Entry { archive, name }, Some(placed)) = (target, placed) {
+            archive_out::placed_line(archive, name, placed);
         }
     }
+    Ok(())
 }

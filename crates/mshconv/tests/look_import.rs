@@ -5,20 +5,11 @@
 
 mod common;
 
-use common::{copy_tree, tree as files, write_png, BIN};
+use common::{copy_game, files, game, write_png, BIN};
 use mshconv_material::texm::Rgba8Image;
 use mshconv_material::{Mat0, Texm, Wear};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn game() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/game")
-}
-
-/// A copy of the fixture game folder.
-fn copy_game(to: &Path) {
-    copy_tree(&game(), to);
-}
 
 fn mshconv(args: &[&std::ffi::OsStr]) -> Output {
     let out = Command::new(BIN)

@@ -10,7 +10,8 @@ use mshconv_app::names::model_name;
 use mshconv_app::{Error, Format};
 use std::path::{Path, PathBuf};
 
-/// `--into` takes an existing, readable archive and `--to msh`.
+/// `--into` takes an existing, readable archive that may be replaced (not
+/// read-only, not hard-linked) and `--to msh`.
 pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
     if to != Format::Msh {
         return Err(Error::usage(
@@ -21,6 +22,8 @@ pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
     }
     let bytes = read_file(archive)?;
     Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", archive.display())))?;
+    // A read-only or hard-linked archive is refused before any conversion.
+    mshconv_app::txn::check_replaceable(&mshconv_app::txn::real_path(archive)?, archive)?;
     Ok(())
 }
 
@@ -102,23 +105,31 @@ pub(super) fn placement_suffix(directory: &nres::Directory, entry: &str) -> &'st
     }
 }
 
-/// With `--into`: puts every converted model into the archive (in input
-/// order), with `wears` (the models' `.WEA` entries of `--game-dir`), and
-/// replaces it durably, once. If that fails, every one of them fails with
-/// the reason.
-pub(super) fn put_into(
+/// The archive `--into` names with the converted models put in.
+pub(super) struct Staged {
+    /// The records whose models are put in, in input order.
+    pub converted: Vec<usize>,
+    /// How each was placed.
+    pub placed: Vec<Placed>,
+    /// The new archive.
+    pub bytes: Vec<u8>,
+}
+
+/// With `--into`: the archive (whose folder the caller has locked) with
+/// every converted model put in (in input order) and `wears` (the models'
+/// `.WEA` entries of `--game-dir`); `None` when no model was converted.
+pub(super) fn stage_into(
     archive: &Path,
     records: &mut [Record],
     wears: Vec<(String, Vec<u8>)>,
-    quiet: bool,
-) {
+) -> anyhow::Result<Option<Staged>> {
     let converted: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].payload.is_some())
         .collect();
     if converted.is_empty() {
-        return;
+        return Ok(None);
     }
-    let result = crate::archive_out::edit(archive, |editor| {
+    let (placed, bytes) = crate::archive_out::edited(archive, |editor| {
         let mut placed = Vec::with_capacity(converted.len());
         for &i in &converted {
             let record = &mut records[i];
@@ -134,40 +145,56 @@ pub(super) fn put_into(
             editor.put(&name, Some(mshconv_material::WEAR_TYPE_ID), wear)?;
         }
         Ok(placed)
-    });
-    match result {
-        Ok(placed) => {
-            for (&i, p) in converted.iter().zip(placed) {
-                records[i].placed = Some(p);
-                if !quiet {
-                    let record = &records[i];
-                    out::note_line(
-                        match p {
-                            Placed::Replaced => "archive.replaced",
-                            Placed::Added => "archive.added",
-                        },
-                        &format!(
-                            "{}: {}",
-                            record.input,
-                            record.output.as_deref().unwrap_or("")
-                        ),
-                    );
-                }
-            }
+    })?;
+    Ok(Some(Staged {
+        converted,
+        placed,
+        bytes,
+    }))
+}
+
+/// Once the archive is written: each record's placement, and its note.
+pub(super) fn tell_placed(records: &mut [Record], staged: Staged, quiet: bool) {
+    for (&i, p) in staged.converted.iter().zip(staged.placed) {
+        records[i].placed = Some(p);
+        if !quiet {
+            let record = &records[i];
+            out::note_line(
+                match p {
+                    Placed::Replaced => "archive.replaced",
+                    Placed::Added => "archive.added",
+                },
+                &format!(
+                    "{}: {}",
+                    record.input,
+                    record.output.as_deref().unwrap_or("")
+                ),
+            );
         }
-        Err(e) => {
-            let failure = fail::classify(&e);
-            let message = fail::message(&e);
-            for &i in &converted {
-                let record = &mut records[i];
-                record.status = Status::Failed;
-                record.code = Some(failure.code.clone());
-                record.message = Some(message.clone());
-                record.output = None;
-                record.bytes_out = 0;
-                record.notes.clear();
-                out::error_line(&failure.code, &format!("{}: {message}", record.input));
-            }
+    }
+}
+
+/// Fails the records `which` with `e`; with `into`, nothing of theirs was
+/// written.
+pub(super) fn fail_records(records: &mut [Record], which: &[usize], e: &anyhow::Error, into: bool) {
+    let failure = fail::classify(e);
+    let message = fail::message(e);
+    let message = if into {
+        message
+    } else {
+        format!("the model was written, its look was not: {message}")
+    };
+    for &i in which {
+        let record = &mut records[i];
+        record.status = Status::Failed;
+        record.code = Some(failure.code.clone());
+        record.message = Some(message.clone());
+        record.payload = None;
+        if into {
+            record.output = None;
+            record.bytes_out = 0;
         }
+        record.notes.clear();
+        out::error_line(&failure.code, &format!("{}: {message}", record.input));
     }
 }

@@ -8,18 +8,19 @@
 //! an entry is decided against the libraries before the run
 //! (`look_import::plan_in_run`), so an unedited model never undoes another's
 //! edit, and two different edits of one entry refuse the run. An edit other
-//! models show is noted (`look.shared_edit`). Each changed library
-//! is written once at the end (after its first backup), then the WEARs: a
-//! `.wea` beside each `.msh`, or with `--into` the `.WEA` entries, put into
-//! the archive in the same replacement as the models.
+//! models show is noted (`look.shared_edit`). `batch::write` then writes
+//! each changed library once (after its first backup; textures before
+//! materials), then the WEARs: a `.wea` beside each `.msh`, or with `--into`
+//! the `.WEA` entries, put into the archive in the same replacement as the
+//! models; all of it one transaction.
 
 use super::report::{Record, Status};
 use crate::look_notes::{self, FolderUsers};
-use crate::look_out::{self, wear_file, write_library};
+use crate::look_out::{self, wear_file};
 use crate::out;
 use mshconv_app::game::{wear_name, wear_sibling};
 use mshconv_app::look_import::users::WearPlace;
-use mshconv_app::look_import::{self, Action, Libraries, LookPlan};
+use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
 use mshconv_app::GameDir;
 use std::path::{Path, PathBuf};
 
@@ -39,7 +40,7 @@ struct Planned {
 }
 
 /// Fails a record whose look could not be brought back.
-fn fail(record: &mut Record, code: &str, message: String) {
+pub(super) fn fail(record: &mut Record, code: &str, message: String) {
     record.status = Status::Failed;
     record.code = Some(code.to_string());
     record.message = Some(message);
@@ -76,10 +77,20 @@ pub(super) fn existing_wear(record: &Record, archive: Option<&nres::Archive>) ->
     }
 }
 
-/// Brings back the look of every converted record that read one; returns the
-/// WEAR entries to put with the models when `into` is given (else the WEARs
-/// are written beside the `.msh` files). With `dry_run`, nothing is written:
-/// the files that would be are listed in it.
+/// What bringing the looks back writes (`batch::write` writes it).
+#[derive(Debug, Default)]
+pub(super) struct LookWrites {
+    /// The libraries that change, textures first, with their new bytes.
+    pub libraries: Vec<(Library, Vec<u8>)>,
+    /// The WEARs: the record's index, the `.wea` beside its `.msh`, the
+    /// `.WEA` entry's name with `--into`, the WEAR.
+    pub wears: Vec<(usize, PathBuf, String, Vec<u8>)>,
+}
+
+/// Brings back the look of every converted record that read one (planned
+/// against the libraries and the archive as they are now: the caller holds
+/// their lock); returns what to write. With `dry_run`, the files that would
+/// be written are listed in it and nothing is returned for the libraries.
 ///
 /// Two models of the run that edit one entry differently refuse the whole
 /// run (`look.edit_conflict` for both, `look.run_refused` for every other
@@ -90,12 +101,12 @@ pub(super) fn bring_back(
     into: Option<&Path>,
     quiet: bool,
     dry_run: Option<&mut Vec<String>>,
-) -> Vec<(String, Vec<u8>)> {
+) -> LookWrites {
     let with_look: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].look.is_some() && records[i].status == Status::Converted)
         .collect();
     if with_look.is_empty() {
-        return Vec::new();
+        return LookWrites::default();
     }
     let original = match Libraries::read(game.dir()) {
         Ok(l) => l,
@@ -103,7 +114,7 @@ pub(super) fn bring_back(
             for &i in &with_look {
                 fail(&mut records[i], e.code(), e.message().to_string());
             }
-            return Vec::new();
+            return LookWrites::default();
         }
     };
     let archive_bytes = into.and_then(|a| std::fs::read(a).ok());
@@ -164,7 +175,7 @@ pub(super) fn bring_back(
         }
     }
     if refuse_conflicts(records, &planned, into.is_none() && dry_run.is_none()) {
-        return Vec::new();
+        return LookWrites::default();
     }
     note_shared_edits(game.dir(), &original, records, &mut planned);
     let mut wears: Vec<(usize, PathBuf, String, Vec<u8>)> = Vec::new();
@@ -192,40 +203,26 @@ pub(super) fn bring_back(
         wears.push((p.index, p.path, p.name, p.plan.wear));
     }
     if let Some(listing) = dry_run {
-        let entries = list(listing, &original, &libs, wears, into);
+        list(listing, &original, &libs, &wears, into);
         listing.extend(change_lines);
-        return entries;
+        return LookWrites {
+            libraries: Vec::new(),
+            wears,
+        };
     }
-    // The libraries, each once; then the WEARs.
+    // The libraries that changed, each once, textures first: written with
+    // the WEARs as one transaction by batch::write.
+    let mut libraries = Vec::new();
     for (lib, now) in [
-        (&original.materials, &libs.materials.bytes),
-        (&original.textures, &libs.textures.bytes),
+        (&original.textures, libs.textures.bytes),
+        (&original.materials, libs.materials.bytes),
     ] {
-        let Some(now) = now else { continue };
-        if lib.bytes.as_ref() == Some(now) {
-            continue;
-        }
-        if let Err(e) = write_library(lib, now, quiet) {
-            let message = format!("{}: {e:#}", lib.path.display());
-            for &(i, ..) in &wears {
-                fail(&mut records[i], "io.write", message.clone());
-            }
-            return Vec::new();
+        match now {
+            Some(now) if lib.bytes.as_ref() != Some(&now) => libraries.push((lib.clone(), now)),
+            _ => {}
         }
     }
-    let mut entries = Vec::new();
-    for (i, path, name, wear) in wears {
-        if into.is_some() {
-            entries.push((name, wear));
-        } else if let Err(e) = crate::fs::write_atomically(&path, &wear) {
-            fail(
-                &mut records[i],
-                "io.write",
-                format!("{}: {e:#}", path.display()),
-            );
-        }
-    }
-    entries
+    LookWrites { libraries, wears }
 }
 
 /// Two models that edit one entry differently: both fail
@@ -341,9 +338,9 @@ fn list(
     listing: &mut Vec<String>,
     original: &Libraries,
     libs: &Libraries,
-    wears: Vec<(usize, PathBuf, String, Vec<u8>)>,
+    wears: &[(usize, PathBuf, String, Vec<u8>)],
     into: Option<&Path>,
-) -> Vec<(String, Vec<u8>)> {
+) {
     for (lib, now) in [
         (&original.textures, &libs.textures.bytes),
         (&original.materials, &libs.materials.bytes),
@@ -364,11 +361,8 @@ fn list(
             }
         ));
     }
-    let mut entries = Vec::new();
-    for (_, path, name, wear) in wears {
-        if into.is_some() {
-            entries.push((name, wear));
-        } else {
+    if into.is_none() {
+        for (_, path, _, wear) in wears {
             listing.push(format!(
                 "would write {} ({} bytes)",
                 path.display(),
@@ -376,5 +370,4 @@ fn list(
             ));
         }
     }
-    entries
 }

@@ -21,6 +21,7 @@ mod plan;
 mod report;
 mod unwritten;
 mod work;
+mod write;
 
 use crate::cli::BatchArgs;
 use crate::fail;
@@ -29,7 +30,7 @@ use crate::glob::Filter;
 use crate::out;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use into::{check_into, into_entries, note_losses, put_into};
+use into::{check_into, into_entries, note_losses};
 use mshconv_app::{Error, Format};
 use plan::{archive_entry, order_and_check, plan_input};
 use report::{summarize, summary_line, Record, Report, Status};
@@ -217,22 +218,32 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     if let Some(dir) = work::FOUND_GAME_DIR.get() {
         unwritten::note(dir, &mut records, args.into.as_deref(), args.quiet);
     }
-    // With --game-dir, the looks of the models going back to MSH.
-    let mut listing = Vec::new();
-    let wears = match work::GAME_DIR.get() {
-        Some(game) if args.to == Format::Msh => look::bring_back(
-            game,
-            &mut records,
-            args.into.as_deref(),
-            args.quiet,
-            args.dry_run.then_some(&mut listing),
-        ),
-        _ => Vec::new(),
-    };
+    // With --game-dir, the looks of the models going back to MSH; with
+    // --into, the archive: one transaction (or, with --dry-run, a listing).
+    let game = work::GAME_DIR
+        .get()
+        .filter(|_| args.to == Format::Msh)
+        .map(|g| g.as_ref());
     if args.dry_run {
+        let mut listing = Vec::new();
+        let wears: Vec<(String, Vec<u8>)> = match game {
+            Some(game) => look::bring_back(
+                game,
+                &mut records,
+                args.into.as_deref(),
+                args.quiet,
+                Some(&mut listing),
+            )
+            .wears
+            .into_iter()
+            .filter(|_| args.into.is_some())
+            .map(|(_, _, name, wear)| (name, wear))
+            .collect(),
+            None => Vec::new(),
+        };
         print_dry_run(&records, args.into.as_deref(), &wears, listing)?;
-    } else if let Some(archive) = &args.into {
-        put_into(archive, &mut records, wears, args.quiet);
+    } else {
+        write::write(game, &mut records, args.into.as_deref(), args.quiet);
     }
     let summary = summarize(&records, args.to, started, interrupted);
     let line = summary_line(&summary);

@@ -11,6 +11,36 @@ use std::process::{Command, Output};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::FromZeros;
 
+/// Every file under `dir` (hidden ones too), by relative path, with its bytes.
+pub fn files(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap_or_default(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The fixture game folder (`fixtures/small/game`, see its expected.json).
+pub fn game() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/game")
+}
+
+/// A copy of the fixture game folder in `to`.
+pub fn copy_game(to: &Path) {
+    copy_tree(&game(), to);
+}
+
 /// The binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_mshconv");
 
@@ -240,20 +270,7 @@ pub fn patch(bytes: &[u8], type_id: u32, at: usize, new: &[u8]) -> Vec<u8> {
 
 /// Every file under `dir`, by path relative to it, with its bytes.
 pub fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).unwrap().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                let rel = p.strip_prefix(dir).unwrap().to_path_buf();
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    out
+    files(dir)
 }
 
 /// A copy of every file under `from` at `to` (folders made as needed).

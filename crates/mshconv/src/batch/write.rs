@@ -1,0 +1,111 @@
+//! The end of a batch that writes the user's files: with `--game-dir` and
+//! `--to msh`, the libraries and the WEARs; with `--into`, the archive. All
+//! of it is one transaction ([`mshconv_app::txn`]) under the lock of every
+//! folder it writes in, taken before the libraries and the archive are read:
+//! the libraries that change (textures, then materials, each after its first
+//! backup), the `.wea` files beside the models, then the archive with the
+//! models and their `.WEA` entries. If any of it fails, nothing is written
+//! and every record involved fails with the reason.
+
+use super::into::{fail_records, stage_into, tell_placed};
+use super::look::{self, LookWrites};
+use super::report::{Record, Status};
+use crate::look_out::{backup_notes, library_paths, stage_libraries, wear_file};
+use mshconv_app::GameDir;
+use std::path::{Path, PathBuf};
+
+/// Brings the looks back (with `game`) and puts the models into `into`.
+pub(super) fn write(
+    game: Option<&GameDir>,
+    records: &mut [Record],
+    into: Option<&Path>,
+    quiet: bool,
+) {
+    let with_look: Vec<usize> = match game {
+        Some(_) => (0..records.len())
+            .filter(|&i| records[i].look.is_some() && records[i].status == Status::Converted)
+            .collect(),
+        None => Vec::new(),
+    };
+    let with_payload: Vec<usize> = (0..records.len())
+        .filter(|&i| records[i].payload.is_some())
+        .collect();
+    let involved: Vec<usize> = {
+        let mut v = [with_look.as_slice(), with_payload.as_slice()].concat();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    if involved.is_empty() {
+        return;
+    }
+    let mut paths: Vec<PathBuf> = Vec::new();
+    if let Some(game) = game.filter(|_| !with_look.is_empty()) {
+        paths.extend(library_paths(game));
+    }
+    if let Some(archive) = into {
+        paths.push(archive.to_path_buf());
+    } else {
+        for &i in &with_look {
+            if let Some(o) = records[i].output.as_deref() {
+                paths.push(wear_file(Path::new(o)));
+            }
+        }
+    }
+    let lock = match crate::fs::lock(&paths) {
+        Ok(l) => l,
+        Err(e) => return fail_records(records, &involved, &e, into.is_some()),
+    };
+    let look = match game {
+        Some(game) => look::bring_back(game, records, into, quiet, None),
+        None => LookWrites::default(),
+    };
+    let mut txn = lock.transaction();
+    stage_libraries(
+        &mut txn,
+        look.libraries.iter().map(|(lib, bytes)| (lib, bytes)),
+    );
+    let mut entries = Vec::new();
+    let mut wrote_look = Vec::new();
+    for (i, path, name, wear) in look.wears {
+        wrote_look.push(i);
+        if into.is_some() {
+            entries.push((name, wear));
+        } else {
+            txn.replace(path, wear);
+        }
+    }
+    let staged = match into {
+        Some(archive) => match stage_into(archive, records, entries) {
+            Ok(Some(staged)) => {
+                txn.replace(archive, staged.bytes.clone());
+                Some(staged)
+            }
+            Ok(None) => None,
+            Err(e) => {
+                let all = [wrote_look.as_slice(), with_payload.as_slice()].concat();
+                return fail_records(records, &all, &e, true);
+            }
+        },
+        None => None,
+    };
+    match txn.commit() {
+        Ok(written) => {
+            if !quiet {
+                backup_notes(&written, look.libraries.iter().map(|(lib, _)| lib));
+            }
+            if let Some(staged) = staged {
+                tell_placed(records, staged, quiet);
+            }
+        }
+        Err(e) => {
+            let mut all = wrote_look;
+            if let Some(staged) = &staged {
+                all.extend(&staged.converted);
+            }
+            all.sort_unstable();
+            all.dedup();
+            fail_records(records, &all, &e.into(), into.is_some());
+        }
+    }
+}
