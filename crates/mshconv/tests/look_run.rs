@@ -576,3 +576,48 @@ fn one_model_with_two_different_edits_of_one_texture_is_refused() {
         "the game folder changed"
     );
 }
+
+/// With `--out` too: the models wait for their looks, so a refused run writes
+/// no `.msh`, no WEAR and no library; an accepted one writes each `.msh` with
+/// its WEAR.
+#[test]
+fn two_different_edits_with_out_write_no_model_either() {
+    let tmp = setup(&["DEPOT", "ROBOT"]);
+    let root = tmp.path();
+    let before = tree(&root.join("game"));
+    paint(&root.join("edit/DEPOT_DEFAULT_0.png"), MAGENTA);
+    paint(&root.join("edit/ROBOT_DEFAULT_0.png"), GREEN);
+    let args = "batch edit --to msh --out out --game-dir game";
+    let (code, _, stderr) = mshconv(root, args);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("error[look.edit_conflict]"), "{stderr}");
+    let out = root.join("out");
+    let written: Vec<_> = if out.exists() {
+        tree(&out).into_keys().collect()
+    } else {
+        Vec::new()
+    };
+    assert!(written.is_empty(), "written: {written:?}");
+    assert!(
+        tree(&root.join("game")) == before,
+        "the game folder changed"
+    );
+
+    paint(&root.join("edit/ROBOT_DEFAULT_0.png"), MAGENTA);
+    ok(root, args);
+    let written = tree(&out);
+    for stem in ["DEPOT", "ROBOT"] {
+        assert!(
+            written
+                .keys()
+                .any(|p| p.to_string_lossy() == format!("{stem}.msh")),
+            "{written:?}"
+        );
+        assert!(
+            written
+                .keys()
+                .any(|p| p.to_string_lossy() == format!("{stem}.wea")),
+            "{written:?}"
+        );
+    }
+}

@@ -182,7 +182,7 @@ pub(super) fn fail_records(records: &mut [Record], which: &[usize], e: &anyhow::
     let message = if into {
         message
     } else {
-        format!("the model was written, its look was not: {message}")
+        format!("neither the model nor its look was written: {message}")
     };
     for &i in which {
         let record = &mut records[i];

@@ -159,22 +159,12 @@ pub(super) fn bring_back(
                     shared: Vec::new(),
                 });
             }
-            Err(e) => fail(
-                record,
-                e.code(),
-                format!(
-                    "{}{}",
-                    if into.is_none() && dry_run.is_none() {
-                        "the model was written, its look was not: "
-                    } else {
-                        ""
-                    },
-                    e.message()
-                ),
-            ),
+            // Its model waits for the look (batch::write): neither is written.
+            Err(e) => fail(record, e.code(), e.message().to_string()),
         }
     }
-    if refuse_conflicts(records, &planned, into.is_none() && dry_run.is_none()) {
+    // The models wait for their looks (batch::write): none is written yet.
+    if refuse_conflicts(records, &planned, false) {
         return LookWrites::default();
     }
     note_shared_edits(game.dir(), &original, records, &mut planned);

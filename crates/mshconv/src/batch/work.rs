@@ -187,8 +187,15 @@ pub(super) fn convert_task(
         record.look = Some(Box::new(look));
         record.notes.extend(notes.notes);
     }
-    if task.entry.is_some() {
-        // Into an archive: the main thread puts it there once every task is done.
+    // Into an archive, the main thread puts it there once every task is done;
+    // a model whose look goes back with it is written in the look's
+    // transaction, after its WEAR (batch::write), or not at all when the run
+    // is refused.
+    let held = record.look.is_some()
+        && GAME_DIR.get().is_some()
+        && task.to == mshconv_app::Format::Msh
+        && !task.dry_run;
+    if task.entry.is_some() || held {
         let main = output.files.into_iter().next().map(|f| f.bytes);
         record.output = Some(task.output.display().to_string());
         record.bytes_out = main.as_ref().map_or(0, |b| b.len() as u64);

@@ -3,8 +3,9 @@
 //! of it is one transaction ([`mshconv_app::txn`]) under the lock of every
 //! folder it writes in, taken before the libraries and the archive are read:
 //! the libraries that change (textures, then materials, each after its first
-//! backup), the `.wea` files beside the models, then the archive with the
-//! models and their `.WEA` entries. If any of it fails, nothing is written
+//! backup), the `.wea` files beside the models and the `.msh` files whose look
+//! came back (each after its WEAR), or the archive with the models and their
+//! `.WEA` entries. If any of it fails, nothing is written
 //! and every record involved fails with the reason.
 
 use super::into::{fail_records, stage_into, tell_placed};
@@ -49,6 +50,7 @@ pub(super) fn write(
         for &i in &with_look {
             if let Some(o) = records[i].output.as_deref() {
                 paths.push(wear_file(Path::new(o)));
+                paths.push(PathBuf::from(o));
             }
         }
     }
@@ -73,6 +75,27 @@ pub(super) fn write(
             entries.push((name, wear));
         } else {
             txn.replace(path, wear);
+        }
+    }
+    // Without --into, each model whose look came back goes after its WEAR.
+    let mut models = Vec::new();
+    if into.is_none() {
+        for &i in &with_payload {
+            if records[i].status != Status::Converted {
+                continue;
+            }
+            if let (Some(output), Some(msh)) = (&records[i].output, records[i].payload.take()) {
+                if let Some(parent) = Path::new(output).parent() {
+                    if let Err(e) = std::fs::create_dir_all(parent) {
+                        let e = anyhow::Error::from(e)
+                            .context(format!("cannot create {}", parent.display()));
+                        let all = [wrote_look.as_slice(), with_payload.as_slice()].concat();
+                        return fail_records(records, &all, &e, false);
+                    }
+                }
+                txn.replace(Path::new(output), msh);
+                models.push(i);
+            }
         }
     }
     let staged = match into {
@@ -100,6 +123,7 @@ pub(super) fn write(
         }
         Err(e) => {
             let mut all = wrote_look;
+            all.extend(&models);
             if let Some(staged) = &staged {
                 all.extend(&staged.converted);
             }

@@ -20,7 +20,7 @@ fn kill_at(n: usize, args: &[&OsStr]) -> Ended {
     let mut child = Command::new(BIN)
         .env_remove("MSHCONV_GAME_DIR")
         .env(HOOK, format!("stop:{n}"))
-        .args(args)
+        .args(adding(args))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -254,7 +254,7 @@ fn a_failure_at_any_point_restores_every_file_and_names_the_file() {
         let out = Command::new(BIN)
             .env_remove("MSHCONV_GAME_DIR")
             .env(HOOK, format!("fail:{n}"))
-            .args(args(&(case.write)(&root)))
+            .args(adding(&args(&(case.write)(&root))))
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr);

@@ -57,12 +57,29 @@ pub fn hidden(dir: &Path) -> Vec<String> {
     names
 }
 
+/// `args` with `--add` when they put a model into an archive (`convert X
+/// ARCHIVE.rlb:ENTRY`, `batch --into`): these tests add new entries, and
+/// `--add` also replaces an existing one.
+pub fn adding<'a>(args: &[&'a OsStr]) -> Vec<&'a OsStr> {
+    let mut v = args.to_vec();
+    let puts = args
+        .first()
+        .is_some_and(|a| *a == "convert" || *a == "batch")
+        && args
+            .iter()
+            .any(|a| *a == "--into" || a.to_string_lossy().to_ascii_lowercase().contains(".rlb:"));
+    if puts {
+        v.push(OsStr::new("--add"));
+    }
+    v
+}
+
 /// Runs mshconv with `args` (no game folder from the environment, no hook).
 pub fn mshconv(args: &[&OsStr]) -> Output {
     Command::new(BIN)
         .env_remove("MSHCONV_GAME_DIR")
         .env_remove(HOOK)
-        .args(args)
+        .args(adding(args))
         .output()
         .unwrap()
 }

@@ -33,7 +33,7 @@ fn as_nobody(args: &[&OsStr]) -> Option<Output> {
     Command::new("setpriv")
         .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
         .arg(BIN)
-        .args(args)
+        .args(adding(args))
         .env_remove("MSHCONV_GAME_DIR")
         .env_remove(HOOK)
         .output()
@@ -259,7 +259,7 @@ fn planted_links_at_the_temporary_journal_and_lock_names_are_never_followed() {
     // stop there, plant a link at that name, go on.
     let mut child = Command::new(BIN)
         .env(HOOK, "pause:1")
-        .args([os("convert"), glb.as_os_str(), os(&target)])
+        .args(adding(&[os("convert"), glb.as_os_str(), os(&target)]))
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

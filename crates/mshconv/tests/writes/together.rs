@@ -8,7 +8,7 @@ fn spawn(args: &[&OsStr]) -> Child {
     Command::new(BIN)
         .env_remove("MSHCONV_GAME_DIR")
         .env_remove(HOOK)
-        .args(args)
+        .args(adding(args))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
