@@ -462,7 +462,7 @@ fn blender_edits_come_back_as_exactly_those_edits() {
 /// refused with `import.terrain_edited`; with the default profile (no extras)
 /// it is a foreign glTF and imports as a standard model of the tiles' geometry.
 #[test]
-fn blender_terrain_is_refused_or_imported_as_a_standard_model() {
+fn blender_terrain_is_the_original_or_imported_as_a_standard_model() {
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in");
     std::fs::create_dir(&input).unwrap();
@@ -475,8 +475,8 @@ fn blender_terrain_is_refused_or_imported_as_a_standard_model() {
         let glb = std::fs::read(out.join("terrain.glb")).unwrap();
         let result = gltf_to_msh(&glb, &Default::default(), &|_| None);
         if profile == "custom" {
-            let e = result.expect_err("an edited terrain must not import");
-            assert_eq!(e.code(), "import.terrain_edited", "{e}");
+            // Unedited, with its extras: the original (recognise/scene.rs).
+            assert!(result.unwrap().0 == bytes, "the original terrain");
         } else {
             let (back, _) = result.unwrap();
             let v = msh::open(&back, Mode::Strict).unwrap().view;

@@ -283,12 +283,23 @@ fn an_edited_terrain_is_refused_with_a_code() {
     fewer["meshes"].as_array_mut().unwrap()[0] = json["meshes"][1].clone();
     refused(with_bin(fewer, &bin), "mesh replaced");
 
-    // Buffers rebuilt by another tool.
+    // Buffers rebuilt by another tool, the content unedited: the original
+    // the file carries (recognise/scene.rs); the content edited: refused.
     let mut grown = bin.clone();
     grown.extend_from_slice(&[0; 4]);
     let mut json2 = json.clone();
     json2["buffers"][0]["byteLength"] = grown.len().into();
-    refused(with_bin(json2, &grown), "buffer rebuilt");
+    let (back, _) = gltf_to_msh(
+        &with_bin(json2.clone(), &grown),
+        &Default::default(),
+        &no_files,
+    )
+    .unwrap();
+    assert!(back == bytes, "buffer rebuilt, unedited");
+    let mut moved = grown.clone();
+    let z = f32::from_le_bytes(moved[offset + 8..offset + 12].try_into().unwrap()) + 1.0;
+    moved[offset + 8..offset + 12].copy_from_slice(&z.to_le_bytes());
+    refused(with_bin(json2, &moved), "buffer rebuilt and a vertex moved");
 }
 
 /// A damaged terrain: a vertex index past Res3, a slot range past Res21's end,

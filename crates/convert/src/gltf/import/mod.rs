@@ -188,7 +188,11 @@ fn import_model(
     }
     if let Some(extras) = recorded.as_ref().filter(|m| m.kind == ex::Kind::Terrain) {
         // Every table is in the extras; the options do not apply.
-        return Ok((terrain::rebuild(&source, extras)?, Laid::default(), report));
+        return Ok((
+            terrain::rebuild(&source, extras, bytes.len())?,
+            Laid::default(),
+            report,
+        ));
     }
     if let Some(extras) = &recorded {
         let same_frame = ex::UpAxis::from(resolved.axis) == extras.options.axis
@@ -224,9 +228,13 @@ fn import_model(
                 }
                 Err(why) => {
                     // Rewritten by another tool: the original it carries, part by part.
-                    if let Some(r) =
-                        recognise::recognise(&source, extras, &resolved, &options.assemble)?
-                    {
+                    if let Some(r) = recognise::recognise(
+                        &source,
+                        extras,
+                        &resolved,
+                        &options.assemble,
+                        bytes.len(),
+                    )? {
                         report.notes.extend(r.report.notes);
                         check_valid(&r.msh)?;
                         return Ok((r.msh, r.laid, report));

@@ -25,7 +25,8 @@ fn refuse(why: impl std::fmt::Display) -> Error {
 }
 
 /// The MSH bytes of the terrain model an unedited export of it records.
-pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras) -> Result<Vec<u8>> {
+/// `input_len` is the file's size (it bounds the original it may carry).
+pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras, input_len: usize) -> Result<Vec<u8>> {
     let options = ExportOptions {
         lod: extras.options.lod,
         group: extras.options.group,
@@ -51,7 +52,7 @@ pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras) -> Result<Vec<u8>>
         // Another tool (Blender) rebuilt the buffers: unedited, it still shows
         // what the original's export shows.
         Err(why) => {
-            return match super::recognise::terrain(src, extras, &options)? {
+            return match super::recognise::terrain(src, extras, &options, input_len)? {
                 Some(bytes) => Ok(bytes),
                 None => Err(refuse(format_args!("was changed: {why}"))),
             }

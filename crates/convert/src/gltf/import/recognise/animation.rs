@@ -1,9 +1,10 @@
 //! The original's animation against what came back: each node's pose at every
-//! frame, as the original's own export shows it and as the other tool's file
-//! shows it (both sampled at whole frames by the generic import, so both are
-//! read the same way: normalised quaternions, keys past the timeline, whatever
-//! the engine's tables hold). Nodes whose poses all agree keep their original
-//! keys; the others get keys reduced from what came back.
+//! frame of the timeline, as the engine samples the original and as the other
+//! tool's animation (sampled at whole frames by the generic import) shows it.
+//! Quaternions are compared as the export shows them (normalised; a zero one
+//! as identity), and samples past what the original's keys reach are edits
+//! when they leave the last pose. Nodes whose poses all agree keep their
+//! original keys; the others get keys reduced from what came back.
 
 use crate::assemble::AssembleOptions;
 use crate::reduce::{track, Reduced};
@@ -36,32 +37,60 @@ fn pose_at(node: &SceneNode, frame: u32) -> Pose {
     }
 }
 
+/// A quaternion as glTF shows it: unit length, identity for a zero one.
+fn shown(q: [f32; 4]) -> [f32; 4] {
+    let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+    if len > 1e-6 && len.is_finite() {
+        q.map(|c| c / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    }
+}
+
 fn same_pose(a: &Pose, b: &Pose) -> bool {
     let t = (0..3).all(|k| (a.0[k] - b.0[k]).abs() <= TRANSLATION * a.0[k].abs().max(1.0));
-    let dot: f32 = (0..4).map(|k| a.1[k] * b.1[k]).sum();
+    let (qa, qb) = (shown(a.1), shown(b.1));
+    let dot: f32 = (0..4).map(|k| qa[k] * qb[k]).sum();
     let sign = if dot < 0.0 { -1.0 } else { 1.0 };
-    t && (0..4).all(|k| (a.1[k] - sign * b.1[k]).abs() <= ROTATION)
+    t && (0..4).all(|k| (qa[k] - sign * qb[k]).abs() <= ROTATION)
 }
 
-/// The last frame a node has a sample at (0 without samples).
-fn last_frame(node: &SceneNode) -> u32 {
-    node.track
-        .as_deref()
-        .and_then(|s| s.iter().map(|s| s.frame).max())
-        .unwrap_or(0)
-}
-
-/// Per node (the same order in both): whether what came back shows another
-/// pose than the original's export at some frame.
-pub(super) fn edited(original: &[SceneNode], back: &[SceneNode]) -> Vec<bool> {
-    original
+/// Per node of the original (the same order as `back`): whether its pose
+/// differs at some frame. `None` when the original cannot be sampled.
+pub(super) fn edited(m: &Model, back: &[SceneNode]) -> Option<Vec<bool>> {
+    let view = m.view();
+    let mut edited = vec![false; back.len()];
+    let last = m.frame_count.max(1);
+    for frame in 0..last {
+        let poses = msh::pose::local_poses(&view, frame as f32).ok()?;
+        for ((node, pose), flag) in back.iter().zip(&poses).zip(edited.iter_mut()) {
+            if !*flag {
+                let [w, x, y, z] = pose.rotation;
+                *flag = !same_pose(&(pose.translation, [x, y, z, w]), &pose_at(node, frame));
+            }
+        }
+    }
+    // Keys the original has past its timeline were exported as they are (the
+    // engine never plays them); samples past what they reach are edits when
+    // they leave the last frame's pose.
+    let reach = m
+        .anim_keys
         .iter()
-        .zip(back)
-        .map(|(a, b)| {
-            let end = last_frame(a).max(last_frame(b));
-            (0..=end).any(|f| !same_pose(&pose_at(a, f), &pose_at(b, f)))
-        })
-        .collect()
+        .map(|k| k.time())
+        .filter(|t| t.is_finite() && *t >= 0.0)
+        .fold(0f32, f32::max)
+        .min(u32::MAX as f32)
+        .ceil() as u32;
+    let past = last.max(reach.saturating_add(1));
+    for (node, flag) in back.iter().zip(edited.iter_mut()) {
+        if let Some(samples) = node.track.as_deref() {
+            let end = pose_at(node, last - 1);
+            *flag |= samples
+                .iter()
+                .any(|s| s.frame >= past && !same_pose(&end, &(s.translation, s.rotation)));
+        }
+    }
+    Some(edited)
 }
 
 /// Each node's keys as the original stores them, when its tables are laid out
