@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 /// The journal's file name in each folder of a transaction.
 pub const JOURNAL: &str = ".mshconv.journal";
 /// The journal's `format` value.
-const FORMAT: &str = "mshconv-journal";
+pub(super) const FORMAT: &str = "mshconv-journal";
 
 /// How far a transaction got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -70,6 +70,33 @@ impl Journal {
     pub fn folder_paths(&self) -> Vec<PathBuf> {
         self.folders.iter().map(|f| decode(f)).collect()
     }
+    /// Whether the journal found in `folder` names only what a transaction
+    /// writes: `folder` among its folders, every file in one of them, and
+    /// its temporary and kept files named `.NAME.ID.tmp` / `.NAME.ID.old`
+    /// beside it. A journal that names anything else (planted, or damaged)
+    /// is never acted on: recovery renames and removes the files it names.
+    fn names_only_its_own(&self, folder: &Path) -> bool {
+        let folders = self.folder_paths();
+        let id_ok = !self.id.is_empty() && self.id.bytes().all(|b| b.is_ascii_alphanumeric());
+        id_ok
+            && folders.iter().any(|f| f == folder)
+            && self.steps.iter().all(|step| {
+                let target = decode(&step.target);
+                let Some(name) = target.file_name() else {
+                    return false;
+                };
+                let dir = folder_of(&target);
+                let name = name.to_string_lossy();
+                let beside = |suffix: &str| dir.join(format!(".{name}.{}.{suffix}", self.id));
+                folders.iter().any(|f| f == dir)
+                    && decode(&step.temp) == beside("tmp")
+                    && step
+                        .old
+                        .as_deref()
+                        .is_none_or(|old| decode(old) == beside("old"))
+            })
+    }
+
     fn text(&self) -> Vec<u8> {
         let mut text = serde_json::to_vec_pretty(self).unwrap_or_default();
         text.push(b'\n');
@@ -198,6 +225,16 @@ pub fn read(folder: &Path) -> Result<Option<Found>, Error> {
         Err(e) => return Err(Error::io(path.display(), &e)),
     };
     Ok(Some(match serde_json::from_slice::<Journal>(&bytes) {
+        Ok(j) if j.format == FORMAT && j.version == 1 && !j.names_only_its_own(folder) => {
+            return Err(Error::new(
+                Kind::Io,
+                "txn.journal_unknown",
+                format!(
+                    "{} names files this mshconv would not have written (outside its folders, or not its temporary names): nothing was done; remove it after checking the files it names",
+                    path.display()
+                ),
+            ))
+        }
         Ok(j) if j.format == FORMAT && j.version == 1 => Found::Journal(j),
         Ok(j) => {
             return Err(Error::new(

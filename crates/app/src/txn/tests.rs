@@ -141,3 +141,32 @@ fn an_interrupted_transaction_is_rolled_back_or_forward_by_the_next_lock() {
         assert_eq!(leftovers(&real), Vec::<String>::new(), "{state:?}");
     }
 }
+
+/// A journal that names a file outside its folders (planted, or damaged) is
+/// never acted on: recovery would remove or rename what it names.
+#[test]
+fn a_journal_naming_files_outside_its_folders_is_refused_and_nothing_is_touched() {
+    let game = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let victim = elsewhere.path().join("victim.txt");
+    fs::write(&victim, b"keep me").unwrap();
+    let folder = fs::canonicalize(game.path()).unwrap();
+    let text = serde_json::json!({
+        "format": journal::FORMAT,
+        "version": 1,
+        "id": "0123abcd",
+        "state": "prepared",
+        "folders": [folder.to_string_lossy()],
+        "steps": [{
+            "target": folder.join("units.rlb").to_string_lossy(),
+            "temp": victim.to_string_lossy(),
+            "old": null
+        }]
+    });
+    fs::write(folder.join(journal::JOURNAL), text.to_string()).unwrap();
+    let Err(e) = Lock::acquire(&[folder.join("units.rlb")], &mut |_| {}) else {
+        panic!("a planted journal was acted on");
+    };
+    assert_eq!(e.code(), "txn.journal_unknown", "{}", e.message());
+    assert_eq!(fs::read(&victim).unwrap(), b"keep me");
+}
