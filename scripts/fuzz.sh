@@ -49,6 +49,11 @@ mkdir -p fuzz/corpus/clips_parse
 printf 'idle=0..10:loop,walk=11..40:pingpong,die=41..41:once' > fuzz/corpus/clips_parse/spec.txt
 printf '{"clips": [{"name": "idle", "first": 0, "last": 10, "mode": "loop"}, {"name": "walk", "first": 3, "last": 9}]}' > fuzz/corpus/clips_parse/list.json
 cp -n crates/convert/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/null || true
+# Seeds for txn_journal: a journal as a transaction writes it in /game, and
+# one whose temporary file lies elsewhere (refused).
+mkdir -p fuzz/corpus/txn_journal
+printf '{"format":"mshconv-journal","version":1,"id":"0123abcd","state":"committed","folders":["/game"],"steps":[{"target":"/game/units.rlb","temp":"/game/.units.rlb.0123abcd.tmp","old":"/game/.units.rlb.0123abcd.old"},{"target":"/game/Material.lib","temp":"/game/.Material.lib.0123abcd.tmp","old":null}]}' > fuzz/corpus/txn_journal/ok.json
+printf '{"format":"mshconv-journal","version":1,"id":"0123abcd","state":"prepared","folders":["/game"],"steps":[{"target":"/game/units.rlb","temp":"/home/victim.txt","old":null}]}' > fuzz/corpus/txn_journal/planted.json
 # Seeds for gltf_import: quantized and meshopt-compressed exports, made by
 # glTF-Transform when scripts/test.sh has installed it (meshopt_decode starts empty).
 gt=tools/gltf-transform/node_modules/.bin/gltf-transform

@@ -75,7 +75,7 @@ impl Journal {
     /// its temporary and kept files named `.NAME.ID.tmp` / `.NAME.ID.old`
     /// beside it. A journal that names anything else (planted, or damaged)
     /// is never acted on: recovery renames and removes the files it names.
-    fn names_only_its_own(&self, folder: &Path) -> bool {
+    pub fn names_only_its_own(&self, folder: &Path) -> bool {
         let folders = self.folder_paths();
         let id_ok = !self.id.is_empty() && self.id.bytes().all(|b| b.is_ascii_alphanumeric());
         id_ok
@@ -224,7 +224,15 @@ pub fn read(folder: &Path) -> Result<Option<Found>, Error> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(Error::io(path.display(), &e)),
     };
-    Ok(Some(match serde_json::from_slice::<Journal>(&bytes) {
+    parse(&bytes, folder).map(Some)
+}
+
+/// The journal file `bytes` found in `folder`: a journal this mshconv wrote
+/// and may act on, an incomplete one, or `txn.journal_unknown` (another
+/// format or version, or one that names files a transaction would not write).
+pub fn parse(bytes: &[u8], folder: &Path) -> Result<Found, Error> {
+    let path = folder.join(JOURNAL);
+    Ok(match serde_json::from_slice::<Journal>(bytes) {
         Ok(j) if j.format == FORMAT && j.version == 1 && !j.names_only_its_own(folder) => {
             return Err(Error::new(
                 Kind::Io,
@@ -249,7 +257,7 @@ pub fn read(folder: &Path) -> Result<Option<Found>, Error> {
             ))
         }
         Err(_) => Found::Incomplete,
-    }))
+    })
 }
 
 /// What [`recover`] did, for a note: its code and message.

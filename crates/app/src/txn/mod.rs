@@ -24,12 +24,12 @@ mod lock;
 
 pub use file::{check_replaceable, folder_of, keep_metadata, real_path, sync_folder, write_temp};
 pub use hook::HOOK_VAR;
-pub use journal::JOURNAL;
+pub use journal::{parse as parse_journal, Found as FoundJournal, Journal, JOURNAL};
 pub use lock::{recover_pending, Event, Lock, LOCK_FILE};
 
 use crate::{Error, Kind};
 use file::{copy_exclusively, remove_if_there};
-use journal::{Journal, State};
+use journal::State;
 use std::path::{Path, PathBuf};
 
 /// One file of a transaction, as given.
