@@ -140,9 +140,9 @@ pub(super) fn blender_faces(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
         .collect()
 }
 
-/// Compares slot `slot` of the original with what came back for it.
-pub(super) fn compare(m: &Model, slot: usize, back: &SceneSlot) -> SlotState {
-    let original = original_batches(m, slot);
+/// Compares a slot of the original (its drawable batches: [`original_batches`])
+/// with what came back for it.
+pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -> SlotState {
     let back: Vec<&SceneBatch> = back
         .batches
         .iter()

@@ -47,6 +47,14 @@ fn original_limit(input_len: usize) -> usize {
     input_len.saturating_mul(16)
 }
 
+/// The original MSH file `text` holds, when it decodes within the limit and
+/// is a strictly valid model (else the file takes the generic path).
+fn original_of(text: &str, input_len: usize) -> Option<Vec<u8>> {
+    let bytes = crate::gltf::original::decode(text, original_limit(input_len)).ok()?;
+    msh::open(&bytes, msh::Mode::Strict).ok()?;
+    Some(bytes)
+}
+
 /// What the recognition made.
 pub(super) struct Recognised {
     /// The MSH bytes.
@@ -69,12 +77,9 @@ pub(super) fn recognise(
     let Some(text) = extras.original.as_deref() else {
         return Ok(None);
     };
-    let Ok(bytes) = crate::gltf::original::decode(text, original_limit(input_len)) else {
+    let Some(bytes) = original_of(text, input_len) else {
         return Ok(None);
     };
-    if msh::open(&bytes, msh::Mode::Strict).is_err() {
-        return Ok(None);
-    }
     let Ok(original) = Model::from_bytes(&bytes) else {
         return Ok(None);
     };
@@ -116,13 +121,10 @@ pub(super) fn terrain(
     let Some(bytes) = extras
         .original
         .as_deref()
-        .and_then(|text| crate::gltf::original::decode(text, original_limit(input_len)).ok())
+        .and_then(|text| original_of(text, input_len))
     else {
         return Ok(None);
     };
-    if msh::open(&bytes, msh::Mode::Strict).is_err() {
-        return Ok(None);
-    }
     let resolved = Resolved {
         fps: options.fps,
         axis: options.axis,
@@ -289,18 +291,17 @@ fn compare(m: &Model, scene: &SceneModel, origins: &[Option<u32>]) -> Option<Com
             for group in 0..5u8 {
                 let slot = node.slot(lod.into(), group.into());
                 let came = back.slots.iter().find(|s| s.lod == lod && s.group == group);
-                let drawn = slot.filter(|&s| {
-                    geometry::original_batches(m, s as usize)
-                        .iter()
-                        .any(|b| !b.triangles.is_empty())
-                });
+                // The slot's drawable batches (original_batches leaves out the empty ones).
+                let drawn = slot
+                    .map(|s| (s as usize, geometry::original_batches(m, s as usize)))
+                    .filter(|(_, batches)| !batches.is_empty());
                 match (drawn, came) {
                     (None, None) => {}
                     (None, Some(c)) if c.batches.iter().all(|b| b.triangles.is_empty()) => {}
-                    (Some(s), Some(c)) => match geometry::compare(m, s as usize, c) {
+                    (Some((s, batches)), Some(c)) => match geometry::compare(m, &batches, c) {
                         SlotState::Same => {}
                         SlotState::Moved(v) => {
-                            if moved.insert(s as usize, v.clone()).is_some_and(|o| o != v) {
+                            if moved.insert(s, v.clone()).is_some_and(|o| o != v) {
                                 geometry_changed = true;
                             }
                         }
@@ -349,7 +350,7 @@ fn compare_legacy(m: &Model, scene: &SceneModel) -> Option<Comparison> {
             return None;
         };
         found[k] = true;
-        match geometry::compare(m, k, only) {
+        match geometry::compare(m, &geometry::original_batches(m, k), only) {
             SlotState::Same => {}
             SlotState::Moved(v) => {
                 moved.insert(k, v);
@@ -357,12 +358,8 @@ fn compare_legacy(m: &Model, scene: &SceneModel) -> Option<Comparison> {
             SlotState::Changed => geometry_changed = true,
         }
     }
-    let missing = (0..found.len()).any(|k| {
-        !found[k]
-            && geometry::original_batches(m, k)
-                .iter()
-                .any(|b| !b.triangles.is_empty())
-    });
+    let missing =
+        (0..found.len()).any(|k| !found[k] && !geometry::original_batches(m, k).is_empty());
     Some(Comparison {
         renamed: Vec::new(),
         moved,
@@ -381,7 +378,13 @@ fn rebuilt(
 ) -> Result<Vec<u8>> {
     let (mut model, assembled) = crate::assemble::assemble(scene, assemble)?;
     report.notes.extend(assembled.notes);
-    let plain = model.to_bytes()?;
+    // The container facts carry_container changes, to go back to when the
+    // carried model is not valid.
+    let plain = (
+        model.entries.clone(),
+        model.keep_sort_index,
+        model.physical_order.clone(),
+    );
     carry_container(original, &mut model);
     let carried = model
         .to_bytes()
@@ -401,7 +404,13 @@ fn rebuilt(
             None => "the file is the model mshconv exported, with nodes or triangles added, removed or re-parented: the model was rebuilt from its content; the original's entry names and unknown resources did not fit it and were left out".to_string(),
         },
     );
-    Ok(carried.unwrap_or(plain))
+    match carried {
+        Some(bytes) => Ok(bytes),
+        None => {
+            (model.entries, model.keep_sort_index, model.physical_order) = plain;
+            Ok(model.to_bytes()?)
+        }
+    }
 }
 
 /// Gives a rebuilt model the original's entry names (per type) and the raw
