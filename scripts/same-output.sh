@@ -91,6 +91,18 @@
 #   plan; neither is among the commands compared here);
 # - an entry name with /, \, : or .., or starting with ., is archive.bad_name
 #   for /v1/archive/put and for ARCHIVE:ENTRY (was written as a path).
+# Deliberate changes of issue 32 (one FORMATS and one OPTIONS table):
+# - every zip answer (to=obj, a textured to=gltf/usda, /v1/archive/convert,
+#   an archive/put with libraries) is deflated (PNG files stored): other
+#   bytes, the same files (README.md, "Zips", has the sizes);
+# - the query: a parameter the endpoint does not take is 400
+#   request.unknown_parameter (was request.query); an option value that is
+#   not a number (lod=abc) is option.invalid in the CLI's words (was
+#   request.query); the missing to=/time= and bad tolerant=/add=/time= values
+#   stay request.query, reworded;
+# - /openapi.json (request.unknown_parameter) and the web page (a "Download
+#   .usda" button, .usda in "Convert every model to");
+# - mshconv-server's usage errors and --help are clap's (exit code 2 kept).
 set -euo pipefail
 
 BASE_REV=c23d875

@@ -1,41 +1,21 @@
 //! The service's settings: defaults, command-line flags and environment
 //! variables (a flag wins over its variable, which wins over the default).
 //!
-//! clap (derive, with its `env` feature) reads the command line: the flags,
-//! `--flag VALUE` and `--flag=VALUE`, a value that starts with `-`, the last
-//! of a repeated flag, the `MSHCONV_*` variable of a flag that is absent,
-//! `-h`/`--help` and `-V`/`--version`, unknown arguments. It keeps the values
-//! as text; [`parse_args`] then checks them in the same order and with the
-//! same ranges and messages as before clap, naming where a bad value came from
-//! (`--max-jobs: ...` or `MSHCONV_MAX_JOBS: ...`, which clap's own value
-//! parsers cannot: they name the flag either way). The defaults are
-//! [`Config::default`]'s, not clap's (the job limit is the CPU count, known at
-//! run time), and the help text is [`USAGE`], as before: clap's generated help
-//! would be laid out differently (`[env: MSHCONV_ADDR=]`, its own wrapping).
-//!
-//! What clap does differently from the hand-written parser it replaced, and
-//! cannot be told not to:
-//! - `--` ends the options (nothing may follow it: the service takes no
-//!   operands), where it was an unknown argument;
-//! - short flags cluster: `-hV` is `-h`, where it was an unknown argument;
-//! - `--help=x` and `--healthcheck=x` are refused in clap's words
-//!   ("unexpected value 'x' for '--healthcheck' found; no more were
-//!   expected"); `--help=x` asked for the help text before;
-//! - an unknown `--flag=value` is named without its value;
-//! - an argument that is not UTF-8 is read (and refused as a bad value) where
-//!   `std::env::args` panicked. A variable that is not UTF-8 still counts as
-//!   unset.
-//!
-//! clap reads the variables from the process's environment when the command
-//! is built: they cannot be passed in, so [`parse_args`] no longer takes a
-//! lookup function, and the tests run it in a child process.
+//! Each setting is defined once, as a field of [`Args`] (clap's derive, with
+//! its `env` feature): its flag, its variable, its default, its value parser
+//! (the range check and the message) and its help text. clap reads the
+//! command line and the variables, checks the values, and writes the help
+//! text and the errors: a bad value is named by its flag, also when it came
+//! from the variable (`invalid value 'x' for '--max-jobs <N>': ...`), and an
+//! error ends with clap's hint (`For more information, try '--help'.`).
+//! A variable that is not UTF-8 is a bad value (it was ignored before clap).
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::parser::ValueSource;
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::Parser;
 use std::ffi::OsString;
+use std::fmt;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 /// Default listen address.
@@ -121,7 +101,8 @@ pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// What the command line asks for.
+/// What the command line asks for (`--help` and `--version` are answered by
+/// clap: [`parse_args`] returns them as its "error", whose `exit_code` is 0).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Invocation {
     /// Run the service.
@@ -129,262 +110,185 @@ pub enum Invocation {
     /// Ask a running service's `/healthz` (at the configured address) and exit
     /// 0 when it answers 200: the container image's `HEALTHCHECK`.
     Healthcheck(Config),
-    /// Print the usage text.
-    Help,
-    /// Print the version.
-    Version,
 }
 
-/// The `--help` text (also clap's, through `override_help`).
-pub const USAGE: &str = "\
-mshconv-server: HTTP service that converts, validates, inspects and poses
-Parkan: Iron Strategy .msh models (see README.md, `HTTP service`).
+/// A byte size (`--max-body`, `--max-buffered`): [`parse_size`]'s syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Size(pub usize);
 
-Usage: mshconv-server [OPTIONS]
-
-Options (each flag wins over its environment variable):
-  --addr ADDR        listen address [env MSHCONV_ADDR] [default 127.0.0.1:8080]
-  --max-body SIZE    largest request body, bytes or with K/M/G, KiB/MiB/GiB
-                     [env MSHCONV_MAX_BODY] [default 64MiB]
-  --max-buffered SIZE
-                     request bodies held in memory at once, all requests
-                     together; more get 503 [env MSHCONV_MAX_BUFFERED]
-                     [default: max-body x (max-jobs + 2), at least max-body]
-  --max-jobs N       conversions admitted at once (one per CPU computes);
-                     more get 503 [env MSHCONV_MAX_JOBS]
-                     [default: the number of CPUs]
-  --timeout TIME     time limit of a request: seconds, or with ms/s/m
-                     [env MSHCONV_TIMEOUT] [default 30s]
-  --max-connections N
-                     open connections at once; more get 503 and are closed
-                     [env MSHCONV_MAX_CONNECTIONS] [default 1024]
-  --header-timeout TIME
-                     time to send a request's head, and the longest idle
-                     keep-alive [env MSHCONV_HEADER_TIMEOUT] [default 10s]
-  --game-dir DIR     game folder (Material.lib, Textures.lib): exports of a
-                     model whose WEAR is found get the game's look
-                     [env MSHCONV_GAME_DIR] [default: none]
-  --healthcheck      ask GET /healthz of the service at ADDR (0.0.0.0 means
-                     127.0.0.1) and exit 0 if it answers 200, else 1
-  -h, --help         print this text
-  -V, --version      print the version
-
-Logging: RUST_LOG (default `info`), e.g. RUST_LOG=mshconv_server=debug.
-";
-
-/// A flag or value the command line gets wrong.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct UsageError(pub String);
-
-impl std::fmt::Display for UsageError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+impl FromStr for Size {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Size, String> {
+        parse_size(s).map(Size)
     }
 }
 
-impl std::error::Error for UsageError {}
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            n if n % (1 << 30) == 0 => write!(f, "{}GiB", n >> 30),
+            n if n % (1 << 20) == 0 => write!(f, "{}MiB", n >> 20),
+            n if n % (1 << 10) == 0 => write!(f, "{}KiB", n >> 10),
+            n => write!(f, "{n}"),
+        }
+    }
+}
 
-/// The flags, as clap reads them from the command line and, for a flag that is
-/// not there, from its environment variable. Values stay text (`OsString`, so
-/// that a variable that is not UTF-8 can be told apart): [`parse_args`] checks
-/// them, naming the flag or the variable a bad value came from. Every value
-/// may start with `-` (`--timeout -1` is a bad time, not a missing value), a
-/// flag given twice keeps its last value, and the help text is [`USAGE`].
+/// A time (`--timeout`, `--header-timeout`): [`parse_duration`]'s syntax.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Time(pub Duration);
+
+impl FromStr for Time {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Time, String> {
+        parse_duration(s).map(Time)
+    }
+}
+
+impl fmt::Display for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.subsec_nanos() == 0 {
+            write!(f, "{}s", self.0.as_secs())
+        } else {
+            write!(f, "{}ms", self.0.as_millis())
+        }
+    }
+}
+
+/// A listen address.
+fn address(text: &str) -> Result<SocketAddr, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| "not an address such as 127.0.0.1:8080 or [::1]:8080".to_string())
+}
+
+/// A whole number from `lo` to `hi`, or the message naming what it counts.
+fn count(text: &str, lo: usize, hi: usize, what: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!("not a number of {what} from {lo} to {hi}")),
+    }
+}
+
+/// `--max-jobs`: 1 to 4096.
+fn jobs(text: &str) -> Result<usize, String> {
+    count(text, 1, 4096, "jobs")
+}
+
+/// `--max-connections`: 1 to 1000000.
+fn connections(text: &str) -> Result<usize, String> {
+    count(text, 1, 1_000_000, "connections")
+}
+
+/// `--game-dir`: a folder that exists.
+fn folder(text: &str) -> Result<PathBuf, String> {
+    let dir = PathBuf::from(text);
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err("not a folder".to_string())
+    }
+}
+
+/// What `--help` says after the options.
+const AFTER_HELP: &str = "Each flag wins over its environment variable.
+Logging: RUST_LOG (default `info`), e.g. RUST_LOG=mshconv_server=debug.";
+
+/// mshconv-server: HTTP service that converts, validates, inspects and poses
+/// Parkan: Iron Strategy .msh models (see README.md, `HTTP service`).
+///
+/// Every setting: its flag, its environment variable, its default, its
+/// check. Every value may start with `-` (`--timeout -1` is a bad time, not a
+/// missing value), and a flag given twice keeps its last value.
 #[derive(Debug, Parser)]
 #[command(
     name = "mshconv-server",
     version,
-    override_help = USAGE,
+    after_help = AFTER_HELP,
     args_override_self = true
 )]
-struct Args {
-    /// The listen address.
-    #[arg(
-        long,
-        env = "MSHCONV_ADDR",
-        value_name = "ADDR",
-        allow_hyphen_values = true
-    )]
-    addr: Option<OsString>,
-    /// The largest request body.
-    #[arg(
-        long,
-        env = "MSHCONV_MAX_BODY",
-        value_name = "SIZE",
-        allow_hyphen_values = true
-    )]
-    max_body: Option<OsString>,
-    /// The bytes of request bodies held at once.
+pub struct Args {
+    /// Listen address
+    #[arg(long, env = "MSHCONV_ADDR", value_name = "ADDR", allow_hyphen_values = true,
+          default_value = DEFAULT_ADDR, value_parser = address)]
+    addr: SocketAddr,
+    /// Largest request body, bytes or with K/M/G, KiB/MiB/GiB; larger ones get 413
+    #[arg(long, env = "MSHCONV_MAX_BODY", value_name = "SIZE", allow_hyphen_values = true,
+          default_value_t = Size(DEFAULT_MAX_BODY))]
+    max_body: Size,
+    /// Request bodies held in memory at once, all requests together; more get
+    /// 503 [default: max-body x (max-jobs + 2), at least max-body]
     #[arg(
         long,
         env = "MSHCONV_MAX_BUFFERED",
         value_name = "SIZE",
         allow_hyphen_values = true
     )]
-    max_buffered: Option<OsString>,
-    /// Conversions admitted at once.
-    #[arg(
-        long,
-        env = "MSHCONV_MAX_JOBS",
-        value_name = "N",
-        allow_hyphen_values = true
-    )]
-    max_jobs: Option<OsString>,
-    /// The time limit of a request.
-    #[arg(
-        long,
-        env = "MSHCONV_TIMEOUT",
-        value_name = "TIME",
-        allow_hyphen_values = true
-    )]
-    timeout: Option<OsString>,
-    /// Open connections at once.
-    #[arg(
-        long,
-        env = "MSHCONV_MAX_CONNECTIONS",
-        value_name = "N",
-        allow_hyphen_values = true
-    )]
-    max_connections: Option<OsString>,
-    /// The time to send a request's head.
-    #[arg(
-        long,
-        env = "MSHCONV_HEADER_TIMEOUT",
-        value_name = "TIME",
-        allow_hyphen_values = true
-    )]
-    header_timeout: Option<OsString>,
-    /// The game folder.
-    #[arg(
-        long,
-        env = "MSHCONV_GAME_DIR",
-        value_name = "DIR",
-        allow_hyphen_values = true
-    )]
-    game_dir: Option<OsString>,
-    /// Ask a running service's `/healthz` instead of serving.
+    max_buffered: Option<Size>,
+    /// Conversions admitted at once (one per CPU computes); more get 503
+    /// [default: the number of CPUs]
+    #[arg(long, env = "MSHCONV_MAX_JOBS", value_name = "N", allow_hyphen_values = true,
+          value_parser = jobs)]
+    max_jobs: Option<usize>,
+    /// Time limit of a request: seconds, or with ms/s/m
+    #[arg(long, env = "MSHCONV_TIMEOUT", value_name = "TIME", allow_hyphen_values = true,
+          default_value_t = Time(DEFAULT_TIMEOUT))]
+    timeout: Time,
+    /// Open connections at once; more get 503 and are closed
+    #[arg(long, env = "MSHCONV_MAX_CONNECTIONS", value_name = "N", allow_hyphen_values = true,
+          default_value_t = DEFAULT_MAX_CONNECTIONS, value_parser = connections)]
+    max_connections: usize,
+    /// Time to send a request's head, and the longest idle keep-alive
+    #[arg(long, env = "MSHCONV_HEADER_TIMEOUT", value_name = "TIME", allow_hyphen_values = true,
+          default_value_t = Time(DEFAULT_HEADER_TIMEOUT))]
+    header_timeout: Time,
+    /// Game folder (Material.lib, Textures.lib): exports of a model whose WEAR
+    /// is found get the game's look [default: none]
+    #[arg(long, env = "MSHCONV_GAME_DIR", value_name = "DIR", allow_hyphen_values = true,
+          value_parser = folder)]
+    game_dir: Option<PathBuf>,
+    /// Ask GET /healthz of the service at ADDR (0.0.0.0 means 127.0.0.1) and
+    /// exit 0 if it answers 200, else 1
     #[arg(long)]
     healthcheck: bool,
 }
 
+impl Args {
+    /// The settings.
+    fn config(self) -> Config {
+        Config {
+            addr: self.addr,
+            max_body: self.max_body.0,
+            max_buffered: self.max_buffered.map(|s| s.0),
+            max_jobs: self.max_jobs.unwrap_or_else(default_jobs),
+            timeout: self.timeout.0,
+            max_connections: self.max_connections,
+            header_timeout: self.header_timeout.0,
+            game_dir: self.game_dir,
+            job_delay: Duration::ZERO,
+        }
+    }
+}
+
 /// Parses the arguments (without the program name) and the `MSHCONV_*`
 /// environment variables of the process; a flag wins over its variable, which
-/// wins over the default.
-pub fn parse_args<I, S>(args: I) -> Result<Invocation, UsageError>
+/// wins over the default. `--help`, `--version` and every mistake come back as
+/// clap's error: `print` it and exit with its `exit_code` (0, or 2).
+pub fn parse_args<I, S>(args: I) -> Result<Invocation, clap::Error>
 where
     I: IntoIterator<Item = S>,
     S: Into<OsString>,
 {
-    // Building the command reads the environment variables.
-    let command = Args::command();
     let argv =
         std::iter::once(OsString::from("mshconv-server")).chain(args.into_iter().map(Into::into));
-    let matches = match command.clone().try_get_matches_from(argv) {
-        Ok(m) => m,
-        Err(e) if e.kind() == ErrorKind::DisplayHelp => return Ok(Invocation::Help),
-        Err(e) if e.kind() == ErrorKind::DisplayVersion => return Ok(Invocation::Version),
-        Err(e) => return Err(usage_error(&e)),
-    };
-    let args = Args::from_arg_matches(&matches).map_err(|e| usage_error(&e))?;
-    // A value and where it came from: `--max-jobs` or `MSHCONV_MAX_JOBS`.
-    let get = |id: &str, value: Option<OsString>| -> Option<(String, String)> {
-        let value = value?;
-        let arg = command
-            .get_arguments()
-            .find(|a| a.get_id() == id)
-            .expect("every field is an argument");
-        if matches.value_source(id) == Some(ValueSource::EnvVariable) {
-            let var = arg.get_env()?.to_string_lossy().into_owned();
-            // A variable that is not UTF-8 counts as unset (as `std::env::var`).
-            value.into_string().ok().map(|v| (var, v))
-        } else {
-            let flag = format!("--{}", arg.get_long()?);
-            Some((flag, value.to_string_lossy().into_owned()))
-        }
-    };
-    let mut config = Config::default();
-    if let Some((from, v)) = get("addr", args.addr) {
-        config.addr = v.trim().parse().map_err(|_| {
-            UsageError(format!(
-                "{from}: {v:?} is not an address such as 127.0.0.1:8080 or [::1]:8080"
-            ))
-        })?;
-    }
-    if let Some((from, v)) = get("max_body", args.max_body) {
-        config.max_body = parse_size(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
-    }
-    if let Some((from, v)) = get("max_buffered", args.max_buffered) {
-        let bytes = parse_size(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
-        config.max_buffered = Some(bytes);
-    }
-    if let Some((from, v)) = get("max_jobs", args.max_jobs) {
-        config.max_jobs = match v.trim().parse::<usize>() {
-            Ok(n) if (1..=4096).contains(&n) => n,
-            _ => {
-                return Err(UsageError(format!(
-                    "{from}: {v:?} is not a number of jobs from 1 to 4096"
-                )))
-            }
-        };
-    }
-    if let Some((from, v)) = get("timeout", args.timeout) {
-        config.timeout = parse_duration(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
-    }
-    if let Some((from, v)) = get("max_connections", args.max_connections) {
-        config.max_connections = match v.trim().parse::<usize>() {
-            Ok(n) if (1..=1_000_000).contains(&n) => n,
-            _ => {
-                return Err(UsageError(format!(
-                    "{from}: {v:?} is not a number of connections from 1 to 1000000"
-                )))
-            }
-        };
-    }
-    if let Some((from, v)) = get("header_timeout", args.header_timeout) {
-        config.header_timeout =
-            parse_duration(&v).map_err(|e| UsageError(format!("{from}: {e}")))?;
-    }
-    if let Some((from, v)) = get("game_dir", args.game_dir) {
-        let dir = PathBuf::from(&v);
-        if !dir.is_dir() {
-            return Err(UsageError(format!("{from}: {v:?} is not a folder")));
-        }
-        config.game_dir = Some(dir);
-    }
-    Ok(if args.healthcheck {
+    let args = Args::try_parse_from(argv)?;
+    let healthcheck = args.healthcheck;
+    let config = args.config();
+    Ok(if healthcheck {
         Invocation::Healthcheck(config)
     } else {
         Invocation::Serve(config)
     })
-}
-
-/// clap's error in the words the hand-written parser used: an unknown
-/// argument, a flag without its value; other mistakes in clap's own words
-/// (its first line, without `error: `).
-fn usage_error(e: &clap::Error) -> UsageError {
-    let context = |kind| match e.get(kind) {
-        Some(ContextValue::String(s)) => Some(s.as_str()),
-        _ => None,
-    };
-    match e.kind() {
-        ErrorKind::UnknownArgument => {
-            if let Some(arg) = context(ContextKind::InvalidArg) {
-                return UsageError(format!(
-                    "unknown argument {arg:?} (--help lists the options)"
-                ));
-            }
-        }
-        ErrorKind::InvalidValue if context(ContextKind::InvalidValue) == Some("") => {
-            // `--addr <ADDR>`: the flag is its first word.
-            if let Some(flag) = context(ContextKind::InvalidArg).and_then(|a| a.split(' ').next()) {
-                return UsageError(format!("{flag} needs a value"));
-            }
-        }
-        _ => {}
-    }
-    let text = e.to_string();
-    let line = text.lines().next().unwrap_or_default();
-    UsageError(line.strip_prefix("error: ").unwrap_or(line).to_string())
 }
 
 /// A byte size: a number, optionally followed by `K`, `M`, `G` (powers of
@@ -437,6 +341,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     /// Set in a child process of this test binary: the arguments for
     /// [`child`] to parse, as a JSON array.
@@ -452,15 +357,22 @@ mod tests {
             let args: Vec<String> = serde_json::from_str(&args).unwrap();
             match parse_args(args) {
                 Ok(invocation) => println!("{RESULT}ok {invocation:?}"),
-                Err(e) => println!("{RESULT}error {}", e.0.replace('\n', " ")),
+                Err(e) => {
+                    let text = e.to_string();
+                    let line = text.lines().next().unwrap_or_default();
+                    println!(
+                        "{RESULT}error {}",
+                        line.strip_prefix("error: ").unwrap_or(line)
+                    );
+                }
             }
         }
     }
 
     /// What `parse_args(args)` gives (the invocation written with `{:?}`, or
-    /// the error message) in a child process of this test binary whose
-    /// `MSHCONV_*` variables are exactly `vars`: clap reads the process's
-    /// environment, which a test must not change while other tests run.
+    /// the first line of the error) in a child process of this test binary
+    /// whose `MSHCONV_*` variables are exactly `vars`: clap reads the
+    /// process's environment, which a test must not change while other tests run.
     fn parse_in(vars: &[(&str, &str)], args: &[&str]) -> Result<String, String> {
         let mut command = std::process::Command::new(std::env::current_exe().unwrap());
         command.args([
@@ -591,15 +503,13 @@ mod tests {
 
     #[test]
     fn modes_and_mistakes() {
-        assert_eq!(parse_args(["--help"]), Ok(Invocation::Help));
-        assert_eq!(parse_args(["-h"]), Ok(Invocation::Help));
-        assert_eq!(parse_args(["-V"]), Ok(Invocation::Version));
-        assert_eq!(parse_args(["--version"]), Ok(Invocation::Version));
-        // Help wins over a bad value (values are checked after the parse).
-        assert_eq!(
-            parse_args(["--max-jobs", "0", "--help"]),
-            Ok(Invocation::Help)
-        );
+        let kind = |args: &[&str]| parse_args(args).unwrap_err().kind();
+        use clap::error::ErrorKind;
+        assert_eq!(kind(&["--help"]), ErrorKind::DisplayHelp);
+        assert_eq!(kind(&["-h"]), ErrorKind::DisplayHelp);
+        assert_eq!(kind(&["-V"]), ErrorKind::DisplayVersion);
+        assert_eq!(kind(&["--version"]), ErrorKind::DisplayVersion);
+        assert_eq!(parse_args(["--help"]).unwrap_err().exit_code(), 0);
         let healthcheck = Invocation::Healthcheck(Config {
             addr: "0.0.0.0:1".parse().unwrap(),
             ..Config::default()
@@ -617,48 +527,53 @@ mod tests {
             &["--max-connections", "0"],
             &["--header-timeout", "never"],
             &["--frobnicate"],
-            &["--frobnicate", "--help"],
             &["surplus"],
             &["--healthcheck=yes"],
         ] {
             let e = parse_in(&[], bad).unwrap_err();
             assert!(!e.is_empty(), "{bad:?}");
+            assert_eq!(parse_args(bad.iter().copied()).unwrap_err().exit_code(), 2);
         }
         let error = |vars: &[(&str, &str)], args: &[&str]| parse_in(vars, args).unwrap_err();
         assert_eq!(
             error(&[], &["--max-jobs", "x"]),
-            r#"--max-jobs: "x" is not a number of jobs from 1 to 4096"#
+            "invalid value 'x' for '--max-jobs <N>': not a number of jobs from 1 to 4096"
         );
-        assert_eq!(error(&[], &["--addr"]), "--addr needs a value");
+        assert_eq!(
+            error(&[], &["--addr"]),
+            "a value is required for '--addr <ADDR>' but none was supplied"
+        );
         assert_eq!(
             error(&[], &["--timeout", "-1"]),
-            r#"--timeout: "-1" is not a time such as 30, 30s, 500ms or 2m"#
+            r#"invalid value '-1' for '--timeout <TIME>': "-1" is not a time such as 30, 30s, 500ms or 2m"#
         );
         assert_eq!(
             error(&[], &["--addr", "--help"]),
-            r#"--addr: "--help" is not an address such as 127.0.0.1:8080 or [::1]:8080"#
+            "invalid value '--help' for '--addr <ADDR>': not an address such as 127.0.0.1:8080 or [::1]:8080"
         );
         assert_eq!(
             error(&[], &["--frobnicate"]),
-            r#"unknown argument "--frobnicate" (--help lists the options)"#
+            "unexpected argument '--frobnicate' found"
         );
+        // A bad variable is named by its flag (clap's way).
         assert_eq!(
             error(&[("MSHCONV_MAX_JOBS", "x")], &[]),
-            r#"MSHCONV_MAX_JOBS: "x" is not a number of jobs from 1 to 4096"#
+            "invalid value 'x' for '--max-jobs <N>': not a number of jobs from 1 to 4096"
         );
-        assert!(error(&[("MSHCONV_ADDR", "")], &[]).starts_with("MSHCONV_ADDR: "));
         // A flag wins over its variable, also over a bad one.
-        assert!(
-            error(&[("MSHCONV_MAX_JOBS", "x")], &["--max-jobs", "0"]).starts_with("--max-jobs: ")
+        assert_eq!(
+            parse_in(&[("MSHCONV_MAX_JOBS", "x")], &["--max-jobs", "2"]),
+            serve(Config {
+                max_jobs: 2,
+                ..Config::default()
+            })
         );
         assert_eq!(
             error(&[], &["--game-dir", "/no/such/folder"]),
-            r#"--game-dir: "/no/such/folder" is not a folder"#
+            "invalid value '/no/such/folder' for '--game-dir <DIR>': not a folder"
         );
-        assert_eq!(
-            error(&[("MSHCONV_GAME_DIR", "/no/such/folder")], &[]),
-            r#"MSHCONV_GAME_DIR: "/no/such/folder" is not a folder"#
-        );
+        assert!(error(&[("MSHCONV_GAME_DIR", "/no/such/folder")], &[])
+            .ends_with("for '--game-dir <DIR>': not a folder"));
         let dir = std::env::temp_dir();
         let with_game = |c: Config| {
             serve(Config {
@@ -678,19 +593,28 @@ mod tests {
     }
 
     #[test]
-    fn the_command_is_consistent_and_its_help_is_the_usage_text() {
+    fn the_command_is_consistent_and_its_help_names_every_flag_and_variable() {
         Args::command().debug_assert();
-        assert_eq!(Args::command().render_help().to_string(), USAGE);
-        // Every flag and variable clap knows is in the help text.
+        let help = Args::command().render_help().to_string();
         for arg in Args::command().get_arguments() {
             if let Some(long) = arg.get_long() {
-                assert!(USAGE.contains(&format!("--{long}")), "--{long}");
+                assert!(help.contains(&format!("--{long}")), "--{long}");
             }
             if let Some(var) = arg.get_env() {
                 let var = var.to_string_lossy();
-                assert!(USAGE.contains(&format!("[env {var}]")), "{var}");
+                assert!(help.contains(&format!("[env: {var}=")), "{var}");
             }
         }
+        // The defaults the help shows are the constants.
+        assert!(help.contains("[default: 64MiB]"), "{help}");
+        assert!(help.contains("[default: 30s]"));
+        assert!(help.contains("[default: 10s]"));
+        assert!(help.contains("[default: 127.0.0.1:8080]"));
+        assert_eq!(
+            Size(DEFAULT_MAX_BODY).to_string().parse(),
+            Ok(Size(DEFAULT_MAX_BODY))
+        );
+        assert_eq!(Time(Duration::from_millis(250)).to_string(), "250ms");
     }
 
     #[test]

@@ -5,18 +5,114 @@
 use crate::body::{read_upload, Upload};
 use crate::error::ApiError;
 use crate::{AppState, RequestContext};
-use axum::extract::{FromRequest, FromRequestParts, Query, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use mshconv_app::{Fps, Group, Lod, Options};
-use serde::de::DeserializeOwned;
+use mshconv_app::{OptionSpec, Options, OPTIONS};
 
-/// A query that becomes typed values: its syntax is deserialised (a bad one is
-/// `request.query`), then [`FromQuery::parse`] checks its values.
+/// A query that becomes typed values: its parameters are split
+/// ([`Query::new`]: a key given twice is `request.query`, a key the endpoint
+/// does not take is `request.unknown_parameter`), then
+/// [`FromQuery::parse`] takes and checks its values.
 pub trait FromQuery: Sized {
-    /// The query's syntax.
-    type Raw: DeserializeOwned + Send;
+    /// The endpoint's own parameters, besides the conversion options.
+    const OWN: &'static [&'static str];
+    /// Which conversion options ([`OPTIONS`]) the endpoint takes.
+    fn takes(_option: &OptionSpec) -> bool {
+        false
+    }
     /// The typed values, or the 400 that says which one is wrong.
-    fn parse(raw: Self::Raw) -> Result<Self, ApiError>;
+    fn parse(query: Query) -> Result<Self, ApiError>;
+}
+
+/// Every parameter an endpoint takes: its own, then its options' query names.
+pub fn keys<T: FromQuery>() -> Vec<&'static str> {
+    let options = OPTIONS
+        .iter()
+        .filter(|row| T::takes(row))
+        .map(|row| row.query);
+    T::OWN.iter().copied().chain(options).collect()
+}
+
+/// The options of `/v1/convert`: every one.
+pub fn convert_options(_option: &OptionSpec) -> bool {
+    true
+}
+
+/// The options of `/v1/archive/convert`: the export's, but one model's (`clips`).
+pub fn archive_options(option: &OptionSpec) -> bool {
+    option.export && !option.one_model
+}
+
+/// The options of `/v1/archive/put`: the import's.
+pub fn import_options(option: &OptionSpec) -> bool {
+    option.import
+}
+
+/// A query's parameters, each given once and each one the endpoint takes;
+/// the endpoint takes them out by name.
+#[derive(Debug, Clone, Default)]
+pub struct Query(Vec<(String, String)>);
+
+impl Query {
+    /// The parameters, checked against the keys the endpoint takes.
+    pub fn new(pairs: Vec<(String, String)>, keys: &[&str]) -> Result<Query, ApiError> {
+        for (i, (key, _)) in pairs.iter().enumerate() {
+            if !keys.contains(&key.as_str()) {
+                return Err(ApiError::bad_request(
+                    "request.unknown_parameter",
+                    format!(
+                        "unknown query parameter {key:?}: this endpoint takes {}",
+                        keys.join(", ")
+                    ),
+                ));
+            }
+            if pairs[..i].iter().any(|(k, _)| k == key) {
+                return Err(ApiError::bad_request(
+                    "request.query",
+                    format!("{key}= is given twice; give it once"),
+                ));
+            }
+        }
+        Ok(Query(pairs))
+    }
+
+    /// The value of `key`, taken out.
+    pub fn take(&mut self, key: &str) -> Option<String> {
+        let i = self.0.iter().position(|(k, _)| k == key)?;
+        Some(self.0.swap_remove(i).1)
+    }
+
+    /// The value of `key`, which the endpoint needs.
+    pub fn require(&mut self, key: &str, what: &str) -> Result<String, ApiError> {
+        self.take(key).ok_or_else(|| {
+            ApiError::bad_request("request.query", format!("{key}= is missing: {what}"))
+        })
+    }
+
+    /// A `true`/`false` parameter; absent, false.
+    pub fn flag(&mut self, key: &str) -> Result<bool, ApiError> {
+        match self.take(key).as_deref() {
+            None | Some("false") => Ok(false),
+            Some("true") => Ok(true),
+            Some(other) => Err(ApiError::bad_request(
+                "request.query",
+                format!("{key}={other:?}: {key} is true or false"),
+            )),
+        }
+    }
+
+    /// The conversion options the endpoint takes (`takes`), each parsed and
+    /// range-checked by the application layer ([`Options::set`], as the
+    /// CLI's flags), in the table's order.
+    pub fn options(&mut self, takes: fn(&OptionSpec) -> bool) -> Result<Options, ApiError> {
+        let mut options = Options::default();
+        for row in OPTIONS.iter().filter(|row| takes(row)) {
+            if let Some(value) = self.take(row.query) {
+                options.set(row.name, &value)?;
+            }
+        }
+        Ok(options)
+    }
 }
 
 /// A parsed query ([`FromQuery`]). Extracted from the request's parts, so it
@@ -28,10 +124,11 @@ impl<S: Send + Sync, T: FromQuery> FromRequestParts<S> for Params<T> {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let Query(raw) = Query::<T::Raw>::from_request_parts(parts, state)
-            .await
-            .map_err(|e| ApiError::bad_request("request.query", e.body_text()))?;
-        T::parse(raw).map(Params)
+        let axum::extract::Query(pairs) =
+            axum::extract::Query::<Vec<(String, String)>>::from_request_parts(parts, state)
+                .await
+                .map_err(|e| ApiError::bad_request("request.query", e.body_text()))?;
+        T::parse(Query::new(pairs, &keys::<T>())?).map(Params)
     }
 }
 
@@ -67,70 +164,30 @@ impl FromRequest<AppState> for crate::body::ArchiveUpload {
     }
 }
 
-/// The conversion options as the query spells them (`lod=1&fps=30&axis=z-up`):
-/// numbers must be numbers (`request.query`); every value is then checked by
-/// the application layer (`option.invalid`).
-#[derive(Debug, Clone, Default, serde::Deserialize)]
-pub struct OptionsQuery {
-    /// LOD shown (glTF) or written (OBJ).
-    pub lod: Option<u8>,
-    /// Group shown (glTF) or written (OBJ).
-    pub group: Option<u8>,
-    /// Frames per second of the glTF timeline.
-    pub fps: Option<f32>,
-    /// `y-up` or `z-up`.
-    pub axis: Option<String>,
-    /// `conjugate` or `stored`.
-    pub rotation: Option<String>,
-    /// MSH -> glTF: the clip list (`idle=0..10:loop,walk=11..40:loop`, or JSON).
-    pub clips: Option<String>,
-}
-
-impl OptionsQuery {
-    /// The options, checked; `animation` is the import's choice when the
-    /// endpoint takes one.
-    pub fn options(&self, animation: Option<&str>) -> Result<Options, ApiError> {
-        use mshconv_app::OptionName as N;
-        let mut options = Options {
-            lod: self.lod.map(Lod::new).transpose()?.unwrap_or_default(),
-            group: self.group.map(Group::new).transpose()?.unwrap_or_default(),
-            fps: self.fps.map(Fps::new).transpose()?,
-            ..Options::default()
-        };
-        let texts = [
-            (N::Axis, self.axis.as_deref()),
-            (N::Rotation, self.rotation.as_deref()),
-            (N::Animation, animation),
-            (N::Clips, self.clips.as_deref()),
-        ];
-        for (name, value) in texts {
-            if let Some(value) = value {
-                options.set(name, value)?;
-            }
-        }
-        Ok(options)
-    }
-}
-
 /// The options with the upload's multipart field `clips` (JSON or the text
 /// form), checked as `clips=` is; given both ways it is `request.query`.
 pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options, ApiError> {
     let Some(field) = field else {
         return Ok(options);
     };
+    let row = mshconv_app::OptionName::Clips.spec();
+    let name = row.field.unwrap_or(row.query);
     if options.clips.is_some() {
         return Err(ApiError::bad_request(
             "request.query",
-            "the clips are given twice: as clips= and as the multipart field `clips`; give one",
+            format!(
+                "the clips are given twice: as {}= and as the multipart field `{name}`; give one",
+                row.query
+            ),
         ));
     }
     let text = std::str::from_utf8(field).map_err(|_| {
         ApiError::bad_request(
             "clips.invalid",
-            "the multipart field `clips` is not UTF-8 text",
+            format!("the multipart field `{name}` is not UTF-8 text"),
         )
     })?;
-    options.set(mshconv_app::OptionName::Clips, text)?;
+    options.set(row.name, text)?;
     Ok(options)
 }
 

@@ -41,12 +41,6 @@ pub struct LookFields {
 /// A multipart field read: its bytes and the file name its part gave.
 type Part = Option<(Bytes, Option<String>)>;
 
-/// Whether a conversion takes the game's look: an MSH model's glb, gltf,
-/// obj or usda export (the exports that write materials and textures).
-pub fn takes_look(from: Format, to: Format) -> bool {
-    from == Format::Msh && matches!(to, Format::Glb | Format::Gltf | Format::Obj | Format::Usda)
-}
-
 impl LookFields {
     /// The fields from the parts named [`FIELDS`], in that order.
     pub fn from_parts([wear, materials, textures]: [Part; 3]) -> Self {
@@ -70,11 +64,16 @@ impl LookFields {
         if self.is_empty() {
             return Ok(());
         }
-        if !takes_look(from, to) {
+        if !from.takes_look(to) {
+            let exports = mshconv_app::FORMATS
+                .iter()
+                .filter(|row| row.takes_look)
+                .map(|row| row.format);
             return Err(ApiError::bad_request(
                 "request.multipart",
                 format!(
-                    "the fields wear, materials and textures give an MSH model's look to its glb, gltf, obj or usda export; this conversion is {} -> {}",
+                    "the fields wear, materials and textures give an MSH model's look to its {} export; this conversion is {} -> {}",
+                    Format::names_text(exports),
                     from.name(),
                     to.name()
                 ),

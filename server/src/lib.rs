@@ -50,6 +50,7 @@ mod middleware;
 mod routes;
 mod serve;
 mod state;
+mod tables;
 
 pub use config::Config;
 pub use error::ApiError;

@@ -6,7 +6,7 @@
 
 #![forbid(unsafe_code)]
 
-use mshconv_server::config::{parse_args, Invocation, USAGE};
+use mshconv_server::config::{parse_args, Invocation};
 use mshconv_server::{serve, shutdown_signal, AppState};
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
@@ -15,20 +15,13 @@ use tracing_subscriber::EnvFilter;
 fn main() -> ExitCode {
     let invocation = match parse_args(std::env::args_os().skip(1)) {
         Ok(i) => i,
+        // The help, the version, or a usage error (exit 2), in clap's words.
         Err(e) => {
-            eprintln!("mshconv-server: {e}");
-            return ExitCode::from(2);
+            let _ = e.print();
+            return ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
         }
     };
     let config = match invocation {
-        Invocation::Help => {
-            print!("{USAGE}");
-            return ExitCode::SUCCESS;
-        }
-        Invocation::Version => {
-            println!("mshconv-server {}", env!("CARGO_PKG_VERSION"));
-            return ExitCode::SUCCESS;
-        }
         Invocation::Healthcheck(config) => {
             return match mshconv_server::healthcheck::check(config.addr) {
                 Ok(()) => ExitCode::SUCCESS,

@@ -799,13 +799,13 @@ async fn malformed_requests_are_400() {
             "unknown parameter",
             c.post(server.url("/v1/convert?to=glb&lood=1"))
                 .body(walker.clone()),
-            "request.query",
+            "request.unknown_parameter",
         ),
         (
             "lod not a number",
             c.post(server.url("/v1/convert?to=glb&lod=abc"))
                 .body(walker.clone()),
-            "request.query",
+            "option.invalid",
         ),
         (
             "lod out of range",
@@ -1030,5 +1030,58 @@ async fn gltf_side_car_buffers_are_never_read() {
             );
         }
     }
+    server.stop().await;
+}
+
+/// A query option fails as the CLI's flag does: the same code and message
+/// (both go through `mshconv_app::Options::set`); a parameter the endpoint
+/// does not take is `request.unknown_parameter`, naming the ones it takes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn query_options_fail_as_the_flags_do() {
+    let server = TestServer::start(config()).await;
+    let walker = fixture(WALKER);
+    for (query, message) in [
+        ("lod=abc", "lod must be a number, not \"abc\""),
+        ("lod=3", "lod must be 0, 1 or 2, not 3"),
+        (
+            "fps=0",
+            "fps must be a number above 0 and at most 1000, not 0",
+        ),
+    ] {
+        let r = client()
+            .post(server.url(&format!("/v1/convert?to=glb&{query}")))
+            .body(walker.clone())
+            .send()
+            .await
+            .unwrap();
+        let body = problem(r, 400, "option.invalid").await;
+        assert_eq!(body["detail"], message, "{query}");
+        let mut options = mshconv_app::Options::default();
+        let (name, value) = query.split_once('=').unwrap();
+        let row = mshconv_app::OPTIONS
+            .iter()
+            .find(|r| r.query == name)
+            .unwrap();
+        let cli = options.set(row.name, value).unwrap_err();
+        assert_eq!(cli.to_string(), message);
+    }
+    let r = client()
+        .post(server.url("/v1/archive/convert?to=glb&clips=a%3D0..1"))
+        .body(walker.clone())
+        .send()
+        .await
+        .unwrap();
+    let body = problem(r, 400, "request.unknown_parameter").await;
+    assert_eq!(
+        body["detail"],
+        "unknown query parameter \"clips\": this endpoint takes to, name, lod, group, fps, axis, rotation"
+    );
+    let r = client()
+        .post(server.url("/v1/convert?to=glb&lod=1&lod=2"))
+        .body(walker)
+        .send()
+        .await
+        .unwrap();
+    problem(r, 400, "request.query").await;
     server.stop().await;
 }

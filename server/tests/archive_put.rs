@@ -287,7 +287,7 @@ async fn refusals() {
     problem(
         put(&server, "?entry=A.MSH&lod=1", ok_form()).await,
         400,
-        "request.query",
+        "request.unknown_parameter",
     )
     .await;
     problem(

@@ -175,3 +175,26 @@ fn the_extraction_rules() {
     assert!(uses_fail_flag("curl --fail u"));
     assert!(!uses_fail_flag("curl -sS -F file=@x u"));
 }
+
+/// The endpoint table's `to=` lists are the formats' table: every output of
+/// `/v1/convert` (MSH's exports and MSH), every export for `/v1/archive/convert`.
+#[test]
+fn the_endpoint_table_lists_every_format() {
+    use mshconv_app::Format;
+    let readme = std::fs::read_to_string(repo().join("README.md")).unwrap();
+    let names = |formats: Vec<Format>| {
+        formats
+            .into_iter()
+            .map(Format::name)
+            .collect::<Vec<_>>()
+            .join("\\|")
+    };
+    let targets: Vec<Format> = Format::exports().chain([Format::Msh]).collect();
+    let convert = format!("| `POST /v1/convert?to={}` |", names(targets));
+    assert!(readme.contains(&convert), "{convert}");
+    let archive = format!(
+        "| `POST /v1/archive/convert?to={}` |",
+        names(Format::exports().collect())
+    );
+    assert!(readme.contains(&archive), "{archive}");
+}

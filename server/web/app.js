@@ -634,18 +634,29 @@ function emptyArchive() {
   return new File([bytes], 'preview.rlb', { type: 'application/octet-stream' });
 }
 
-/** The files of a zip the service wrote (stored, not compressed): [name, Uint8Array][]. */
-function zipFiles(buffer) {
+/**
+ * The files of a zip the service wrote: [name, Uint8Array][]. Its files are
+ * stored or deflated (method 8, read with the browser's
+ * DecompressionStream('deflate-raw')); the sizes are in the local headers.
+ */
+async function zipFiles(buffer) {
   const view = new DataView(buffer);
   const files = [];
   let at = 0;
   while (at + 30 <= buffer.byteLength && view.getUint32(at, true) === 0x04034b50) {
+    const method = view.getUint16(at + 8, true);
     const size = view.getUint32(at + 18, true);
     const nameLength = view.getUint16(at + 26, true);
     const extra = view.getUint16(at + 28, true);
     const name = new TextDecoder().decode(new Uint8Array(buffer, at + 30, nameLength));
     const start = at + 30 + nameLength + extra;
-    files.push([name, new Uint8Array(buffer, start, size)]);
+    const data = new Uint8Array(buffer, start, size);
+    if (method === 8) {
+      const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
+      files.push([name, new Uint8Array(await new Response(stream).arrayBuffer())]);
+    } else {
+      files.push([name, data]);
+    }
     at = start + size;
   }
   return files;
@@ -670,7 +681,7 @@ async function lookPreview(msh) {
   if (!put.ok) return null;
   let archive = put.body;
   if ((put.header('content-type') || '').startsWith('application/zip')) {
-    for (const [name, bytes] of zipFiles(put.body)) {
+    for (const [name, bytes] of await zipFiles(put.body)) {
       const lower = name.toLowerCase();
       if (lower === 'textures.lib') look.textures = new File([bytes], name);
       else if (lower === 'material.lib') look.materials = new File([bytes], name);

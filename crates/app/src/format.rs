@@ -1,5 +1,10 @@
-//! The formats: their names, file extensions and media types, which way each
-//! converts, and how a format is told from a file name or from the bytes.
+//! The formats: one table, [`FORMATS`], says per format its name, file
+//! extensions, media type, how it is sniffed, which way it converts, whether
+//! it takes or brings the game's look, its side files and when the service
+//! answers a zip. Everything that lists formats (the CLI's `--from`/`--to`
+//! and help texts, `batch`, the service's `to=`/`from=`/`part=`, its look
+//! fields and zips, openapi.json, the web page, README.md) reads the table or
+//! is tested against it. Adding a format: a variant of [`Format`] and one row.
 
 use crate::error::Error;
 use std::fmt;
@@ -30,36 +35,215 @@ pub const ZIP: &str = "application/zip";
 /// Media type of JSON documents.
 pub const JSON: &str = "application/json";
 
+/// How a format is told from the first bytes ([`Format::sniff`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Sniff {
+    /// A binary signature: the bytes are this format when the function says
+    /// so. Tried in the table's order, with the text signatures.
+    Magic(fn(&[u8]) -> bool),
+    /// A text signature: the text (after a UTF-8 byte order mark) is this
+    /// format when the function says so.
+    Text(fn(&[u8]) -> bool),
+    /// Any other UTF-8 text without NUL bytes (tried after every signature).
+    OtherText,
+}
+
+/// When the service answers a conversion to a format as a zip of its files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZipRule {
+    /// Never: the answer is the main file (MSH's clip list is left out).
+    Never,
+    /// Always (OBJ: the `.obj` and its `.mtl`), unless `part=` asks for one file.
+    Always,
+    /// When the output has side files (a `.gltf`'s or `.usda`'s PNG textures).
+    WithSideFiles,
+}
+
+/// One row of [`FORMATS`]: what the tools know of a format.
+#[derive(Debug, Clone, Copy)]
+pub struct FormatSpec {
+    /// The variant.
+    pub format: Format,
+    /// The name in `--from`/`--to`, `from=`/`to=`, metrics labels; the file extension.
+    pub name: &'static str,
+    /// Every file extension that names the format (without the dot, lower case).
+    pub extensions: &'static [&'static str],
+    /// The media type of a file in this format.
+    pub media_type: &'static str,
+    /// How the format is told from the bytes; `None`: never sniffed.
+    pub sniff: Option<Sniff>,
+    /// What the sniffing calls the format in the refusal of an input that is
+    /// none of the readable formats ("a GLB").
+    pub sniffed_as: &'static str,
+    /// An MSH model converts to it (for MSH itself: false).
+    pub exported: bool,
+    /// It converts to an MSH model (for MSH itself: false).
+    pub imported: bool,
+    /// An MSH model's export to it takes the game's look (`--game-dir`,
+    /// the service's `wear`/`materials`/`textures`).
+    pub takes_look: bool,
+    /// Its import to MSH brings a look back into the game's libraries.
+    pub brings_look: bool,
+    /// The files of an output, main file first, as `part=` names them; empty
+    /// when the output is one file (or the others are PNG textures).
+    pub parts: &'static [&'static str],
+    /// The side files an output may have, for the help texts.
+    pub side_files: &'static str,
+    /// When the service answers a zip.
+    pub zip: ZipRule,
+    // The exporter and the importer of each format (i32-formats' crates)
+    // will be columns here.
+}
+
+/// Every format, in the order help texts list them.
+pub const FORMATS: [FormatSpec; 5] = [
+    FormatSpec {
+        format: Format::Msh,
+        name: "msh",
+        extensions: &["msh"],
+        media_type: "application/octet-stream",
+        sniff: Some(Sniff::Magic(nres::is_nres)),
+        sniffed_as: "an MSH model or archive (NRes)",
+        exported: false,
+        imported: false,
+        takes_look: false,
+        brings_look: false,
+        parts: &[],
+        side_files: "NAME.clips.json (the clips a glTF had)",
+        zip: ZipRule::Never,
+    },
+    FormatSpec {
+        format: Format::Glb,
+        name: "glb",
+        extensions: &["glb"],
+        media_type: "model/gltf-binary",
+        sniff: Some(Sniff::Magic(|b| b.starts_with(b"glTF"))),
+        sniffed_as: "a GLB",
+        exported: true,
+        imported: true,
+        takes_look: true,
+        brings_look: true,
+        parts: &[],
+        side_files: "",
+        zip: ZipRule::Never,
+    },
+    FormatSpec {
+        format: Format::Gltf,
+        name: "gltf",
+        extensions: &["gltf"],
+        media_type: "model/gltf+json",
+        sniff: Some(Sniff::Text(|text| {
+            text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
+        })),
+        sniffed_as: "a glTF (JSON)",
+        exported: true,
+        imported: true,
+        takes_look: true,
+        brings_look: true,
+        parts: &[],
+        side_files: "PNG textures (with --game-dir)",
+        zip: ZipRule::WithSideFiles,
+    },
+    FormatSpec {
+        format: Format::Obj,
+        name: "obj",
+        extensions: &["obj"],
+        media_type: TEXT_PLAIN,
+        sniff: Some(Sniff::OtherText),
+        sniffed_as: "an OBJ (text)",
+        exported: true,
+        imported: true,
+        takes_look: true,
+        brings_look: true,
+        parts: &["obj", "mtl"],
+        side_files: "NAME.mtl, PNG textures (with --game-dir)",
+        zip: ZipRule::Always,
+    },
+    FormatSpec {
+        format: Format::Usda,
+        name: "usda",
+        extensions: &["usda"],
+        media_type: USDA,
+        sniff: Some(Sniff::Text(|text| text.starts_with(b"#usda"))),
+        sniffed_as: "USD text",
+        exported: true,
+        imported: false,
+        takes_look: true,
+        brings_look: false,
+        parts: &[],
+        side_files: "PNG textures (with --game-dir)",
+        zip: ZipRule::WithSideFiles,
+    },
+];
+
+/// `a, b or c`: a list of words as a sentence names them.
+fn or_list(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 5] = [
-        Format::Msh,
-        Format::Glb,
-        Format::Gltf,
-        Format::Obj,
-        Format::Usda,
-    ];
+    pub const ALL: [Format; FORMATS.len()] = {
+        let mut all = [Format::Msh; FORMATS.len()];
+        let mut i = 0;
+        while i < FORMATS.len() {
+            all[i] = FORMATS[i].format;
+            i += 1;
+        }
+        all
+    };
+
+    /// This format's row of [`FORMATS`].
+    pub fn spec(self) -> &'static FormatSpec {
+        FORMATS
+            .iter()
+            .find(|row| row.format == self)
+            .expect("every format has its row (a test checks)")
+    }
 
     /// The name in `--from`/`--to`, `from=`/`to=`, metrics labels, and the file extension.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::Msh => "msh",
-            Format::Glb => "glb",
-            Format::Gltf => "gltf",
-            Format::Obj => "obj",
-            Format::Usda => "usda",
-        }
+        self.spec().name
     }
 
     /// The media type of a file in this format.
     pub fn media_type(self) -> &'static str {
-        match self {
-            Format::Msh => "application/octet-stream",
-            Format::Glb => "model/gltf-binary",
-            Format::Gltf => "model/gltf+json",
-            Format::Obj => TEXT_PLAIN,
-            Format::Usda => USDA,
-        }
+        self.spec().media_type
+    }
+
+    /// The formats an MSH model converts to, in the table's order.
+    pub fn exports() -> impl Iterator<Item = Format> {
+        FORMATS.iter().filter(|r| r.exported).map(|r| r.format)
+    }
+
+    /// The formats that convert to an MSH model, in the table's order.
+    pub fn imports() -> impl Iterator<Item = Format> {
+        FORMATS.iter().filter(|r| r.imported).map(|r| r.format)
+    }
+
+    /// The formats an input can be: MSH and every import.
+    pub fn readable() -> impl Iterator<Item = Format> {
+        std::iter::once(Format::Msh).chain(Format::imports())
+    }
+
+    /// Every direction, as help texts and refusals spell them:
+    /// `msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh`.
+    pub fn directions() -> String {
+        let names = |it: &mut dyn Iterator<Item = Format>| it.map(Format::name).collect::<Vec<_>>();
+        format!(
+            "msh -> {}, {} -> msh",
+            names(&mut Format::exports()).join("/"),
+            names(&mut Format::imports()).join("/")
+        )
+    }
+
+    /// The names as a sentence lists them: `msh, glb, gltf, obj or usda`.
+    pub fn names_text(formats: impl Iterator<Item = Format>) -> String {
+        or_list(&formats.map(Format::name).collect::<Vec<_>>())
     }
 
     /// The format a file name's extension names (ASCII case-insensitively);
@@ -67,39 +251,43 @@ impl Format {
     /// model: see [`is_archive_path`]).
     pub fn from_path(path: &Path) -> Option<Format> {
         let ext = path.extension()?.to_str()?;
-        Format::ALL
-            .into_iter()
-            .find(|f| ext.eq_ignore_ascii_case(f.name()))
+        FORMATS
+            .iter()
+            .find(|row| row.extensions.iter().any(|e| ext.eq_ignore_ascii_case(e)))
+            .map(|row| row.format)
     }
 
-    /// Tells a format from the first bytes: the NRes magic is MSH (a model or
-    /// an `.rlb` archive), the `glTF` magic is GLB, a JSON object is glTF, text
-    /// that starts `#usda` is USD text, other UTF-8 text without NUL bytes is
-    /// OBJ. `None` for anything else.
+    /// Tells a format from the first bytes, by the table's [`Sniff`]s: the
+    /// NRes magic is MSH (a model or an `.rlb` archive), the `glTF` magic is
+    /// GLB, a JSON object is glTF, text that starts `#usda` is USD text, other
+    /// UTF-8 text without NUL bytes is OBJ. `None` for anything else.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
-        if nres::is_nres(bytes) {
-            return Some(Format::Msh);
-        }
-        if bytes.starts_with(b"glTF") {
-            return Some(Format::Glb);
-        }
         let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        if text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
-            return Some(Format::Gltf);
+        let signature = FORMATS.iter().find(|row| match row.sniff {
+            Some(Sniff::Magic(f)) => f(bytes),
+            Some(Sniff::Text(f)) => f(text),
+            _ => false,
+        });
+        if let Some(row) = signature {
+            return Some(row.format);
         }
-        if text.starts_with(b"#usda") {
-            return Some(Format::Usda);
-        }
-        if !text.is_empty() && !text.contains(&0) && std::str::from_utf8(text).is_ok() {
-            return Some(Format::Obj);
-        }
-        None
+        let is_text = !text.is_empty() && !text.contains(&0) && std::str::from_utf8(text).is_ok();
+        FORMATS
+            .iter()
+            .find(|row| is_text && matches!(row.sniff, Some(Sniff::OtherText)))
+            .map(|row| row.format)
     }
 
-    /// Whether a conversion from `self` to `to` exists: MSH to glTF, GLB, OBJ
-    /// and USD text, and each of them but USD back to MSH.
+    /// Whether a conversion from `self` to `to` exists: MSH to every export,
+    /// every import back to MSH.
     pub fn converts_to(self, to: Format) -> bool {
-        (self == Format::Msh) != (to == Format::Msh) && self != Format::Usda
+        (self == Format::Msh && to.spec().exported) || (to == Format::Msh && self.spec().imported)
+    }
+
+    /// Whether a conversion takes the game's look: an MSH model's export to
+    /// a format that writes materials and textures.
+    pub fn takes_look(self, to: Format) -> bool {
+        self == Format::Msh && to.spec().takes_look
     }
 
     /// The refusal of a direction that does not exist.
@@ -110,7 +298,8 @@ impl Format {
             Err(Error::usage(
                 "convert.unsupported_direction",
                 format!(
-                    "converting {self} to {to} is not available; supported: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh"
+                    "converting {self} to {to} is not available; supported: {}",
+                    Format::directions()
                 ),
             ))
         }
@@ -123,7 +312,7 @@ impl fmt::Display for Format {
     }
 }
 
-/// A format name that is none of `msh`, `glb`, `gltf`, `obj`, `usda`.
+/// A format name that is none of [`FORMATS`]'.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownFormatName(pub String);
 
@@ -131,8 +320,9 @@ impl fmt::Display for UnknownFormatName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:?} is not a format: use msh, glb, gltf, obj or usda",
-            self.0
+            "{:?} is not a format: use {}",
+            self.0,
+            Format::names_text(Format::ALL.into_iter())
         )
     }
 }
@@ -141,7 +331,7 @@ impl std::error::Error for UnknownFormatName {}
 
 impl FromStr for Format {
     type Err = UnknownFormatName;
-    /// `msh`, `glb`, `gltf`, `obj` or `usda`, ASCII case-insensitively.
+    /// A name of [`FORMATS`] (`msh`, `glb`, ...), ASCII case-insensitively.
     fn from_str(s: &str) -> Result<Format, UnknownFormatName> {
         Format::ALL
             .into_iter()
@@ -186,13 +376,20 @@ pub fn input_format(
         }
         (Some(sniffed), _) => Ok((sniffed, None)),
         (None, Some(named)) => Ok((named, None)),
-        (None, None) => Err(Error::unknown_format(match name {
-            Some(p) => format!(
-                "cannot tell the format of {}: it is not an MSH model or archive (NRes), a GLB, a glTF (JSON) or an OBJ (text); give --from if it is one",
-                p.display()
-            ),
-            None => "the input is not an MSH model or archive (NRes), a GLB, a glTF (JSON) or an OBJ (text); give from= if it is one".to_string(),
-        })),
+        (None, None) => {
+            let kinds = or_list(
+                &Format::readable()
+                    .map(|f| f.spec().sniffed_as)
+                    .collect::<Vec<_>>(),
+            );
+            Err(Error::unknown_format(match name {
+                Some(p) => format!(
+                    "cannot tell the format of {}: it is not {kinds}; give --from if it is one",
+                    p.display()
+                ),
+                None => format!("the input is not {kinds}; give from= if it is one"),
+            }))
+        }
     }
 }
 
@@ -224,6 +421,39 @@ mod tests {
         assert!("fbx".parse::<Format>().is_err());
         assert_eq!(Format::from_path(Path::new("x.rlb")), None);
         assert!(is_archive_path(Path::new("x.RLB")));
+    }
+
+    #[test]
+    fn every_format_has_one_row() {
+        for (i, f) in Format::ALL.into_iter().enumerate() {
+            assert_eq!(FORMATS.iter().filter(|r| r.format == f).count(), 1, "{f:?}");
+            assert_eq!(FORMATS[i].format, f);
+            assert_eq!(f.spec().name, f.name());
+            assert!(f.spec().extensions.contains(&f.name()));
+            assert!(!f.spec().brings_look || f.spec().imported, "{f}");
+            assert!(!f.spec().takes_look || f.spec().exported, "{f}");
+        }
+        assert_eq!(
+            Format::directions(),
+            "msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh"
+        );
+        assert_eq!(
+            Format::names_text(Format::ALL.into_iter()),
+            "msh, glb, gltf, obj or usda"
+        );
+        assert_eq!(
+            UnknownFormatName("fbx".into()).to_string(),
+            "\"fbx\" is not a format: use msh, glb, gltf, obj or usda"
+        );
+        let e = input_format(None, None, b"\xff").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "the input is not an MSH model or archive (NRes), a GLB, a glTF (JSON) or an OBJ (text); give from= if it is one"
+        );
+        assert_eq!(
+            Format::Usda.check_direction(Format::Msh).unwrap_err().to_string(),
+            "converting usda to msh is not available; supported: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh"
+        );
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! syntax (flags, query strings, multipart bodies). Everything between them
 //! exists once, here:
 //!
-//! - [`Format`]: the formats, told from a file name or sniffed from the bytes;
-//! - [`Options`]: every conversion option, parsed (`FromStr`) and range-checked once;
+//! - [`FORMATS`]: the formats' table ([`Format`]), told from a file name or sniffed from the bytes;
+//! - [`OPTIONS`]: the options' table; [`Options`]: every conversion option,
+//!   parsed (`FromStr`) and range-checked once;
 //! - [`convert()`]: the one conversion entry point, taking what lies outside the
 //!   input through [`Resources`];
 //! - [`game`]: the game folder's libraries, read once per process, and the
@@ -30,7 +31,7 @@ pub use report::{EntryRow, FileResult, Inspection, PoseDoc, F32};
 pub mod archive;
 mod convert;
 mod error;
-mod format;
+pub mod format;
 pub mod game;
 pub mod look_import;
 pub mod names;
@@ -40,9 +41,13 @@ pub mod txn;
 
 pub use convert::{convert, model_as_msh, Names, Output, OutputFile};
 pub use error::{io_code, Error, Kind, Location, EXIT_INVALID, EXIT_USAGE};
-pub use format::{input_format, is_archive_path, Format, UnknownFormatName, JSON, TEXT_PLAIN, ZIP};
+pub use format::{
+    input_format, is_archive_path, Format, FormatSpec, UnknownFormatName, ZipRule, FORMATS, JSON,
+    TEXT_PLAIN, ZIP,
+};
 pub use game::{GameDir, GameLook, GameResources, ModelLocation};
 pub use options::{
-    AnimationOption, AxisOption, Fps, Group, Lod, OptionName, Options, RotationOption,
+    AnimationOption, AxisOption, Fps, Group, Lod, OptionName, OptionSpec, Options, RotationOption,
+    Values, OPTIONS,
 };
 pub use resources::{Folder, GivenMtl, NoResources, Resources};

@@ -1,9 +1,14 @@
 //! The conversion options: each a type with `FromStr` and the one range check,
-//! and [`Options`], which holds them and makes the libraries' option structs.
+//! [`OPTIONS`], the table that says per option its CLI flag, query name,
+//! multipart field, help text, values and default (as ripgrep's flag
+//! definitions do), and [`Options`], which holds them and makes the
+//! libraries' option structs.
 //!
-//! Both front ends parse option values through these types (the CLI through
-//! clap's `value_parser!`, the service from its query), so a value means the
-//! same everywhere and is refused with the same `option.invalid` message.
+//! Both front ends take their options from the table and parse the values
+//! through [`Options::set`] (the CLI's flags, the service's query and
+//! multipart field), so a value means the same everywhere and is refused with
+//! the same `option.invalid` message. Adding an option: its type here, a
+//! field of [`Options`], an [`OptionName`] and one row of [`OPTIONS`].
 
 use crate::error::Error;
 use mshconv_convert::gltf::{AnimationChoice, ImportOptions};
@@ -26,9 +31,12 @@ pub struct Group(u8);
 pub struct Fps(f32);
 
 impl Lod {
+    /// The highest LOD.
+    pub const MAX: u8 = 2;
+
     /// The LOD, range-checked.
     pub fn new(lod: u8) -> Result<Lod, Error> {
-        if lod > 2 {
+        if lod > Lod::MAX {
             return Err(Error::bad_option(format!(
                 "lod must be 0, 1 or 2, not {lod}"
             )));
@@ -42,9 +50,12 @@ impl Lod {
 }
 
 impl Group {
+    /// The highest group.
+    pub const MAX: u8 = 4;
+
     /// The group, range-checked.
     pub fn new(group: u8) -> Result<Group, Error> {
-        if group > 4 {
+        if group > Group::MAX {
             return Err(Error::bad_option(format!(
                 "group must be 0 to 4, not {group}"
             )));
@@ -61,10 +72,12 @@ impl Fps {
     /// The export's default: 24 (Blender's default scene rate, so Blender's
     /// per-frame resampling lands on every game frame).
     pub const DEFAULT: Fps = Fps(24.0);
+    /// The highest rate.
+    pub const MAX: f32 = 1000.0;
 
-    /// The rate, range-checked.
+    /// The rate, range-checked: above 0 and at most [`Fps::MAX`].
     pub fn new(fps: f32) -> Result<Fps, Error> {
-        if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+        if !(fps.is_finite() && fps > 0.0 && fps <= Fps::MAX) {
             return Err(Error::bad_option(format!(
                 "fps must be a number above 0 and at most 1000, not {fps}"
             )));
@@ -197,7 +210,7 @@ pub struct Options {
 }
 
 /// One option by its name, as both front ends spell it (`--lod`, `lod=`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OptionName {
     /// `lod`
     Lod,
@@ -214,6 +227,164 @@ pub enum OptionName {
     /// `clips`: the text form (`idle=0..10:loop,walk=11..40:loop`) or the JSON
     /// form (text starting with `{`); a front end reads a file's text first.
     Clips,
+}
+
+/// What values an option takes: for openapi.json, the web page and the
+/// help texts (the option's type checks them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Values {
+    /// A whole number from 0 to `max`.
+    Integer {
+        /// The highest value.
+        max: u8,
+    },
+    /// A number above 0 and at most `max`.
+    Number {
+        /// The highest value.
+        max: f32,
+    },
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+    /// Text, as the help says.
+    Text,
+}
+
+/// One row of [`OPTIONS`]: an option as every front end spells it.
+#[derive(Debug, Clone, Copy)]
+pub struct OptionSpec {
+    /// The option.
+    pub name: OptionName,
+    /// The CLI's flag, without `--`.
+    pub flag: &'static str,
+    /// The CLI's value name (`--lod LOD`).
+    pub value_name: &'static str,
+    /// The service's query parameter.
+    pub query: &'static str,
+    /// The service's multipart field that may give it instead, if any.
+    pub field: Option<&'static str>,
+    /// The CLI's help text (one line, as `--help` shows it).
+    pub help: &'static str,
+    /// The values it takes.
+    pub values: Values,
+    /// The (export's) default, as text; `None`: none (`clips`: the model's
+    /// `NAME.clips.json` beside it in the CLI).
+    pub default: Option<&'static str>,
+    /// An MSH model's export reads it.
+    pub export: bool,
+    /// An import to MSH reads it.
+    pub import: bool,
+    /// It is one model's (`clips`): not taken by a conversion of every model
+    /// of an archive.
+    pub one_model: bool,
+}
+
+/// Every conversion option, in the order the CLI's help lists them and
+/// values are checked. The CLI builds its flags from these rows
+/// (`crates/mshconv/src/cli.rs`), the service its query
+/// (`server/src/extract.rs`), and tests check openapi.json, the web page and
+/// README.md against them.
+pub const OPTIONS: [OptionSpec; 7] = [
+    OptionSpec {
+        name: OptionName::Lod,
+        flag: "lod",
+        value_name: "LOD",
+        query: "lod",
+        field: None,
+        help: "LOD shown by viewers (0-2); every LOD/group is in the output [default: 0]",
+        values: Values::Integer { max: Lod::MAX },
+        default: Some("0"),
+        export: true,
+        import: false,
+        one_model: false,
+    },
+    OptionSpec {
+        name: OptionName::Group,
+        flag: "group",
+        value_name: "GROUP",
+        query: "group",
+        field: None,
+        help: "Group shown by viewers (0-4) [default: 0]",
+        values: Values::Integer { max: Group::MAX },
+        default: Some("0"),
+        export: true,
+        import: false,
+        one_model: false,
+    },
+    OptionSpec {
+        name: OptionName::Fps,
+        flag: "fps",
+        value_name: "FPS",
+        query: "fps",
+        field: None,
+        help: "Game frames per second on the glTF timeline [export default: 24; import default: what the file records, else 24]",
+        values: Values::Number { max: Fps::MAX },
+        default: Some("24"),
+        export: true,
+        import: true,
+        one_model: false,
+    },
+    OptionSpec {
+        name: OptionName::Axis,
+        flag: "axis",
+        value_name: "AXIS",
+        query: "axis",
+        field: None,
+        help: "Up axis of the glTF side: y-up or z-up (the game's frame) [export default: y-up; import default: what the file records, else y-up]",
+        values: Values::OneOf(&["y-up", "z-up"]),
+        default: Some("y-up"),
+        export: true,
+        import: true,
+        one_model: false,
+    },
+    OptionSpec {
+        name: OptionName::Rotation,
+        flag: "rotation",
+        value_name: "ROTATION",
+        query: "rotation",
+        field: None,
+        help: "How a stored rotation turns a node: conjugate (docs/FORMAT.md's reading) or stored [export default: conjugate; import default: recorded, else conjugate]",
+        values: Values::OneOf(&["conjugate", "stored"]),
+        default: Some("conjugate"),
+        export: true,
+        import: true,
+        one_model: false,
+    },
+    OptionSpec {
+        name: OptionName::Animation,
+        flag: "animation",
+        value_name: "ANIMATION",
+        query: "animation",
+        field: None,
+        help: "glTF -> MSH: which animation becomes the timeline: all (one after another), none, an index, or a name [default: all]",
+        values: Values::Text,
+        default: Some("all"),
+        export: false,
+        import: true,
+        one_model: false,
+    },
+    OptionSpec {
+        name: OptionName::Clips,
+        flag: "clips",
+        value_name: "CLIPS|FILE",
+        query: "clips",
+        field: Some("clips"),
+        help: r#"MSH -> glTF/GLB: animation clips, one glTF animation each: NAME=FIRST..LAST[:MODE] separated by commas (game frames, inclusive; MODE loop, once or pingpong [default: loop]), or a JSON file ({"clips": [{"name", "first", "last", "mode"}]}) [default: NAME.clips.json beside the model, if there is one]"#,
+        values: Values::Text,
+        default: None,
+        export: true,
+        import: false,
+        one_model: true,
+    },
+];
+
+impl OptionName {
+    /// This option's row of [`OPTIONS`].
+    pub fn spec(self) -> &'static OptionSpec {
+        OPTIONS
+            .iter()
+            .find(|row| row.name == self)
+            .expect("every option has its row (a test checks)")
+    }
 }
 
 impl Options {
@@ -293,6 +464,60 @@ mod tests {
             assert!(bad.parse::<Fps>().is_err(), "{bad}");
         }
         assert!("1000".parse::<Fps>().is_ok());
+    }
+
+    #[test]
+    fn every_option_has_one_row_and_its_values_are_the_types() {
+        let names = [
+            OptionName::Lod,
+            OptionName::Group,
+            OptionName::Fps,
+            OptionName::Axis,
+            OptionName::Rotation,
+            OptionName::Animation,
+            OptionName::Clips,
+        ];
+        assert_eq!(names.len(), OPTIONS.len());
+        for name in names {
+            assert_eq!(OPTIONS.iter().filter(|r| r.name == name).count(), 1);
+            let row = name.spec();
+            assert!(row.export || row.import, "{name:?}");
+            assert!(!row.help.ends_with('.'), "clap shows no final period");
+            let mut o = Options::default();
+            if let Some(default) = row.default {
+                o.set(name, default).unwrap();
+            }
+            match row.values {
+                Values::Integer { max } => {
+                    o.set(name, &max.to_string()).unwrap();
+                    let e = o.set(name, &(max + 1).to_string()).unwrap_err();
+                    assert_eq!(e.code(), "option.invalid");
+                }
+                Values::Number { max } => {
+                    o.set(name, &max.to_string()).unwrap();
+                    assert!(o.set(name, "0").is_err());
+                    assert!(o.set(name, &(max * 2.0).to_string()).is_err());
+                }
+                Values::OneOf(words) => {
+                    for w in words {
+                        o.set(name, w).unwrap();
+                    }
+                    assert!(o.set(name, "sideways").is_err());
+                }
+                Values::Text => {}
+            }
+        }
+        // Set from every default, the options are the defaults.
+        let mut o = Options::default();
+        for row in OPTIONS.iter().filter(|r| r.export) {
+            if let Some(d) = row.default {
+                o.set(row.name, d).unwrap();
+            }
+        }
+        assert_eq!(
+            o.gltf_export(GltfFormat::Glb, "m"),
+            Options::default().gltf_export(GltfFormat::Glb, "m")
+        );
     }
 
     #[test]

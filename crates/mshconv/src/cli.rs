@@ -383,49 +383,92 @@ pub struct BatchArgs {
     pub conversion: ConversionArgs,
 }
 
-/// The conversion options `convert` and `batch` share. Clap reads their
-/// syntax only; the values are parsed and range-checked by the application
-/// layer ([`mshconv_app::Options`]), as the service's are.
-#[derive(Debug, Clone, Args)]
+/// The conversion options `convert` and `batch` share: one flag per row of
+/// [`mshconv_app::OPTIONS`] (its name, value name and help text), then
+/// `--game-dir` and `--new-libraries`. Clap reads their syntax only; the
+/// values are parsed and range-checked by the application layer
+/// ([`mshconv_app::Options::set`]), as the service's are.
+#[derive(Debug, Clone, Default)]
 pub struct ConversionArgs {
-    /// LOD shown by viewers (0-2); every LOD/group is in the output [default: 0].
-    #[arg(long)]
-    pub lod: Option<String>,
-    /// Group shown by viewers (0-4) [default: 0].
-    #[arg(long)]
-    pub group: Option<String>,
-    /// Game frames per second on the glTF timeline [export default: 24; import
-    /// default: what the file records, else 24].
-    #[arg(long)]
-    pub fps: Option<String>,
-    /// Up axis of the glTF side: y-up or z-up (the game's frame) [export default:
-    /// y-up; import default: what the file records, else y-up].
-    #[arg(long)]
-    pub axis: Option<String>,
-    /// How a stored rotation turns a node: conjugate (docs/FORMAT.md's reading) or
-    /// stored [export default: conjugate; import default: recorded, else conjugate].
-    #[arg(long)]
-    pub rotation: Option<String>,
-    /// glTF -> MSH: which animation becomes the timeline: all (one after
-    /// another), none, an index, or a name [default: all].
-    #[arg(long)]
-    pub animation: Option<String>,
-    /// MSH -> glTF/GLB/OBJ: the game's folder (Material.lib, Textures.lib): each
-    /// model's materials are resolved through its WEAR sibling and exported
-    /// with their names and textures (docs/MATERIALS.md).
-    #[arg(long, value_name = "DIR", env = "MSHCONV_GAME_DIR")]
-    pub game_dir: Option<std::path::PathBuf>,
-    /// glTF/GLB/OBJ -> MSH with --game-dir: create Material.lib and
-    /// Textures.lib in a game folder that has none (refused without it:
-    /// game_dir.no_libraries).
-    #[arg(long)]
+    /// The options given, in the table's order, as text.
+    pub given: Vec<(mshconv_app::OptionName, String)>,
+    /// MSH -> glTF/GLB/OBJ: the game's folder (`--game-dir`, env `MSHCONV_GAME_DIR`).
+    pub game_dir: Option<PathBuf>,
+    /// glTF/GLB/OBJ -> MSH with --game-dir: create the libraries (`--new-libraries`).
     pub new_libraries: bool,
-    /// MSH -> glTF/GLB: animation clips, one glTF animation each: NAME=FIRST..LAST[:MODE]
-    /// separated by commas (game frames, inclusive; MODE loop, once or pingpong
-    /// [default: loop]), or a JSON file ({"clips": [{"name", "first", "last",
-    /// "mode"}]}) [default: NAME.clips.json beside the model, if there is one].
-    #[arg(long, value_name = "CLIPS|FILE")]
-    pub clips: Option<String>,
+}
+
+/// The id of `--game-dir`.
+const GAME_DIR: &str = "game_dir";
+/// The id of `--new-libraries`.
+const NEW_LIBRARIES: &str = "new_libraries";
+
+impl clap::FromArgMatches for ConversionArgs {
+    fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        let mut args = ConversionArgs::default();
+        args.update_from_arg_matches(matches)?;
+        Ok(args)
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+        for row in &mshconv_app::OPTIONS {
+            if let Some(value) = matches.get_one::<String>(row.flag) {
+                self.given.retain(|(name, _)| *name != row.name);
+                self.given.push((row.name, value.clone()));
+            }
+        }
+        if let Some(dir) = matches.get_one::<PathBuf>(GAME_DIR) {
+            self.game_dir = Some(dir.clone());
+        }
+        self.new_libraries |= matches.get_flag(NEW_LIBRARIES);
+        Ok(())
+    }
+}
+
+impl Args for ConversionArgs {
+    fn augment_args(command: clap::Command) -> clap::Command {
+        use clap::{Arg, ArgAction};
+        let option = |row: &mshconv_app::OptionSpec| {
+            Arg::new(row.flag)
+                .long(row.flag)
+                .value_name(row.value_name)
+                .help(row.help)
+                .action(ArgAction::Set)
+        };
+        let rows = mshconv_app::OPTIONS.iter();
+        // The options of every model, the game folder's flags, then one
+        // model's options (`--clips`): the order the help has always had.
+        command
+            .args(rows.clone().filter(|r| !r.one_model).map(option))
+            .arg(
+                Arg::new(GAME_DIR)
+                    .long("game-dir")
+                    .value_name("DIR")
+                    .env("MSHCONV_GAME_DIR")
+                    .value_parser(clap::value_parser!(PathBuf))
+                    .action(ArgAction::Set)
+                    .help(
+                        "MSH -> glTF/GLB/OBJ: the game's folder (Material.lib, Textures.lib): each \
+                         model's materials are resolved through its WEAR sibling and exported with \
+                         their names and textures (docs/MATERIALS.md)",
+                    ),
+            )
+            .arg(
+                Arg::new(NEW_LIBRARIES)
+                    .long("new-libraries")
+                    .action(ArgAction::SetTrue)
+                    .help(
+                        "glTF/GLB/OBJ -> MSH with --game-dir: create Material.lib and \
+                         Textures.lib in a game folder that has none (refused without it: \
+                         game_dir.no_libraries)",
+                    ),
+            )
+            .args(rows.filter(|r| r.one_model).map(option))
+    }
+
+    fn augment_args_for_update(command: clap::Command) -> clap::Command {
+        Self::augment_args(command)
+    }
 }
 
 impl ConversionArgs {
@@ -445,25 +488,16 @@ impl ConversionArgs {
             .transpose()
     }
 
-    /// The options, parsed and range-checked by the application layer.
+    /// The options, parsed and range-checked by the application layer, in
+    /// the table's order (the first bad one is refused).
     pub fn options(&self) -> Result<mshconv_app::Options, mshconv_app::Error> {
-        use mshconv_app::OptionName as N;
         let mut options = mshconv_app::Options::default();
-        let given = [
-            (N::Lod, &self.lod),
-            (N::Group, &self.group),
-            (N::Fps, &self.fps),
-            (N::Axis, &self.axis),
-            (N::Rotation, &self.rotation),
-            (N::Animation, &self.animation),
-        ];
-        for (name, value) in given {
-            if let Some(value) = value {
-                options.set(name, value)?;
+        for (name, value) in &self.given {
+            if *name == mshconv_app::OptionName::Clips {
+                options.set(*name, &clips_text(value)?)?;
+            } else {
+                options.set(*name, value)?;
             }
-        }
-        if let Some(clips) = &self.clips {
-            options.set(mshconv_app::OptionName::Clips, &clips_text(clips)?)?;
         }
         Ok(options)
     }
@@ -633,4 +667,74 @@ pub enum NresCommand {
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
     },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+    use mshconv_app::{FORMATS, OPTIONS};
+
+    #[test]
+    fn the_command_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// The help texts' lists of formats are the formats' table.
+    #[test]
+    fn help_texts_list_the_formats() {
+        let directions = Format::directions();
+        assert!(CONVERT_AFTER.contains(&format!("Available: {directions}.")));
+        assert!(BATCH_AFTER.contains(&format!("({directions})")));
+        let extensions: Vec<String> = FORMATS.iter().map(|f| format!(".{}", f.name)).collect();
+        assert!(CONVERT_AFTER.contains(&format!("extension ({})", extensions.join(" "))));
+    }
+
+    /// `convert` and `batch` have one flag per option, with the table's help.
+    #[test]
+    fn conversion_flags_are_the_options_table() {
+        let cli = Cli::command();
+        for sub in ["convert", "batch"] {
+            let command = cli.find_subcommand(sub).unwrap();
+            for row in &OPTIONS {
+                let arg = command
+                    .get_arguments()
+                    .find(|a| a.get_long() == Some(row.flag))
+                    .unwrap_or_else(|| panic!("{sub} --{}", row.flag));
+                assert_eq!(arg.get_help().unwrap().to_string(), row.help);
+                let names: Vec<&str> = arg
+                    .get_value_names()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_str())
+                    .collect();
+                assert_eq!(names, [row.value_name]);
+            }
+        }
+        let parsed = Cli::try_parse_from([
+            "mshconv", "convert", "a.msh", "b.glb", "--fps", "30", "--lod", "1", "--lod", "2",
+        ]);
+        // A repeated flag is clap's error, as with the derive.
+        assert!(parsed.is_err());
+        let Command::Convert(args) = Cli::try_parse_from([
+            "mshconv", "convert", "a.msh", "b.glb", "--fps", "30", "--lod", "1",
+        ])
+        .unwrap()
+        .command
+        else {
+            panic!("convert")
+        };
+        let options = args.conversion.options().unwrap();
+        assert_eq!(
+            (options.lod.get(), options.fps.map(|f| f.get())),
+            (1, Some(30.0))
+        );
+        let e = ConversionArgs {
+            given: vec![(mshconv_app::OptionName::Lod, "abc".into())],
+            ..ConversionArgs::default()
+        }
+        .options()
+        .unwrap_err();
+        assert_eq!(e.to_string(), "lod must be a number, not \"abc\"");
+    }
 }

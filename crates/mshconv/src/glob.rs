@@ -1,43 +1,19 @@
-//! A small glob matcher for `batch --include/--exclude`.
+//! The `--include`/`--exclude` filter of `batch`, over `globset`.
 //!
-//! Syntax: `*` any run of characters within one path segment, `?` one
-//! character, `[abc]`, `[a-z]` and `[!abc]` one character of (not of) a set,
-//! `**` any run of characters across segments (`**/` also matches no folder at
-//! all), `\` makes the next character literal. Letters compare ASCII
+//! Syntax (globset's, case-insensitive, `/` literal): `*` any run of
+//! characters within one path segment, `?` one character, `[abc]`, `[a-z]`
+//! and `[!abc]` one character of (not of) a set, `**` as a whole segment any
+//! run of folders (`**/` also matches no folder at all), `{a,b}` either
+//! alternative, `\` makes the next character literal. Letters compare ASCII
 //! case-insensitively, as the game's file names do.
 //!
 //! A pattern without `/` is matched against the file name alone, so `*.msh`
 //! selects every `.msh` at any depth; a pattern with `/` is matched against the
-//! whole relative path (`/`-separated), e.g. `units/**/tank*.msh`.
+//! whole relative path (`/`-separated), e.g. `units/**/tank*.msh`. A leading
+//! `./` or `/` is ignored.
 
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use std::fmt;
-
-/// A compiled glob pattern.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Glob {
-    tokens: Vec<Token>,
-    /// Matched against the last path segment only (the pattern has no `/`).
-    name_only: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Token {
-    /// One character, compared ASCII case-insensitively.
-    Literal(char),
-    /// `?`: one character other than `/`.
-    One,
-    /// `*`: any run of characters other than `/`.
-    Star,
-    /// `**`: any run of characters, `/` included.
-    AnyPath,
-    /// `**/`: nothing, or any run of characters ending with `/`.
-    AnyFolders,
-    /// `[...]`: one character (other than `/`) in (or, negated, not in) the ranges.
-    Class {
-        negated: bool,
-        ranges: Vec<(char, char)>,
-    },
-}
 
 /// A pattern that cannot be compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,185 +27,68 @@ impl fmt::Display for BadGlob {
 
 impl std::error::Error for BadGlob {}
 
-impl Glob {
-    /// Compiles a pattern; an unclosed `[` or a trailing `\` is an error.
-    pub fn new(pattern: &str) -> Result<Glob, BadGlob> {
-        let trimmed = pattern.strip_prefix("./").unwrap_or(pattern);
-        let trimmed = trimmed.trim_start_matches('/');
-        let chars: Vec<char> = trimmed.chars().collect();
-        let mut tokens = Vec::new();
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            i += 1;
-            match c {
-                '?' => tokens.push(Token::One),
-                '*' => {
-                    if chars.get(i) == Some(&'*') {
-                        // `**` (and `***`...): across segments.
-                        while chars.get(i) == Some(&'*') {
-                            i += 1;
-                        }
-                        // `**/` at the start or after a `/` may match no folder at all.
-                        let at_segment_start =
-                            tokens.is_empty() || tokens.last() == Some(&Token::Literal('/'));
-                        if at_segment_start && chars.get(i) == Some(&'/') {
-                            i += 1;
-                            tokens.push(Token::AnyFolders);
-                        } else {
-                            tokens.push(Token::AnyPath);
-                        }
-                    } else {
-                        tokens.push(Token::Star);
-                    }
-                }
-                '[' => {
-                    let (token, next) = class(&chars, i).ok_or_else(|| {
-                        BadGlob(format!("glob {pattern:?}: a [ is not closed by ]"))
-                    })?;
-                    tokens.push(token);
-                    i = next;
-                }
-                '\\' => {
-                    let &next = chars.get(i).ok_or_else(|| {
-                        BadGlob(format!("glob {pattern:?}: a \\ at the end escapes nothing"))
-                    })?;
-                    i += 1;
-                    tokens.push(Token::Literal(next));
-                }
-                other => tokens.push(Token::Literal(other)),
+/// One list of patterns (`--include` or `--exclude`), compiled: those
+/// without `/` match a path's file name, the others the whole path.
+#[derive(Debug, Clone, Default)]
+struct Patterns {
+    /// The patterns without `/`.
+    names: GlobSet,
+    /// The patterns with `/`.
+    paths: GlobSet,
+}
+
+impl Patterns {
+    /// Compiles a list; an unclosed `[` or a trailing `\` is an error.
+    fn new(list: &[String]) -> Result<Patterns, BadGlob> {
+        let (mut names, mut paths) = (GlobSetBuilder::new(), GlobSetBuilder::new());
+        for pattern in list {
+            let trimmed = pattern.strip_prefix("./").unwrap_or(pattern);
+            let trimmed = trimmed.trim_start_matches('/');
+            let glob = GlobBuilder::new(trimmed)
+                .case_insensitive(true)
+                .literal_separator(true)
+                .backslash_escape(true)
+                .build()
+                .map_err(|e| BadGlob(format!("glob {pattern:?}: {}", e.kind())))?;
+            if trimmed.contains('/') {
+                paths.add(glob);
+            } else {
+                names.add(glob);
             }
         }
-        Ok(Glob {
-            name_only: !trimmed.contains('/'),
-            tokens,
+        let build = |b: GlobSetBuilder| b.build().map_err(|e| BadGlob(e.to_string()));
+        Ok(Patterns {
+            names: build(names)?,
+            paths: build(paths)?,
         })
     }
 
-    /// Whether a `/`-separated relative path matches.
-    pub fn matches(&self, path: &str) -> bool {
-        let subject = if self.name_only {
-            path.rsplit('/').next().unwrap_or(path)
-        } else {
-            path
-        };
-        let text: Vec<char> = subject.chars().collect();
-        // memo[t][p]: Some(result) once known; patterns and paths are short, so
-        // this table keeps the backtracking linear in their product.
-        let mut memo = vec![vec![None; self.tokens.len() + 1]; text.len() + 1];
-        match_at(&self.tokens, &text, 0, 0, &mut memo)
+    /// Whether no pattern was given.
+    fn is_empty(&self) -> bool {
+        self.names.is_empty() && self.paths.is_empty()
     }
-}
 
-/// Parses the class starting after `[` at `start`; the token and the index after `]`.
-fn class(chars: &[char], start: usize) -> Option<(Token, usize)> {
-    let mut i = start;
-    let negated = matches!(chars.get(i), Some('!' | '^'));
-    if negated {
-        i += 1;
+    /// Whether a `/`-separated relative path matches some pattern.
+    fn matches(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.names.is_match(name) || self.paths.is_match(path)
     }
-    let mut ranges = Vec::new();
-    let mut first = true;
-    loop {
-        let c = *chars.get(i)?;
-        // A `]` right after `[` or `[!` is a member, not the end.
-        if c == ']' && !first {
-            return Some((Token::Class { negated, ranges }, i + 1));
-        }
-        first = false;
-        let lo = if c == '\\' {
-            i += 1;
-            *chars.get(i)?
-        } else {
-            c
-        };
-        i += 1;
-        if chars.get(i) == Some(&'-') && chars.get(i + 1).is_some_and(|&n| n != ']') {
-            let mut hi = chars[i + 1];
-            i += 2;
-            if hi == '\\' {
-                hi = *chars.get(i)?;
-                i += 1;
-            }
-            ranges.push((lo, hi));
-        } else {
-            ranges.push((lo, lo));
-        }
-    }
-}
-
-fn in_class(ranges: &[(char, char)], c: char) -> bool {
-    let variants = [c, c.to_ascii_lowercase(), c.to_ascii_uppercase()];
-    ranges
-        .iter()
-        .any(|&(lo, hi)| variants.iter().any(|v| (lo..=hi).contains(v)))
-}
-
-fn match_at(
-    tokens: &[Token],
-    text: &[char],
-    p: usize,
-    t: usize,
-    memo: &mut Vec<Vec<Option<bool>>>,
-) -> bool {
-    if let Some(known) = memo[t][p] {
-        return known;
-    }
-    let result = match tokens.get(p) {
-        None => t == text.len(),
-        Some(Token::Literal(c)) => {
-            text.get(t).is_some_and(|x| x.eq_ignore_ascii_case(c))
-                && match_at(tokens, text, p + 1, t + 1, memo)
-        }
-        Some(Token::One) => {
-            text.get(t).is_some_and(|&x| x != '/') && match_at(tokens, text, p + 1, t + 1, memo)
-        }
-        Some(Token::Class { negated, ranges }) => {
-            text.get(t)
-                .is_some_and(|&x| x != '/' && in_class(ranges, x) != *negated)
-                && match_at(tokens, text, p + 1, t + 1, memo)
-        }
-        Some(Token::Star) => {
-            // Take no character, or one more (not a `/`) and stay on the star.
-            match_at(tokens, text, p + 1, t, memo)
-                || (text.get(t).is_some_and(|&x| x != '/')
-                    && match_at(tokens, text, p, t + 1, memo))
-        }
-        Some(Token::AnyPath) => {
-            match_at(tokens, text, p + 1, t, memo)
-                || (t < text.len() && match_at(tokens, text, p, t + 1, memo))
-        }
-        Some(Token::AnyFolders) => {
-            // No folder, or any run of characters that ends with `/`.
-            match_at(tokens, text, p + 1, t, memo)
-                || (t..text.len())
-                    .filter(|&k| text[k] == '/')
-                    .any(|k| match_at(tokens, text, p + 1, k + 1, memo))
-        }
-    };
-    memo[t][p] = Some(result);
-    result
 }
 
 /// The `--include`/`--exclude` filter: a path is taken when it matches some
 /// include pattern (or there are none) and no exclude pattern.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
-    include: Vec<Glob>,
-    exclude: Vec<Glob>,
+    include: Patterns,
+    exclude: Patterns,
 }
 
 impl Filter {
     /// Compiles both lists of patterns.
     pub fn new(include: &[String], exclude: &[String]) -> Result<Filter, BadGlob> {
-        let compile = |list: &[String]| {
-            list.iter()
-                .map(|p| Glob::new(p))
-                .collect::<Result<Vec<_>, _>>()
-        };
         Ok(Filter {
-            include: compile(include)?,
-            exclude: compile(exclude)?,
+            include: Patterns::new(include)?,
+            exclude: Patterns::new(exclude)?,
         })
     }
 
@@ -239,18 +98,13 @@ impl Filter {
     /// (`archive_accepted`), and neither matches an exclude pattern.
     pub fn accepts_entry(&self, rel: &str, entry: &str, archive_accepted: bool) -> bool {
         let path = format!("{rel}/{entry}");
-        let included = archive_accepted || self.include.iter().any(|g| g.matches(&path));
-        included
-            && !self
-                .exclude
-                .iter()
-                .any(|g| g.matches(rel) || g.matches(&path))
+        let included = archive_accepted || self.include.matches(&path);
+        included && !(self.exclude.matches(rel) || self.exclude.matches(&path))
     }
 
     /// Whether a `/`-separated relative path passes the filter.
     pub fn accepts(&self, path: &str) -> bool {
-        (self.include.is_empty() || self.include.iter().any(|g| g.matches(path)))
-            && !self.exclude.iter().any(|g| g.matches(path))
+        (self.include.is_empty() || self.include.matches(path)) && !self.exclude.matches(path)
     }
 }
 
@@ -259,7 +113,11 @@ mod tests {
     use super::*;
 
     fn m(pattern: &str, path: &str) -> bool {
-        Glob::new(pattern).unwrap().matches(path)
+        Patterns::new(&[pattern.to_string()]).unwrap().matches(path)
+    }
+
+    fn bad(pattern: &str) -> bool {
+        Patterns::new(&[pattern.to_string()]).is_err()
     }
 
     #[test]
@@ -306,13 +164,16 @@ mod tests {
         assert!(m("a\\*b", "a*b"));
         assert!(!m("a\\*b", "axb"));
         assert!(!m("a[/]b", "a/b"), "a class never matches /");
+        assert!(m("*.{msh,glb}", "x/a.GLB"), "alternatives");
     }
 
     #[test]
     fn bad_patterns_are_errors() {
-        assert!(Glob::new("a[bc").is_err());
-        assert!(Glob::new("abc\\").is_err());
-        assert!(Glob::new("[!").is_err());
+        assert!(bad("a[bc"));
+        assert!(bad("abc\\"));
+        assert!(bad("[!"));
+        let e = Filter::new(&[], &["a[bc".into()]).unwrap_err();
+        assert!(e.0.starts_with("glob \"a[bc\": "), "{e}");
     }
 
     #[test]

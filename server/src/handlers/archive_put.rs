@@ -33,7 +33,7 @@
 use super::{put_look, respond};
 use crate::body::ArchiveUpload;
 use crate::error::ApiError;
-use crate::extract::{format_param, FromQuery, OptionsQuery, Params};
+use crate::extract::{format_param, FromQuery, Params, Query};
 use crate::zip::Zip;
 use crate::{AppState, RequestContext};
 use axum::extract::State;
@@ -46,7 +46,6 @@ use mshconv_app::names::{safe_stem, stem};
 use mshconv_app::{Format, GivenMtl, Names, Options};
 use mshconv_convert::Report;
 use mshconv_material::WEAR_TYPE_ID;
-use serde::Deserialize;
 
 /// Header saying what the put did: `replaced` or `added`.
 pub const PLACED_HEADER: &str = "x-mshconv-placed";
@@ -62,26 +61,6 @@ pub const CHANGED_HEADER: &str = "x-mshconv-changed";
 /// How the refusal of an entry the archive lacks says to add it.
 const HOW_TO_ADD: &str = "send add=true (on the web page: tick \"Add it as a new model\")";
 
-/// The query of `/v1/archive/put`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ArchivePutQuery {
-    /// The model entry to replace or add (a name ending in `.msh`).
-    pub entry: Option<String>,
-    /// `true`: add the entry when the archive has none of that name.
-    pub add: Option<bool>,
-    /// The model's format; sniffed from the bytes when absent.
-    pub from: Option<String>,
-    /// Frames per second of a glTF's timeline (import).
-    pub fps: Option<f32>,
-    /// `y-up` or `z-up` (import).
-    pub axis: Option<String>,
-    /// `conjugate` or `stored` (import).
-    pub rotation: Option<String>,
-    /// glTF import: `all`, `none`, an index or a name.
-    pub animation: Option<String>,
-}
-
 /// `/v1/archive/put`'s query, checked.
 #[derive(Debug, Clone)]
 pub struct ArchivePutRequest {
@@ -92,9 +71,13 @@ pub struct ArchivePutRequest {
 }
 
 impl FromQuery for ArchivePutRequest {
-    type Raw = ArchivePutQuery;
-    fn parse(q: ArchivePutQuery) -> Result<Self, ApiError> {
-        let entry = match q.entry {
+    const OWN: &'static [&'static str] = &["entry", "add", "from"];
+    fn takes(option: &mshconv_app::OptionSpec) -> bool {
+        crate::extract::import_options(option)
+    }
+    fn parse(mut q: Query) -> Result<Self, ApiError> {
+        let add = q.flag("add")?;
+        let entry = match q.take("entry") {
             Some(e) if !e.is_empty() => e,
             _ => {
                 return Err(ApiError::bad_request(
@@ -105,25 +88,18 @@ impl FromQuery for ArchivePutRequest {
         };
         mshconv_app::archive::check_model_entry_name(&entry)?;
         let from = q
-            .from
-            .as_deref()
-            .map(|f| format_param("from", f))
+            .take("from")
+            .map(|f| format_param("from", &f))
             .transpose()?;
         if let Some(from) = from {
             if from != Format::Msh {
                 from.check_direction(Format::Msh)?;
             }
         }
-        let options = OptionsQuery {
-            fps: q.fps,
-            axis: q.axis,
-            rotation: q.rotation,
-            ..OptionsQuery::default()
-        }
-        .options(q.animation.as_deref())?;
+        let options = q.options(Self::takes)?;
         Ok(ArchivePutRequest {
             entry,
-            add: q.add.unwrap_or(false),
+            add,
             from,
             options,
         })
@@ -310,10 +286,8 @@ mod tests {
     #[test]
     fn the_entry_must_be_a_model_name() {
         let parse = |entry: Option<&str>| {
-            ArchivePutRequest::parse(ArchivePutQuery {
-                entry: entry.map(str::to_string),
-                ..ArchivePutQuery::default()
-            })
+            let pairs = entry.map(|e| ("entry".to_string(), e.to_string()));
+            ArchivePutRequest::parse(Query::new(pairs.into_iter().collect(), &["entry"])?)
         };
         assert_eq!(parse(Some("tank.msh")).unwrap().entry, "tank.msh");
         assert_eq!(parse(Some("TANK.MSH")).unwrap().entry, "TANK.MSH");

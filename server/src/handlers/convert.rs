@@ -5,7 +5,7 @@ use super::model::{model_name, require_msh, select};
 use super::respond;
 use crate::body::Upload;
 use crate::error::ApiError;
-use crate::extract::{format_param, with_clips, FromQuery, OptionsQuery, Params};
+use crate::extract::{format_param, with_clips, FromQuery, Params, Query};
 use crate::zip::Zip;
 use crate::{AppState, RequestContext};
 use axum::extract::State;
@@ -13,39 +13,9 @@ use axum::response::Response;
 use axum::Extension;
 use mshconv_app::names::{safe_stem, stem};
 use mshconv_app::{
-    archive, Format, GameResources, GivenMtl, Names, NoResources, Options, Resources,
+    archive, Format, GameResources, GivenMtl, Names, NoResources, Options, Resources, ZipRule,
 };
-use serde::{Deserialize, Serialize};
-
-/// The query of `/v1/convert`, named as the CLI's flags.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ConvertQuery {
-    /// Output format: `glb`, `gltf`, `obj` or `msh`.
-    pub to: String,
-    /// Input format; sniffed from the bytes when absent.
-    pub from: Option<String>,
-    /// LOD shown (glTF) or written (OBJ).
-    pub lod: Option<u8>,
-    /// Group shown (glTF) or written (OBJ).
-    pub group: Option<u8>,
-    /// Frames per second of the glTF timeline.
-    pub fps: Option<f32>,
-    /// `y-up` or `z-up`.
-    pub axis: Option<String>,
-    /// `conjugate` or `stored`.
-    pub rotation: Option<String>,
-    /// glTF -> MSH: `all`, `none`, an index or a name.
-    pub animation: Option<String>,
-    /// MSH -> glTF: the clip list (`idle=0..10:loop,walk=11..40:loop`, or JSON).
-    pub clips: Option<String>,
-    /// The model inside an uploaded archive.
-    pub entry: Option<String>,
-    /// The model's name (scene name, file names); default: the upload's file stem.
-    pub name: Option<String>,
-    /// For `to=obj`: `obj` or `mtl` for that file alone instead of a zip of both.
-    pub part: Option<String>,
-}
+use serde::Serialize;
 
 /// `/v1/convert`'s query, checked.
 #[derive(Debug, Clone)]
@@ -60,37 +30,28 @@ pub struct ConvertRequest {
 }
 
 impl FromQuery for ConvertRequest {
-    type Raw = ConvertQuery;
-    fn parse(q: ConvertQuery) -> Result<Self, ApiError> {
-        let to = format_param("to", &q.to)?;
+    const OWN: &'static [&'static str] = &["to", "from", "entry", "name", "part"];
+    fn takes(option: &mshconv_app::OptionSpec) -> bool {
+        crate::extract::convert_options(option)
+    }
+    fn parse(mut q: Query) -> Result<Self, ApiError> {
+        let to = format_param("to", &q.require("to", "the output format")?)?;
         let from = q
-            .from
-            .as_deref()
-            .map(|f| format_param("from", f))
+            .take("from")
+            .map(|f| format_param("from", &f))
             .transpose()?;
-        let part = match q.part.as_deref() {
+        let part = match q.take("part") {
             None => None,
-            Some("obj") if to == Format::Obj => Some(0),
-            Some("mtl") if to == Format::Obj => Some(1),
-            Some(p) => {
-                return Err(ApiError::bad_request(
-                    "request.query",
-                    format!("part={p:?}: part is obj or mtl, and only with to=obj"),
-                ))
-            }
+            Some(p) => match to.spec().parts.iter().position(|part| *part == p) {
+                Some(index) => Some(index),
+                None => return Err(bad_part(&p)),
+            },
         };
-        let options = OptionsQuery {
-            lod: q.lod,
-            group: q.group,
-            fps: q.fps,
-            axis: q.axis,
-            rotation: q.rotation,
-            clips: q.clips,
-        }
-        .options(q.animation.as_deref())?;
+        let options = q.options(Self::takes)?;
+        let entry = q.take("entry");
         if let Some(from) = from {
             from.check_direction(to)?;
-            if q.entry.is_some() && from != Format::Msh {
+            if entry.is_some() && from != Format::Msh {
                 return Err(ApiError::bad_request(
                     "request.query",
                     "entry= names a model inside an .rlb archive; the input is not one",
@@ -101,11 +62,33 @@ impl FromQuery for ConvertRequest {
             to,
             from,
             options,
-            entry: q.entry,
-            name: q.name,
+            entry,
+            name: q.take("name"),
             part,
         })
     }
+}
+
+/// The refusal of a `part=` the output format does not have: it names the
+/// parts of each format that has them (`part is obj or mtl, and only with to=obj`).
+fn bad_part(part: &str) -> ApiError {
+    let with: Vec<String> = mshconv_app::FORMATS
+        .iter()
+        .filter(|row| !row.parts.is_empty())
+        .map(|row| {
+            let (last, init) = row.parts.split_last().expect("not empty");
+            let parts = if init.is_empty() {
+                last.to_string()
+            } else {
+                format!("{} or {last}", init.join(", "))
+            };
+            format!("{parts}, and only with to={}", row.name)
+        })
+        .collect();
+    ApiError::bad_request(
+        "request.query",
+        format!("part={part:?}: part is {}", with.join("; or ")),
+    )
 }
 
 /// `POST /v1/convert`.
@@ -120,7 +103,7 @@ pub async fn convert(
     from.check_direction(to)?;
     upload.look.check_applies(from, to, true)?;
     // The game's look: only an MSH model's export takes it.
-    let folder = state.game().filter(|_| crate::game::takes_look(from, to));
+    let folder = state.game().filter(|_| from.takes_look(to));
     let game = crate::game::game(folder, &upload.look);
     if q.entry.is_some() && from != Format::Msh {
         return Err(ApiError::bad_request(
@@ -152,11 +135,16 @@ pub async fn convert(
                 None => &mtl,
             };
             let mut output = mshconv_app::convert(bytes, (from, to), &options, &names, resources)?;
-            let (file_name, body, content_type) = match (to, q.part) {
-                // An OBJ, or a .gltf or .usda with its PNG files: a zip of them.
-                (Format::Obj | Format::Gltf | Format::Usda, None)
-                    if to == Format::Obj || output.files.len() > 1 =>
-                {
+            // The format's zip rule: an OBJ and its .mtl, or a .gltf or .usda
+            // with its PNG files, come as a zip of them.
+            let zipped = q.part.is_none()
+                && match to.spec().zip {
+                    ZipRule::Never => false,
+                    ZipRule::Always => true,
+                    ZipRule::WithSideFiles => output.files.len() > 1,
+                };
+            let (file_name, body, content_type) = match q.part {
+                None if zipped => {
                     let mut zip = Zip::new();
                     for file in &output.files {
                         zip.add(&file.name, &file.bytes);
@@ -164,7 +152,7 @@ pub async fn convert(
                     let zip = zip.finish().map_err(|_| too_big())?;
                     (format!("{}.zip", names.file), zip, mshconv_app::ZIP)
                 }
-                (_, part) => {
+                part => {
                     let index = part.unwrap_or(0);
                     if index >= output.files.len() {
                         return Err(ApiError::internal(
@@ -218,26 +206,6 @@ fn too_big() -> ApiError {
     )
 }
 
-/// The query of `/v1/archive/convert`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ArchiveConvertQuery {
-    /// `glb`, `gltf` or `obj`.
-    pub to: String,
-    /// LOD shown (glTF) or written (OBJ).
-    pub lod: Option<u8>,
-    /// Group shown (glTF) or written (OBJ).
-    pub group: Option<u8>,
-    /// Frames per second of the glTF timeline.
-    pub fps: Option<f32>,
-    /// `y-up` or `z-up`.
-    pub axis: Option<String>,
-    /// `conjugate` or `stored`.
-    pub rotation: Option<String>,
-    /// The zip's name; default: the upload's file stem.
-    pub name: Option<String>,
-}
-
 /// `/v1/archive/convert`'s query, checked.
 #[derive(Debug, Clone)]
 pub struct ArchiveConvertRequest {
@@ -247,23 +215,18 @@ pub struct ArchiveConvertRequest {
 }
 
 impl FromQuery for ArchiveConvertRequest {
-    type Raw = ArchiveConvertQuery;
-    fn parse(q: ArchiveConvertQuery) -> Result<Self, ApiError> {
-        let to = format_param("to", &q.to)?;
+    const OWN: &'static [&'static str] = &["to", "name"];
+    fn takes(option: &mshconv_app::OptionSpec) -> bool {
+        crate::extract::archive_options(option)
+    }
+    fn parse(mut q: Query) -> Result<Self, ApiError> {
+        let to = format_param("to", &q.require("to", "the output format")?)?;
         Format::Msh.check_direction(to)?;
-        let options = OptionsQuery {
-            lod: q.lod,
-            group: q.group,
-            fps: q.fps,
-            axis: q.axis,
-            rotation: q.rotation,
-            clips: None,
-        }
-        .options(None)?;
+        let options = q.options(Self::takes)?;
         Ok(ArchiveConvertRequest {
             to,
             options,
-            name: q.name,
+            name: q.take("name"),
         })
     }
 }
@@ -308,9 +271,7 @@ pub async fn archive_convert(
     require_msh(&upload.bytes, "/v1/archive/convert")?;
     let to = q.to;
     upload.look.check_applies(Format::Msh, to, false)?;
-    let folder = state
-        .game()
-        .filter(|_| crate::game::takes_look(Format::Msh, to));
+    let folder = state.game().filter(|_| Format::Msh.takes_look(to));
     let game = crate::game::game(folder, &upload.look);
     let zip_name = safe_stem(&model_name(q.name.as_deref(), None, &upload));
     let metrics = state.metrics();

@@ -6,21 +6,19 @@
 use super::respond;
 use crate::body::Upload;
 use crate::error::ApiError;
-use crate::extract::{FromQuery, Params};
+use crate::extract::{FromQuery, Params, Query};
 use crate::{AppState, RequestContext};
 use axum::extract::State;
 use axum::response::Response;
 use axum::Extension;
 use mshconv_app::names::stem;
 use mshconv_app::{archive, report, Format};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Options of `/v1/validate` and `/v1/inspect`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct ModelQuery {
     /// Tolerant mode: report damage instead of refusing the model.
-    #[serde(default)]
     pub tolerant: bool,
     /// The model inside an uploaded archive.
     pub entry: Option<String>,
@@ -28,14 +26,23 @@ pub struct ModelQuery {
     pub name: Option<String>,
 }
 
+impl FromQuery for ModelQuery {
+    const OWN: &'static [&'static str] = &["tolerant", "entry", "name"];
+    fn parse(mut q: Query) -> Result<Self, ApiError> {
+        Ok(ModelQuery {
+            tolerant: q.flag("tolerant")?,
+            entry: q.take("entry"),
+            name: q.take("name"),
+        })
+    }
+}
+
 /// Options of `/v1/pose`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct PoseQuery {
     /// Time in frames (negative, NaN and infinities are allowed).
     pub time: f32,
     /// Tolerant mode.
-    #[serde(default)]
     pub tolerant: bool,
     /// The model inside an uploaded archive.
     pub entry: Option<String>,
@@ -43,28 +50,40 @@ pub struct PoseQuery {
     pub name: Option<String>,
 }
 
+impl FromQuery for PoseQuery {
+    const OWN: &'static [&'static str] = &["time", "tolerant", "entry", "name"];
+    fn parse(mut q: Query) -> Result<Self, ApiError> {
+        let time = q.require("time", "the time in frames")?;
+        let time = time.parse().map_err(|_| {
+            ApiError::bad_request(
+                "request.query",
+                format!("time={time:?}: the time is a number of frames"),
+            )
+        })?;
+        Ok(PoseQuery {
+            time,
+            tolerant: q.flag("tolerant")?,
+            entry: q.take("entry"),
+            name: q.take("name"),
+        })
+    }
+}
+
 /// Options of `/v1/archive/list`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct ArchiveQuery {
     /// Parse the archive tolerantly (list what can be read of a damaged one).
-    #[serde(default)]
     pub tolerant: bool,
 }
 
-/// Queries whose values need no check beyond their syntax.
-macro_rules! plain_queries {
-    ($($query:ty),*) => {$(
-        impl FromQuery for $query {
-            type Raw = $query;
-            fn parse(raw: $query) -> Result<Self, ApiError> {
-                Ok(raw)
-            }
-        }
-    )*};
+impl FromQuery for ArchiveQuery {
+    const OWN: &'static [&'static str] = &["tolerant"];
+    fn parse(mut q: Query) -> Result<Self, ApiError> {
+        Ok(ArchiveQuery {
+            tolerant: q.flag("tolerant")?,
+        })
+    }
 }
-
-plain_queries!(ModelQuery, PoseQuery, ArchiveQuery);
 
 /// An archive's model entry, or the bytes as they are; an archive of models
 /// without `entry=` is refused with the list of its models.
@@ -122,7 +141,7 @@ fn label(name: Option<&str>, entry: Option<&str>, upload: &Upload) -> String {
 /// errors say what is wrong.
 pub(super) fn require_msh(bytes: &[u8], what: &str) -> Result<(), ApiError> {
     match Format::sniff(bytes) {
-        Some(f @ (Format::Glb | Format::Gltf | Format::Obj)) => Err(ApiError::unknown_format(
+        Some(f) if f.spec().imported => Err(ApiError::unknown_format(
             format!(
                 "{what} reads .msh models and .rlb archives; this upload looks like {}: convert it with /v1/convert?to=msh first",
                 f.name()

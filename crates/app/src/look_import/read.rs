@@ -9,9 +9,10 @@ use crate::{Format, Resources};
 use mshconv_convert::gltf::import::look::ImportedLook;
 use mshconv_convert::Report;
 
-/// Whether a conversion from `from` brings a look back (glTF, GLB and OBJ do).
+/// Whether a conversion from `from` brings a look back (glTF, GLB and OBJ
+/// do: [`crate::format::FormatSpec::brings_look`]).
 pub fn brings_look(from: Format) -> bool {
-    matches!(from, Format::Gltf | Format::Glb | Format::Obj)
+    from.spec().brings_look
 }
 
 /// The look of the glTF or OBJ `input` (of format `from`), its images and an

@@ -267,8 +267,9 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         ExitCode::from(fail::EXIT_INVALID)
     } else if summary.converted == 0 {
         out::stderr_line(&format!(
-            "batch: nothing converted: no input converts to {} (msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh; archives hold msh models already)",
-            args.to
+            "batch: nothing converted: no input converts to {} ({}; archives hold msh models already)",
+            args.to,
+            Format::directions()
         ));
         ExitCode::from(EXIT_NOTHING)
     } else {

@@ -89,9 +89,7 @@ pub(super) fn plan_input(
         Some(from) => plan.decided.push(Record::skipped(
             &label,
             "input.not_convertible",
-            format!(
-                "{from} does not convert to {to} (msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh)"
-            ),
+            format!("{from} does not convert to {to} ({})", Format::directions()),
         )),
         None => plan.decided.push(Record::skipped(
             &label,
