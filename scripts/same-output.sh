@@ -103,6 +103,9 @@
 # - /openapi.json (request.unknown_parameter) and the web page (a "Download
 #   .usda" button, .usda in "Convert every model to");
 # - mshconv-server's usage errors and --help are clap's (exit code 2 kept).
+# - batch --include/--exclude are globset's: `**` inside a segment is `*`
+#   (was across segments), `{a,b}` is either, a reversed range `[z-a]` is
+#   refused (matched nothing).
 set -euo pipefail
 
 BASE_REV=c23d875

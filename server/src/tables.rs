@@ -152,7 +152,10 @@ mod tests {
         );
         for option in &OPTIONS {
             if let Values::OneOf(words) = option.values {
-                for id in [option.query.to_string(), format!("import-{}", option.query)] {
+                // The export's picker, and the import's (`import-NAME`).
+                let export = option.export.then(|| option.query.to_string());
+                let import = option.import.then(|| format!("import-{}", option.query));
+                for id in export.into_iter().chain(import) {
                     let select = format!("<select id=\"{id}\"");
                     assert_eq!(
                         values(html, &select, "</select>", "value"),

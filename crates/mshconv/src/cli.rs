@@ -55,10 +55,10 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Convert a model between MSH and glTF/GLB/OBJ.
-    #[command(after_help = CONVERT_AFTER)]
+    #[command(after_help = with_formats(CONVERT_AFTER))]
     Convert(ConvertArgs),
     /// Convert many models (files, folders, archives) in parallel into a folder.
-    #[command(after_help = BATCH_AFTER)]
+    #[command(after_help = with_formats(BATCH_AFTER))]
     Batch(BatchArgs),
     /// Check models against every rule of the format and print every finding.
     #[command(after_help = VALIDATE_AFTER)]
@@ -217,7 +217,7 @@ const CONVERT_AFTER: &str = after!(
 
 The input format is --from, else told from IN's bytes, else from its extension
 (a .glb renamed .msh converts, with a note); the output format is --to or OUT's
-extension (.msh .glb .gltf .obj .usda).
+extension ({extensions}).
 Export defaults: --lod 0 --group 0 --fps 24 --axis y-up --rotation conjugate;
 they are recorded in the output, and the import reads them back (a file written
 by mshconv converts back to the identical .msh). A .gltf's side-car buffers are
@@ -226,7 +226,7 @@ approximations go to stderr (--quiet: none).
 OUT as ARCHIVE:ENTRY replaces that entry of the archive; a name the archive
 does not have is refused (archive.no_such_entry, with the closest names) unless
 --add is given.
-Available: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh."
+Available: {directions}."
 );
 
 const BATCH_AFTER: &str = "Examples:
@@ -240,7 +240,7 @@ const BATCH_AFTER: &str = "Examples:
 
 INPUTs are files, folders (searched recursively), .rlb archives and
 ARCHIVE:ENTRY. A folder gives every file that converts to the --to format
-(msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh) and every .rlb archive in it (not for
+({directions}) and every .rlb archive in it (not for
 --to msh), filtered by --include/--exclude on its path relative to the folder;
 files named on the command line are always taken. Every entry of an archive
 whose name ends in .msh is converted; the filters see an entry as the file
@@ -250,8 +250,9 @@ entries whose names start with M1). Outputs mirror the inputs under OUT:
   tank.msh               (INPUT tank.msh)  ->  OUT/tank.glb
   units.rlb, entry TANK.MSH                ->  OUT/units.rlb/TANK.glb
 
-Globs: * ? [a-z] [!a-z] within a path segment, ** across segments; a pattern
-without / matches the file name at any depth; letters match in either case.
+Globs: * ? [a-z] [!a-z] within a path segment, ** as a whole segment across
+segments, {a,b} either; a pattern without / matches the file name at any depth;
+letters match in either case.
 
 With --to msh --into ARCHIVE instead of --out, every converted model goes into
 that existing archive as the entry STEM.MSH (the input's file stem in capitals):
@@ -292,6 +293,17 @@ Exit codes:
 
 Errors print on stderr as `error[CODE]: INPUT: message`, CODE being a stable
 identifier such as nres.bad_magic, batch.index_range or io.not_found.";
+
+/// A help epilogue with the formats' table filled in: `{directions}` (every
+/// direction, `msh -> glb/..., ... -> msh`) and `{extensions}` (`.msh .glb ...`).
+fn with_formats(text: &str) -> String {
+    let extensions: Vec<String> = mshconv_app::FORMATS
+        .iter()
+        .map(|f| format!(".{}", f.name))
+        .collect();
+    text.replace("{directions}", &Format::directions())
+        .replace("{extensions}", &extensions.join(" "))
+}
 
 /// `--from`/`--to`: one of the application layer's formats, with the
 /// possible values in the help.
@@ -680,14 +692,16 @@ mod tests {
         Cli::command().debug_assert();
     }
 
-    /// The help texts' lists of formats are the formats' table.
+    /// The help texts' lists of formats come from the formats' table.
     #[test]
     fn help_texts_list_the_formats() {
-        let directions = Format::directions();
-        assert!(CONVERT_AFTER.contains(&format!("Available: {directions}.")));
-        assert!(BATCH_AFTER.contains(&format!("({directions})")));
+        let convert = with_formats(CONVERT_AFTER);
+        let batch = with_formats(BATCH_AFTER);
+        assert!(convert.contains("Available: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh."));
+        assert!(batch.contains("(msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh) and every"));
         let extensions: Vec<String> = FORMATS.iter().map(|f| format!(".{}", f.name)).collect();
-        assert!(CONVERT_AFTER.contains(&format!("extension ({})", extensions.join(" "))));
+        assert!(convert.contains(&format!("extension ({})", extensions.join(" "))));
+        assert!(!batch.contains("{directions}") && !convert.contains("{extensions}"));
     }
 
     /// `convert` and `batch` have one flag per option, with the table's help.
