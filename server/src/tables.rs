@@ -9,7 +9,7 @@ mod tests {
     use crate::extract::{archive_options, convert_options, import_options, keys, FromQuery};
     use crate::handlers::archive_put::ArchivePutRequest;
     use crate::handlers::convert::{ArchiveConvertRequest, ConvertRequest};
-    use mshconv_app::{Format, Values, FORMATS, OPTIONS};
+    use mshconv_app::{Format, OptionValues, FORMATS, OPTIONS};
     use serde_json::Value;
     use std::collections::BTreeSet;
 
@@ -96,21 +96,21 @@ mod tests {
                 option.query
             );
             match option.values {
-                Values::Integer { max } => {
+                OptionValues::Integer { max } => {
                     assert_eq!(schema["type"], "integer", "{}", option.query);
                     assert_eq!(schema["minimum"], 0);
                     assert_eq!(schema["maximum"], max);
                 }
-                Values::Number { max } => {
+                OptionValues::Number { max } => {
                     assert_eq!(schema["type"], "number", "{}", option.query);
                     assert_eq!(schema["minimum"], 0);
                     assert_eq!(schema["exclusiveMinimum"], true);
                     assert_eq!(schema["maximum"].as_f64(), Some(f64::from(max)));
                 }
-                Values::OneOf(words) => {
+                OptionValues::OneOf(words) => {
                     assert_eq!(enum_of(&doc, option.query), set(words.to_vec()));
                 }
-                Values::Text => assert_eq!(schema["type"], "string", "{}", option.query),
+                OptionValues::Text => assert_eq!(schema["type"], "string", "{}", option.query),
             }
             match (option.default, schema.get("default")) {
                 (Some(d), Some(Value::String(s))) => assert_eq!(d, s, "{}", option.query),
@@ -151,7 +151,7 @@ mod tests {
             exports
         );
         for option in &OPTIONS {
-            if let Values::OneOf(words) = option.values {
+            if let OptionValues::OneOf(words) = option.values {
                 // The export's picker, and the import's (`import-NAME`).
                 let export = option.export.then(|| option.query.to_string());
                 let import = option.import.then(|| format!("import-{}", option.query));
@@ -164,7 +164,7 @@ mod tests {
                     );
                 }
             }
-            if let Values::Number { max } = option.values {
+            if let OptionValues::Number { max } = option.values {
                 let input = format!("<input id=\"{}\"", option.query);
                 let tag = &html[html.find(&input).unwrap()..];
                 assert!(tag.contains(&format!("max=\"{max}\"")), "{}", option.query);

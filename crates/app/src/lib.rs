@@ -47,7 +47,7 @@ pub use format::{
 };
 pub use game::{GameDir, GameLook, GameResources, ModelLocation};
 pub use options::{
-    AnimationOption, AxisOption, Fps, Group, Lod, OptionName, OptionSpec, Options, RotationOption,
-    Values, OPTIONS,
+    AnimationOption, AxisOption, Fps, Group, Lod, OptionName, OptionSpec, OptionValues, Options,
+    RotationOption, OPTIONS,
 };
 pub use resources::{Folder, GivenMtl, NoResources, Resources};

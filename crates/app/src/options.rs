@@ -232,7 +232,7 @@ pub enum OptionName {
 /// What values an option takes: for openapi.json, the web page and the
 /// help texts (the option's type checks them).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Values {
+pub enum OptionValues {
     /// A whole number from 0 to `max`.
     Integer {
         /// The highest value.
@@ -265,7 +265,7 @@ pub struct OptionSpec {
     /// The CLI's help text (one line, as `--help` shows it).
     pub help: &'static str,
     /// The values it takes.
-    pub values: Values,
+    pub values: OptionValues,
     /// The (export's) default, as text; `None`: none (`clips`: the model's
     /// `NAME.clips.json` beside it in the CLI).
     pub default: Option<&'static str>,
@@ -291,7 +291,7 @@ pub const OPTIONS: [OptionSpec; 7] = [
         query: "lod",
         field: None,
         help: "LOD shown by viewers (0-2); every LOD/group is in the output [default: 0]",
-        values: Values::Integer { max: Lod::MAX },
+        values: OptionValues::Integer { max: Lod::MAX },
         default: Some("0"),
         export: true,
         import: false,
@@ -304,7 +304,7 @@ pub const OPTIONS: [OptionSpec; 7] = [
         query: "group",
         field: None,
         help: "Group shown by viewers (0-4) [default: 0]",
-        values: Values::Integer { max: Group::MAX },
+        values: OptionValues::Integer { max: Group::MAX },
         default: Some("0"),
         export: true,
         import: false,
@@ -317,7 +317,7 @@ pub const OPTIONS: [OptionSpec; 7] = [
         query: "fps",
         field: None,
         help: "Game frames per second on the glTF timeline [export default: 24; import default: what the file records, else 24]",
-        values: Values::Number { max: Fps::MAX },
+        values: OptionValues::Number { max: Fps::MAX },
         default: Some("24"),
         export: true,
         import: true,
@@ -330,7 +330,7 @@ pub const OPTIONS: [OptionSpec; 7] = [
         query: "axis",
         field: None,
         help: "Up axis of the glTF side: y-up or z-up (the game's frame) [export default: y-up; import default: what the file records, else y-up]",
-        values: Values::OneOf(&["y-up", "z-up"]),
+        values: OptionValues::OneOf(&["y-up", "z-up"]),
         default: Some("y-up"),
         export: true,
         import: true,
@@ -343,7 +343,7 @@ pub const OPTIONS: [OptionSpec; 7] = [
         query: "rotation",
         field: None,
         help: "How a stored rotation turns a node: conjugate (docs/FORMAT.md's reading) or stored [export default: conjugate; import default: recorded, else conjugate]",
-        values: Values::OneOf(&["conjugate", "stored"]),
+        values: OptionValues::OneOf(&["conjugate", "stored"]),
         default: Some("conjugate"),
         export: true,
         import: true,
@@ -356,7 +356,7 @@ pub const OPTIONS: [OptionSpec; 7] = [
         query: "animation",
         field: None,
         help: "glTF -> MSH: which animation becomes the timeline: all (one after another), none, an index, or a name [default: all]",
-        values: Values::Text,
+        values: OptionValues::Text,
         default: Some("all"),
         export: false,
         import: true,
@@ -369,7 +369,7 @@ pub const OPTIONS: [OptionSpec; 7] = [
         query: "clips",
         field: Some("clips"),
         help: r#"MSH -> glTF/GLB: animation clips, one glTF animation each: NAME=FIRST..LAST[:MODE] separated by commas (game frames, inclusive; MODE loop, once or pingpong [default: loop]), or a JSON file ({"clips": [{"name", "first", "last", "mode"}]}) [default: NAME.clips.json beside the model, if there is one]"#,
-        values: Values::Text,
+        values: OptionValues::Text,
         default: None,
         export: true,
         import: false,
@@ -488,23 +488,23 @@ mod tests {
                 o.set(name, default).unwrap();
             }
             match row.values {
-                Values::Integer { max } => {
+                OptionValues::Integer { max } => {
                     o.set(name, &max.to_string()).unwrap();
                     let e = o.set(name, &(max + 1).to_string()).unwrap_err();
                     assert_eq!(e.code(), "option.invalid");
                 }
-                Values::Number { max } => {
+                OptionValues::Number { max } => {
                     o.set(name, &max.to_string()).unwrap();
                     assert!(o.set(name, "0").is_err());
                     assert!(o.set(name, &(max * 2.0).to_string()).is_err());
                 }
-                Values::OneOf(words) => {
+                OptionValues::OneOf(words) => {
                     for w in words {
                         o.set(name, w).unwrap();
                     }
                     assert!(o.set(name, "sideways").is_err());
                 }
-                Values::Text => {}
+                OptionValues::Text => {}
             }
         }
         // Set from every default, the options are the defaults.

@@ -2,7 +2,7 @@
 //! tables ([`FORMATS`], [`OPTIONS`]) row for row: a row added to a table (or
 //! changed) fails this test until README.md says the same.
 
-use mshconv_app::{FormatSpec, OptionSpec, Values, ZipRule, FORMATS, OPTIONS};
+use mshconv_app::{FormatSpec, OptionSpec, OptionValues, ZipRule, FORMATS, OPTIONS};
 
 fn readme() -> String {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md");
@@ -47,14 +47,14 @@ fn format_row(f: &FormatSpec) -> String {
 /// One option's row, as README.md writes it.
 fn option_row(o: &OptionSpec) -> String {
     let values = match o.values {
-        Values::Integer { max } => format!("0 to {max}"),
-        Values::Number { max } => format!("above 0, at most {max}"),
-        Values::OneOf(words) => words
+        OptionValues::Integer { max } => format!("0 to {max}"),
+        OptionValues::Number { max } => format!("above 0, at most {max}"),
+        OptionValues::OneOf(words) => words
             .iter()
             .map(|w| format!("`{w}`"))
             .collect::<Vec<_>>()
             .join(", "),
-        Values::Text => "text".to_string(),
+        OptionValues::Text => "text".to_string(),
     };
     let read_by = match (o.export, o.import) {
         (true, true) => "export, import",
