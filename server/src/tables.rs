@@ -65,6 +65,11 @@ mod tests {
             .flat_map(|row| row.parts.iter().map(|p| p.to_string()))
             .collect();
         assert_eq!(enum_of(&doc, "part"), parts);
+        let e = crate::handlers::convert::bad_part("x");
+        assert_eq!(
+            e.detail,
+            "part=\"x\": part is obj or mtl, and only with to=obj"
+        );
     }
 
     #[test]

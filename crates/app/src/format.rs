@@ -177,7 +177,7 @@ pub const FORMATS: [FormatSpec; 5] = [
 ];
 
 /// `a, b or c`: a list of words as a sentence names them.
-fn or_list(words: &[&str]) -> String {
+pub fn or_list(words: &[&str]) -> String {
     match words {
         [] => String::new(),
         [one] => one.to_string(),
@@ -437,6 +437,8 @@ mod tests {
             Format::directions(),
             "msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh"
         );
+        assert_eq!(or_list(&["obj", "mtl"]), "obj or mtl");
+        assert_eq!(or_list(&["obj"]), "obj");
         assert_eq!(
             Format::names_text(Format::ALL.into_iter()),
             "msh, glb, gltf, obj or usda"

@@ -71,17 +71,12 @@ impl FromQuery for ConvertRequest {
 
 /// The refusal of a `part=` the output format does not have: it names the
 /// parts of each format that has them (`part is obj or mtl, and only with to=obj`).
-fn bad_part(part: &str) -> ApiError {
+pub(crate) fn bad_part(part: &str) -> ApiError {
     let with: Vec<String> = mshconv_app::FORMATS
         .iter()
         .filter(|row| !row.parts.is_empty())
         .map(|row| {
-            let (last, init) = row.parts.split_last().expect("not empty");
-            let parts = if init.is_empty() {
-                last.to_string()
-            } else {
-                format!("{} or {last}", init.join(", "))
-            };
+            let parts = mshconv_app::format::or_list(row.parts);
             format!("{parts}, and only with to={}", row.name)
         })
         .collect();
