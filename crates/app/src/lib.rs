@@ -32,6 +32,7 @@ mod convert;
 mod error;
 mod format;
 pub mod game;
+pub mod library_files;
 pub mod look_import;
 pub mod names;
 mod options;
