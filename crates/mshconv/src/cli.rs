@@ -48,7 +48,7 @@ entry names compare ASCII case-insensitively, as in the game."
 
 /// Converter and inspector for the .msh models of Parkan: Iron Strategy.
 #[derive(Debug, Parser)]
-#[command(name = "mshconv", version, after_help = MAIN_AFTER)]
+#[command(name = "mshconv", version = crate::version::VERSION, after_help = MAIN_AFTER)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

@@ -32,6 +32,7 @@ mod look_notes;
 mod look_out;
 mod out;
 mod table;
+mod version;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command};
