@@ -190,14 +190,26 @@ fn wanted(r: &Record<'_>) -> Result<(String, u32, u32, Mat0), Error> {
         .enumerate()
         .map(|(i, b)| block(r, i, b))
         .collect::<Result<Vec<_>, _>>()?;
+    if phases.len() > usize::from(u16::MAX) {
+        return Err(r.error("phases", "more than 65535 phases"));
+    }
+    if let Some(i) = animation_blocks
+        .iter()
+        .position(|b| b.keys.len() > usize::from(u16::MAX))
+    {
+        return Err(r.error(
+            &format!("animation_blocks[{i}].keys"),
+            "more than 65535 keys",
+        ));
+    }
     let mat0 = Mat0 {
         version,
         metadata,
         phases,
         animation_blocks,
     };
-    // What the writer refuses (a version past the newest, metadata not
-    // matching the version, too many blocks) is refused here, by field.
+    // What the writer refuses besides (a version past the newest, metadata
+    // not matching the version, too many blocks) is refused here, by field.
     if let Err(e) = mat0.write() {
         let field = match e.code() {
             "mat0.bad_version" => "version",
