@@ -154,6 +154,15 @@ pub fn run_textures(command: &TexturesCommand, out: &mut Out) -> anyhow::Result<
             for (entry, why) in &exported.skipped {
                 out::note_line("textures.skipped", &format!("{entry}: {why}"));
             }
+            for other in textures::other_pngs(dir, &exported)? {
+                out::note_line(
+                    "textures.other_png",
+                    &format!(
+                        "{} is not one of the library's textures: an import adds it as a new texture (remove it if it is not meant to be one)",
+                        dir.join(other).display()
+                    ),
+                );
+            }
             out.text(&format!(
                 "{}: {} textures written to {} (and {})\n",
                 library.display(),

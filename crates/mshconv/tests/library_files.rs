@@ -177,6 +177,19 @@ fn a_new_png_becomes_a_new_texture_by_the_look_imports_rules() {
     let texm = Texm::parse(data).unwrap();
     assert_eq!(texm.format, PixelFormat::Argb8888);
     assert_eq!((texm.width, texm.height, texm.levels.len()), (128, 32, 8));
+    // Exported over the folder, the new PNG's name differs: said so.
+    let r = run(
+        tmp.path(),
+        &["textures", "export", "g/Textures.lib", "tex", "--force"],
+    )
+    .expect(0);
+    assert!(
+        r.stderr.contains(
+            "note[textures.other_png]: tex/new rock.png is not one of the library's textures"
+        ),
+        "{}",
+        r.stderr
+    );
     // Exported again, it has a record; importing that changes nothing.
     let again = tmp.path().join("tex2");
     run(

@@ -161,6 +161,33 @@ pub fn export(library: &Library) -> Result<Exported, Error> {
     Ok(Exported { files, skipped })
 }
 
+/// The PNGs of `dir` that `exported` does not hold (left by an earlier
+/// export or put there by hand), by name: an import adds each as a new
+/// texture.
+pub fn other_pngs(dir: &Path, exported: &Exported) -> Result<Vec<String>, Error> {
+    let mut others: Vec<String> = png_files(dir)?
+        .into_iter()
+        .filter(|f| !exported.files.iter().any(|(name, _)| name == f))
+        .collect();
+    others.sort();
+    Ok(others)
+}
+
+/// The names of the PNG files of `dir` (not hidden ones).
+fn png_files(dir: &Path) -> Result<Vec<String>, Error> {
+    let listing = std::fs::read_dir(dir).map_err(|e| Error::io(dir.display(), &e))?;
+    let mut out = Vec::new();
+    for item in listing {
+        let item = item.map_err(|e| Error::io(dir.display(), &e))?;
+        let name = item.file_name().to_string_lossy().into_owned();
+        let is_png = name.len() > 4 && name.to_ascii_lowercase().ends_with(".png");
+        if is_png && !name.starts_with('.') && item.path().is_file() {
+            out.push(name);
+        }
+    }
+    Ok(out)
+}
+
 /// One record of `textures.json`, checked.
 struct Wanted {
     entry: String,
@@ -435,20 +462,10 @@ pub fn plan_import(dir: &Path, library: &Library) -> Result<ImportPlan, Error> {
 
 /// The PNGs of `dir` no record names: new textures, in file-name order.
 fn add_new_pngs(dir: &Path, wanted: &[Wanted], planning: &mut Planning<'_>) -> Result<(), Error> {
-    let listing = std::fs::read_dir(dir).map_err(|e| Error::io(dir.display(), &e))?;
-    let mut new_files: Vec<String> = Vec::new();
-    for item in listing {
-        let item = item.map_err(|e| Error::io(dir.display(), &e))?;
-        let name = item.file_name().to_string_lossy().into_owned();
-        let is_png = name.len() > 4 && name.to_ascii_lowercase().ends_with(".png");
-        if is_png
-            && !name.starts_with('.')
-            && item.path().is_file()
-            && !wanted.iter().any(|w| w.file == name)
-        {
-            new_files.push(name);
-        }
-    }
+    let mut new_files: Vec<String> = png_files(dir)?
+        .into_iter()
+        .filter(|f| !wanted.iter().any(|w| w.file == *f))
+        .collect();
     new_files.sort();
     for file in new_files {
         let Some(pixels) = read_png(dir, &file)? else {
