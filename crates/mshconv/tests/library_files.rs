@@ -190,6 +190,14 @@ fn a_new_png_becomes_a_new_texture_by_the_look_imports_rules() {
         "{}",
         r.stderr
     );
+    // Imported again, the stray PNG is the texture it became (12 records and
+    // it unchanged): nothing to write.
+    let r = run(tmp.path(), &["textures", "import", "tex", "g/Textures.lib"]).expect(0);
+    assert!(
+        r.stdout.contains("0 added, 13 unchanged: nothing to write"),
+        "{}",
+        r.stdout
+    );
     // Exported again, it has a record; importing that changes nothing.
     let again = tmp.path().join("tex2");
     run(
@@ -453,6 +461,13 @@ fn an_edited_material_is_rewritten_alone_and_a_new_one_added() {
         Mat0::parse(data, 4).unwrap().texture(),
         Some(&b"ROCK_888"[..])
     );
+    // The same file again: the fitted name is the material brought back.
+    let r = run(
+        tmp.path(),
+        &["materials", "import", "m.json", "g/Material.lib"],
+    )
+    .expect(0);
+    assert!(r.stdout.contains("nothing to write"), "{}", r.stdout);
 }
 
 #[test]

@@ -360,23 +360,20 @@ pub fn plan_import(file: &Path, text: &[u8], library: &Library) -> Result<Import
     for ((wanted_name, attr1, attr3, mat0), r) in wanted_list.iter().zip(&records) {
         let bytes = mat0.write().map_err(|e| r.error("entry", e))?;
         let attributes = [*attr1, mat0.version, *attr3];
-        let found = archive
+        // A name the library lacks is fitted as the look import fits a new
+        // material's: an entry of the fitted name with these bytes is this
+        // material (brought back before), any other keeps its name.
+        let name = match archive
             .entries()
-            .find(|e| same_name(&e.name(), wanted_name));
-        let (name, action) = match &found {
-            Some(e) if e.type_id() != MAT0_TYPE_ID => {
-                return Err(r.error("entry", "the library's entry of this name is not a MAT0"))
-            }
-            Some(e)
-                if e.data() == bytes.as_slice()
-                    && [e.attr1(), e.attr2(), e.attr3()] == attributes =>
-            {
-                (e.name(), Action::Reused)
-            }
-            Some(e) => (e.name(), Action::Replaced),
+            .find(|e| same_name(&e.name(), wanted_name))
+        {
+            Some(e) => e.name(),
             None => {
                 let name = fit_name(wanted_name, "MATERIAL", ENTRY_NAME_MAX, |n| {
-                    planning.entries.get(n).is_some()
+                    planning
+                        .entries
+                        .get(n)
+                        .is_some_and(|d| d != bytes.as_slice())
                 });
                 if name != *wanted_name {
                     planning.report.note(
@@ -384,8 +381,23 @@ pub fn plan_import(file: &Path, text: &[u8], library: &Library) -> Result<Import
                         format!("material name {wanted_name:?} is stored as {name:?}"),
                     );
                 }
-                (name, Action::Added)
+                name
             }
+        };
+        let action = match archive.entries().find(|e| same_name(&e.name(), &name)) {
+            Some(e) if e.type_id() != MAT0_TYPE_ID => {
+                return Err(r.error("entry", "the library's entry of this name is not a MAT0"))
+            }
+            Some(e)
+                if e.data() == bytes.as_slice()
+                    && [e.attr1(), e.attr2(), e.attr3()] == attributes =>
+            {
+                Action::Reused
+            }
+            Some(_) => Action::Replaced,
+            // Added by an earlier record of this file, with these bytes.
+            None if planning.entries.get(&name).is_some() => Action::Reused,
+            None => Action::Added,
         };
         if action != Action::Reused {
             planning.put(&name, Some(MAT0_TYPE_ID), bytes, Some(attributes))?;
