@@ -518,3 +518,34 @@ fn a_damaged_material_file_names_the_file_material_and_field() {
     );
     assert_eq!(files(&game), before);
 }
+
+#[test]
+fn another_format_or_mip_count_in_textures_json_re_encodes_the_texture() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, tex) = exported(tmp.path());
+    let before = entries(&game.join("Textures.lib"));
+    let path = tex.join("textures.json");
+    let mut index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    // TANK_BODY.0 (565, 7 mips) as 8888 with 3 mips.
+    assert_eq!(index["textures"][0]["entry"], "TANK_BODY.0");
+    index["textures"][0]["pixel_format"] = 8888.into();
+    index["textures"][0]["mip_levels"] = 3.into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&index).unwrap()).unwrap();
+    let r = run(tmp.path(), &["textures", "import", "tex", "g/Textures.lib"]).expect(0);
+    assert!(
+        r.stdout
+            .contains("Textures.lib: replace TANK_BODY.0 (8888 64 x 64, 3 mips)"),
+        "{}",
+        r.stdout
+    );
+    let after = entries(&game.join("Textures.lib"));
+    let (new, old) = (
+        Texm::parse(&after[0].3).unwrap(),
+        Texm::parse(&before[0].3).unwrap(),
+    );
+    assert_eq!((new.format, new.levels.len()), (PixelFormat::Argb8888, 3));
+    // 565 widened to 8 bits is exact in 8888: the picture is the same.
+    assert_eq!(new.decode_rgba8().unwrap(), old.decode_rgba8().unwrap());
+    assert_eq!(&after[1..], &before[1..], "the other entries untouched");
+}
