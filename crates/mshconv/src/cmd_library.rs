@@ -145,6 +145,8 @@ pub fn run_textures(command: &TexturesCommand, out: &mut Out) -> anyhow::Result<
             if !force {
                 crate::cmd_nres::refuse_non_empty(dir)?;
             }
+            // A library an interrupted run was writing is read once it is finished.
+            crate::fs::recover_pending(library)?;
             let lib = library_files::read_library(library)?;
             let exported = textures::export(&lib)?;
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), &e))?;
@@ -196,6 +198,8 @@ pub fn run_materials(command: &MaterialsCommand, out: &mut Out) -> anyhow::Resul
                 )
                 .into());
             }
+            // A library an interrupted run was writing is read once it is finished.
+            crate::fs::recover_pending(library)?;
             let lib = library_files::read_library(library)?;
             let text = materials::export(&lib)?;
             crate::fs::write_atomically(file, &text)?;
