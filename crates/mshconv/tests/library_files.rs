@@ -549,3 +549,25 @@ fn another_format_or_mip_count_in_textures_json_re_encodes_the_texture() {
     assert_eq!(new.decode_rgba8().unwrap(), old.decode_rgba8().unwrap());
     assert_eq!(&after[1..], &before[1..], "the other entries untouched");
 }
+
+#[test]
+fn a_read_only_library_is_refused_before_anything_is_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, tex) = exported(tmp.path());
+    write_png(
+        &tex.join("EXTRA.png"),
+        &Rgba8Image {
+            width: 2,
+            height: 2,
+            pixels: vec![9; 16],
+        },
+    );
+    let lib = game.join("Textures.lib");
+    let mut permissions = std::fs::metadata(&lib).unwrap().permissions();
+    permissions.set_readonly(true);
+    std::fs::set_permissions(&lib, permissions).unwrap();
+    let before = files(&game);
+    let r = run(tmp.path(), &["textures", "import", "tex", "g/Textures.lib"]).expect(2);
+    assert!(r.stderr.contains("error[io.read_only]"), "{}", r.stderr);
+    assert_eq!(files(&game), before, "no backup, no temporary file");
+}
