@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::look_import::{Action, Change, Edits, Library};
 use crate::txn::{Lock, Transaction, Written};
 use mshconv_convert::Report;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 /// The backup of a library: `Material.lib` -> `Material.lib.bak`.
@@ -80,14 +81,14 @@ impl ImportPlan {
 /// An import being planned: the library's entries as the plan leaves them,
 /// its editor (opened on the first change), what was done and the notes.
 struct Planning<'l> {
-    entries: Entries,
+    entries: Entries<'l>,
     edit: Edits<'l>,
     changes: Vec<Change>,
     report: Report,
 }
 
 impl<'l> Planning<'l> {
-    fn new(library: &'l Library, archive: &nres::Archive<'_>) -> Planning<'l> {
+    fn new(library: &'l Library, archive: &nres::Archive<'l>) -> Planning<'l> {
         Planning {
             entries: Entries::of(archive),
             edit: Edits::new(library),
@@ -126,16 +127,17 @@ impl<'l> Planning<'l> {
 
 /// The entries of a library, owned, with what the plan did to them, for the
 /// name checks of new entries.
-struct Entries {
-    list: Vec<(String, Vec<u8>)>,
+struct Entries<'l> {
+    /// Borrowed from the library; added and replaced ones owned.
+    list: Vec<(String, Cow<'l, [u8]>)>,
 }
 
-impl Entries {
-    fn of(archive: &nres::Archive<'_>) -> Entries {
+impl<'l> Entries<'l> {
+    fn of(archive: &nres::Archive<'l>) -> Entries<'l> {
         Entries {
             list: archive
                 .entries()
-                .map(|e| (e.name(), e.data().to_vec()))
+                .map(|e| (e.name(), Cow::Borrowed(e.data())))
                 .collect(),
         }
     }
@@ -144,7 +146,7 @@ impl Entries {
         self.list
             .iter()
             .find(|(n, _)| crate::game::same_name(n, name))
-            .map(|(_, d)| d.as_slice())
+            .map(|(_, d)| d.as_ref())
     }
 
     fn set(&mut self, name: &str, bytes: Vec<u8>) {
@@ -153,8 +155,8 @@ impl Entries {
             .iter_mut()
             .find(|(n, _)| crate::game::same_name(n, name))
         {
-            Some(slot) => slot.1 = bytes,
-            None => self.list.push((name.to_string(), bytes)),
+            Some(slot) => slot.1 = Cow::Owned(bytes),
+            None => self.list.push((name.to_string(), Cow::Owned(bytes))),
         }
     }
 }
