@@ -33,6 +33,7 @@ mod convert;
 mod error;
 pub mod format;
 pub mod game;
+pub mod library_files;
 pub mod look_import;
 pub mod names;
 mod options;

@@ -36,6 +36,10 @@ const MAIN_AFTER: &str = after!(
   mshconv nres extract models.rlb --out unpacked/
   mshconv nres pack unpacked/ --out models.rlb
   mshconv nres repack models.rlb --out models.canonical.rlb
+  mshconv textures export game/Textures.lib textures/
+  mshconv textures import textures/ game/Textures.lib
+  mshconv materials export game/Material.lib materials.json
+  mshconv materials import materials.json game/Material.lib
   mshconv completions bash > ~/.local/share/bash-completion/completions/mshconv
 
 A model inside an archive is named ARCHIVE:ENTRY (or FILE --entry ENTRY);
@@ -44,7 +48,7 @@ entry names compare ASCII case-insensitively, as in the game."
 
 /// Converter and inspector for the .msh models of Parkan: Iron Strategy.
 #[derive(Debug, Parser)]
-#[command(name = "mshconv", version, after_help = MAIN_AFTER)]
+#[command(name = "mshconv", version = crate::version::VERSION, after_help = MAIN_AFTER)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -72,6 +76,12 @@ pub enum Command {
     /// List, extract, pack and repack NRes archives (.rlb, and .msh containers).
     #[command(subcommand, after_help = NRES_AFTER)]
     Nres(NresCommand),
+    /// Export Textures.lib as PNG files and textures.json; import them back.
+    #[command(subcommand, after_help = crate::cmd_library::TEXTURES_AFTER)]
+    Textures(crate::cmd_library::TexturesCommand),
+    /// Export Material.lib as one JSON text file; import it back.
+    #[command(subcommand, after_help = crate::cmd_library::MATERIALS_AFTER)]
+    Materials(crate::cmd_library::MaterialsCommand),
     /// Print a shell completion script.
     #[command(after_help = COMPLETIONS_AFTER)]
     Completions(CompletionsArgs),

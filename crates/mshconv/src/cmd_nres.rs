@@ -382,7 +382,7 @@ fn pack(
 /// Refuses to extract into a folder that holds anything (`io.not_empty`,
 /// exit 2): its files would be overwritten, edits and all. A folder that does
 /// not exist yet is fine.
-fn refuse_non_empty(dir: &Path) -> anyhow::Result<()> {
+pub(crate) fn refuse_non_empty(dir: &Path) -> anyhow::Result<()> {
     let mut entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),

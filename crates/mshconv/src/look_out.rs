@@ -16,12 +16,7 @@ use mshconv_app::{Format, GameDir, Resources};
 use mshconv_material::WEAR_TYPE_ID;
 use std::path::{Path, PathBuf};
 
-/// The backup of a library: `Material.lib` -> `Material.lib.bak`.
-pub fn backup_path(library: &Path) -> PathBuf {
-    let mut name = library.as_os_str().to_owned();
-    name.push(".bak");
-    PathBuf::from(name)
-}
+pub use mshconv_app::library_files::backup_path;
 
 pub use mshconv_app::look_import::{brings_look, change_line, read_look as read};
 
@@ -158,10 +153,7 @@ pub fn stage_libraries<'a>(
     changed: impl IntoIterator<Item = (&'a Library, &'a Vec<u8>)>,
 ) {
     for (lib, bytes) in changed {
-        if let Some(old) = &lib.bytes {
-            txn.backup(backup_path(&lib.path), old.clone(), &lib.path);
-        }
-        txn.replace(&lib.path, bytes.clone());
+        mshconv_app::library_files::stage(txn, lib, bytes.clone());
     }
 }
 

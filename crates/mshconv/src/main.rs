@@ -15,9 +15,11 @@
 
 mod archive_out;
 mod batch;
-mod cli;
+#[macro_use]
+mod cli; // its help macros serve cmd_library too
 mod cmd_convert;
 mod cmd_inspect;
+mod cmd_library;
 mod cmd_nres;
 mod cmd_pose;
 mod cmd_validate;
@@ -30,6 +32,7 @@ mod look_notes;
 mod look_out;
 mod out;
 mod table;
+mod version;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command};
@@ -68,6 +71,8 @@ fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Inspect(args) => cmd_inspect::run(&args, &mut out),
         Command::Pose(args) => cmd_pose::run(&args, &mut out),
         Command::Nres(command) => cmd_nres::run(&command, &mut out),
+        Command::Textures(command) => cmd_library::run_textures(&command, &mut out),
+        Command::Materials(command) => cmd_library::run_materials(&command, &mut out),
         Command::Completions(args) => {
             let mut buf = Vec::new();
             clap_complete::generate(args.shell, &mut Cli::command(), "mshconv", &mut buf);

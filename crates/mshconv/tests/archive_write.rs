@@ -15,21 +15,6 @@ fn fixture(rel: &str) -> std::path::PathBuf {
         .join(rel)
 }
 
-/// Name, type, attributes and payload of every entry, in directory order.
-fn entries(bytes: &[u8]) -> Vec<(String, u32, [u32; 3], Vec<u8>)> {
-    let a = nres::Archive::parse(bytes).expect("a whole archive");
-    a.entries()
-        .map(|e| {
-            (
-                e.name(),
-                e.type_id(),
-                [e.attr1(), e.attr2(), e.attr3()],
-                e.data().to_vec(),
-            )
-        })
-        .collect()
-}
-
 fn files(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -68,7 +53,7 @@ fn an_edited_model_replaces_its_entry_and_a_new_name_adds_one() {
     let dir = tempfile::tempdir().unwrap();
     let original = std::fs::read(fixture("archives/small.rlb")).unwrap();
     std::fs::write(dir.path().join("small.rlb"), &original).unwrap();
-    let before = entries(&original);
+    let before = entry_rows(&original);
     // An "edited" model: another model of the archive, through glTF.
     run(
         dir.path(),
@@ -80,7 +65,7 @@ fn an_edited_model_replaces_its_entry_and_a_new_name_adds_one() {
         &["convert", "robot.glb", "small.rlb:M123_DOME.MSH", "-q"],
     )
     .expect(0);
-    let after = entries(&std::fs::read(dir.path().join("small.rlb")).unwrap());
+    let after = entry_rows(&std::fs::read(dir.path().join("small.rlb")).unwrap());
     assert_eq!(after.len(), before.len());
     let robot = before.iter().find(|e| e.0 == "M143_ROBOT.MSH").unwrap();
     for (b, a) in before.iter().zip(&after) {

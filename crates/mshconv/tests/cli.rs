@@ -418,6 +418,12 @@ fn help_shows_exit_codes_and_an_example_for_every_subcommand() {
         "nres extract",
         "nres pack",
         "nres repack",
+        "textures",
+        "textures export",
+        "textures import",
+        "materials",
+        "materials export",
+        "materials import",
     ] {
         assert!(
             top.contains(&format!("  mshconv {sub} ")),

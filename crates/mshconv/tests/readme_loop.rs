@@ -15,8 +15,9 @@
 //!
 //! `~` is a scratch home holding the fixture game folder
 //! (`fixtures/small/game`) as `~/Parkan`, the README's name for the game
-//! folder; a copy of it the commands work on must end byte for byte as it
-//! began (the textured round trip of an unedited model changes nothing).
+//! folder; a copy of it the commands work on (`game`, `mod`) must end byte
+//! for byte as it began (the textured round trip of an unedited model, and
+//! the libraries exported as files and imported unedited, change nothing).
 
 mod common;
 
@@ -202,12 +203,16 @@ fn the_loop_runs_as_written() {
             original.len()
         );
     }
-    let copied = dir.join("game");
-    if copied.exists() {
-        assert!(
-            tree(&copied) == game,
-            "the game folder's copy changed: an unedited model with its look changes nothing"
-        );
+    // `game` (a model with its look) and `mod` (the libraries as files),
+    // each brought back unedited: nothing changes.
+    for copy in ["game", "mod"] {
+        let copied = dir.join(copy);
+        if copied.exists() {
+            assert!(
+                tree(&copied) == game,
+                "the game folder's copy {copy} changed: what comes back unedited changes nothing"
+            );
+        }
     }
     assert!(ran >= 5, "only {ran} commands ran");
     assert!(played >= 1, "the Blender step was not played");

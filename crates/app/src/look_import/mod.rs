@@ -29,6 +29,7 @@ use std::path::{Path, PathBuf};
 
 pub use naming::{fit_name, ENTRY_NAME_MAX, TEXTURE_NAME_MAX};
 pub use read::{brings_look, change_line, read_look};
+pub(crate) use texture::{describe as describe_texture, new_texm, rebuild as rebuild_texture};
 pub use texture::{new_texture_format, new_texture_size, MAX_NEW_TEXTURE_SIDE};
 
 /// A library file of the game folder: where it is (or would be) and its bytes.
@@ -97,18 +98,18 @@ impl Library {
 /// A library's edits: opened for editing ([`Library::editor`]) on the first
 /// change only, so a plan that reuses every entry copies nothing (a batch
 /// plans every model against the same, possibly large, libraries).
-struct Edits<'l> {
+pub(crate) struct Edits<'l> {
     lib: &'l Library,
     editor: Option<Editor>,
 }
 
 impl<'l> Edits<'l> {
-    fn new(lib: &'l Library) -> Edits<'l> {
+    pub(crate) fn new(lib: &'l Library) -> Edits<'l> {
         Edits { lib, editor: None }
     }
 
     /// The editor, opened now if this is the first change.
-    fn editor(&mut self) -> Result<&mut Editor, Error> {
+    pub(crate) fn editor(&mut self) -> Result<&mut Editor, Error> {
         let editor = match self.editor.take() {
             Some(editor) => editor,
             None => self.lib.editor()?,
@@ -117,7 +118,7 @@ impl<'l> Edits<'l> {
     }
 
     /// The library's new bytes, when anything was changed.
-    fn finish(self) -> Result<Option<Vec<u8>>, Error> {
+    pub(crate) fn finish(self) -> Result<Option<Vec<u8>>, Error> {
         self.editor.map(|e| e.write()).transpose()
     }
 }

@@ -314,10 +314,7 @@ impl<'l> Planner<'l> {
             }
         }
         let (width, height) = new_texture_size(image.pixels.width, image.pixels.height);
-        let pixels = resample(&image.pixels, width, height);
-        let format = new_texture_format(&pixels);
-        let texm = Texm::from_rgba8_with_mips(&pixels, format, None, full_chain(width, height))
-            .map_err(|e| material_error(e, "a new texture"))?;
+        let texm = new_texm(&image.pixels).map_err(|e| material_error(e, "a new texture"))?;
         // An identical entry of the wanted name is reused; any other entry
         // of a name keeps its name and the new texture gets the next one.
         let bytes = texm
@@ -354,8 +351,18 @@ impl<'l> Planner<'l> {
     }
 }
 
+/// A new texture from an image (see the module documentation): each side
+/// the nearest power of two ([`new_texture_size`], bilinear), the format by
+/// its alpha ([`new_texture_format`]), a full mip chain, flags 0.
+pub(crate) fn new_texm(image: &Rgba8Image) -> mshconv_material::Result<Texm> {
+    let (width, height) = new_texture_size(image.width, image.height);
+    let pixels = resample(image, width, height);
+    let format = new_texture_format(&pixels);
+    Texm::from_rgba8_with_mips(&pixels, format, None, full_chain(width, height))
+}
+
 /// `565 64 x 64, 7 mips`.
-fn describe(t: &Texm) -> String {
+pub(crate) fn describe(t: &Texm) -> String {
     format!(
         "{} {} x {}, {} mip{}",
         t.format.code(),
@@ -367,7 +374,7 @@ fn describe(t: &Texm) -> String {
 }
 
 /// The recorded Texm with `pixels` as level 0 (see the module documentation).
-fn rebuild(
+pub(crate) fn rebuild(
     rec: &RecordedTexm,
     pixels: &Rgba8Image,
     current: Option<&Texm>,

@@ -282,6 +282,22 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Name, type, attributes and payload of every entry of an archive's
+/// bytes, in directory order.
+pub fn entry_rows(bytes: &[u8]) -> Vec<(String, u32, [u32; 3], Vec<u8>)> {
+    let a = nres::Archive::parse(bytes).expect("a whole archive");
+    a.entries()
+        .map(|e| {
+            (
+                e.name(),
+                e.type_id(),
+                [e.attr1(), e.attr2(), e.attr3()],
+                e.data().to_vec(),
+            )
+        })
+        .collect()
+}
+
 /// `image` written as an RGBA PNG at `path`.
 pub fn write_png(path: &Path, image: &mshconv_material::texm::Rgba8Image) {
     let file = std::fs::File::create(path).unwrap();

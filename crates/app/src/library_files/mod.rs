@@ -1,0 +1,169 @@
+//! The game's libraries as files a modder edits with ordinary tools
+//! (docs/LIBRARY_FILES.md): `Textures.lib` as a folder of PNGs and a
+//! `textures.json` ([`textures`]), `Material.lib` as one JSON text
+//! ([`materials`]).
+//!
+//! An export writes what the library holds; an import compares the files
+//! with the library and plans only what changed ([`ImportPlan`]): an entry
+//! whose file is unchanged keeps its bytes, and a library nothing changed in
+//! is not written at all. [`write`] replaces the library through a
+//! transaction ([`crate::txn`]) after its first backup (`Textures.lib.bak`),
+//! as the look import does.
+
+mod fields;
+pub mod materials;
+pub mod textures;
+
+use crate::error::Error;
+use crate::look_import::{Action, Change, Edits, Library};
+use crate::txn::{Lock, Transaction, Written};
+use mshconv_convert::Report;
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+
+/// The backup of a library: `Material.lib` -> `Material.lib.bak`.
+pub fn backup_path(library: &Path) -> PathBuf {
+    let mut name = library.as_os_str().to_owned();
+    name.push(".bak");
+    PathBuf::from(name)
+}
+
+/// The files an import of `library` may replace (the library and its
+/// backup), for the lock taken before the library is read.
+pub fn lock_paths(library: &Path) -> Vec<PathBuf> {
+    vec![backup_path(library), library.to_path_buf()]
+}
+
+/// Reads the library file `path` (it must exist).
+pub fn read_library(path: &Path) -> Result<Library, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path.display(), &e))?;
+    Ok(Library {
+        path: path.to_path_buf(),
+        bytes: Some(bytes),
+    })
+}
+
+/// Adds `library`'s new `bytes` to `txn`, after a backup of its old bytes
+/// (written only when no backup is there yet).
+pub fn stage(txn: &mut Transaction<'_>, library: &Library, bytes: Vec<u8>) {
+    if let Some(old) = &library.bytes {
+        txn.backup(backup_path(&library.path), old.clone(), &library.path);
+    }
+    txn.replace(&library.path, bytes);
+}
+
+/// Writes the new bytes of `library` under `lock`, after its first backup,
+/// as one transaction.
+pub fn write(lock: &Lock, library: &Library, bytes: Vec<u8>) -> Result<Written, Error> {
+    let mut txn = lock.transaction();
+    stage(&mut txn, library, bytes);
+    txn.commit()
+}
+
+/// What an import would do to a library.
+#[derive(Debug, Clone)]
+pub struct ImportPlan {
+    /// The library's new bytes, when an entry is added or replaced.
+    pub bytes: Option<Vec<u8>>,
+    /// Every entry the files speak of, in their order (new ones last).
+    pub changes: Vec<Change>,
+    /// Notes (`look.name_fitted`, `look.texture_resized`, `textures.png_missing`).
+    pub report: Report,
+}
+
+impl ImportPlan {
+    /// How many entries are `action`ed.
+    pub fn count(&self, action: Action) -> usize {
+        self.changes.iter().filter(|c| c.action == action).count()
+    }
+}
+
+/// An import being planned: the library's entries as the plan leaves them,
+/// its editor (opened on the first change), what was done and the notes.
+struct Planning<'l> {
+    entries: Entries<'l>,
+    edit: Edits<'l>,
+    changes: Vec<Change>,
+    report: Report,
+}
+
+impl<'l> Planning<'l> {
+    fn new(library: &'l Library, archive: &nres::Archive<'l>) -> Planning<'l> {
+        Planning {
+            entries: Entries::of(archive),
+            edit: Edits::new(library),
+            changes: Vec::new(),
+            report: Report::default(),
+        }
+    }
+
+    /// Puts `bytes` under `name` (a new entry of `type_id`, or the payload of
+    /// the entry of that name, its type kept unless `type_id`), with
+    /// `attributes` when given.
+    fn put(
+        &mut self,
+        name: &str,
+        type_id: Option<u32>,
+        bytes: Vec<u8>,
+        attributes: Option<[u32; 3]>,
+    ) -> Result<(), Error> {
+        let editor = self.edit.editor()?;
+        editor.put(name, type_id, bytes.clone())?;
+        if let Some(attributes) = attributes {
+            editor.set_attributes(name, attributes)?;
+        }
+        self.entries.set(name, bytes);
+        Ok(())
+    }
+
+    fn finish(self) -> Result<ImportPlan, Error> {
+        Ok(ImportPlan {
+            bytes: self.edit.finish()?,
+            changes: self.changes,
+            report: self.report,
+        })
+    }
+}
+
+/// The entries of a library, owned, with what the plan did to them, for the
+/// name checks of new entries.
+struct Entries<'l> {
+    /// Borrowed from the library; added and replaced ones owned.
+    list: Vec<(String, Cow<'l, [u8]>)>,
+}
+
+impl<'l> Entries<'l> {
+    fn of(archive: &nres::Archive<'l>) -> Entries<'l> {
+        Entries {
+            list: archive
+                .entries()
+                .map(|e| (e.name(), Cow::Borrowed(e.data())))
+                .collect(),
+        }
+    }
+
+    fn get(&self, name: &str) -> Option<&[u8]> {
+        self.list
+            .iter()
+            .find(|(n, _)| crate::game::same_name(n, name))
+            .map(|(_, d)| d.as_ref())
+    }
+
+    fn set(&mut self, name: &str, bytes: Vec<u8>) {
+        match self
+            .list
+            .iter_mut()
+            .find(|(n, _)| crate::game::same_name(n, name))
+        {
+            Some(slot) => slot.1 = Cow::Owned(bytes),
+            None => self.list.push((name.to_string(), Cow::Owned(bytes))),
+        }
+    }
+}
+
+/// The library's bytes parsed, strictly.
+fn parse_library(library: &Library) -> Result<nres::Archive<'_>, Error> {
+    let bytes = library.bytes.as_deref().unwrap_or_default();
+    nres::Archive::parse(bytes)
+        .map_err(|e| Error::from(e).context(format_args!("{}", library.path.display())))
+}
