@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds the wheel (scripts/python-wheel.sh, a
+# debug build unless MSHCONV_WHEEL=release), installs it into a fresh venv
+# with pytest from PyPI, and runs crates/python/tests. scripts/test.sh runs it.
+#   scripts/test-python.sh [PYTEST ARGS...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=(--debug)
+[ "${MSHCONV_WHEEL:-debug}" = release ] && build=()
+wheel=$(scripts/python-wheel.sh "${build[@]}" | tail -n 1)
+venv=target/python-test-venv
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "pytest>=8,<9" "$wheel"
+# From another folder: the tests import the installed package, not the source tree.
+cd crates/python/tests
+exec "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@"
