@@ -1,0 +1,134 @@
+"""The Blender add-on mshconv_blender with real Blender 4.2: import, what Blender holds, export."""
+
+import re
+import shutil
+
+import pytest
+
+import mshconv
+from conftest import GAME, MODELS, ROOT, SMALL
+
+
+def objects_in(bpy, coll_name):
+    return [o for o in bpy.data.collections[coll_name].objects]
+
+
+@pytest.mark.parametrize("path", MODELS, ids=lambda p: p.name)
+def test_every_model_comes_back_byte_for_byte(blender, path, tmp_path):
+    bpy = blender
+    assert bpy.ops.import_scene.parkan_msh(filepath=str(path)) == {"FINISHED"}
+    glb = mshconv.convert(path.read_bytes(), "glb").files["model.glb"]
+    model = bpy.data.collections[path.stem]
+    # Every object in the model's collection or its LOD/group collections, none at scale 0.
+    everything = list(model.all_objects)
+    assert len(everything) == len(bpy.data.objects) > 0
+    assert all(any(o.scale) for o in everything)
+    for coll in model.children:
+        assert coll.hide_viewport and coll.hide_render
+        assert coll.name.startswith(f"{path.stem} LOD ")
+        for obj in coll.objects:
+            assert obj.type == "MESH" and not obj.name.endswith("|L0G0")
+            assert tuple(obj.scale) == (1.0, 1.0, 1.0)
+    # What is shown is LOD 0 group 0 (a legacy model's slots have other names).
+    shown = [o.name for o in model.objects if o.type == "MESH" and re.search(r"\|L\d+G\d+$", o.name)]
+    assert all(name.endswith("|L0G0") for name in shown)
+    # Nodes are empties named after the game's nodes, meshes hang under them.
+    assert all(o.parent is not None for o in everything if o.type == "MESH")
+    assert b"msh" in glb  # the export the add-on imported carries the model
+    out = tmp_path / path.name
+    assert bpy.ops.export_scene.parkan_msh(filepath=str(out)) == {"FINISHED"}
+    assert out.read_bytes() == path.read_bytes()
+    # The LOD/group collections are as they were after the export.
+    assert all(c.hide_viewport for c in model.children)
+    assert all(any(o.scale) for o in model.all_objects)
+
+
+def test_animation_becomes_actions_and_the_frame_range(blender, tmp_path):
+    bpy = blender
+    path = SMALL / "models" / "m242_robot.msh"
+    bpy.ops.import_scene.parkan_msh(filepath=str(path))
+    assert len(bpy.data.actions) == 3
+    scene = bpy.context.scene
+    assert scene.render.fps == 24
+    last = max(int(a.frame_range[1]) for a in bpy.data.actions)
+    assert (scene.frame_start, scene.frame_end) == (0, last) and last > 0
+
+
+def test_clips_beside_give_one_action_set_per_clip(blender, tmp_path):
+    bpy = blender
+    model = tmp_path / "robot.msh"
+    shutil.copyfile(SMALL / "models" / "m242_robot.msh", model)
+    (tmp_path / "robot.clips.json").write_text('{"clips": [{"name": "walk", "first": 0, "last": 20}, {"name": "idle", "first": 20, "last": 40}]}')
+    bpy.ops.import_scene.parkan_msh(filepath=str(model))
+    names = sorted(a.name for a in bpy.data.actions)
+    assert any(n.startswith("walk") for n in names) and any(n.startswith("idle") for n in names), names
+
+
+def test_an_archive_entry_goes_back_into_the_archive(blender, tmp_path):
+    bpy = blender
+    units = tmp_path / "units.rlb"
+    shutil.copyfile(GAME / "units.rlb", units)
+    before = units.read_bytes()
+    entries = [e.name for e in mshconv.Archive(units).entries() if e.type == "MSH"]
+    assert entries
+    for entry in entries:
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+        assert bpy.ops.import_scene.parkan_msh(filepath=str(units), entry=entry) == {"FINISHED"}
+        assert entry.rsplit(".", 1)[0] in bpy.data.collections
+        assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry=entry) == {"FINISHED"}
+        assert units.read_bytes() == before, entry
+    # A new entry only with add=True.
+    with pytest.raises(RuntimeError, match=r"\[archive.no_such_entry\]"):
+        bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="COPY.MSH")
+    assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="COPY.MSH", add=True) == {"FINISHED"}
+    archive = mshconv.Archive(units)
+    assert archive.read("COPY.MSH") == archive.read(entries[-1])
+
+
+def test_errors_are_reports_with_the_code(blender, tmp_path):
+    bpy = blender
+    with pytest.raises(RuntimeError, match=r"\[request.entry_required\].*TANK.MSH"):
+        bpy.ops.import_scene.parkan_msh(filepath=str(GAME / "units.rlb"))
+    with pytest.raises(RuntimeError, match=r"\[input.no_such_entry\]"):
+        bpy.ops.import_scene.parkan_msh(filepath=str(GAME / "units.rlb"), entry="NOPE.MSH")
+    bad = SMALL / "damaged" / "anim4__missing_res01.msh"
+    with pytest.raises(RuntimeError, match=r"\[[a-z0-9_]+\.[a-z0-9_]+\]"):
+        bpy.ops.import_scene.parkan_msh(filepath=str(bad))
+    assert len(bpy.data.objects) == 0
+
+
+def test_the_game_folder_gives_materials_with_textures(blender):
+    bpy = blender
+    assert bpy.ops.import_scene.parkan_msh(
+        filepath=str(GAME / "units.rlb"), entry="TANK.MSH", game_dir=str(GAME)
+    ) == {"FINISHED"}
+    assert len(bpy.data.images) > 0
+    textured = [
+        m for m in bpy.data.materials
+        if m.use_nodes and any(n.type == "TEX_IMAGE" and n.image for n in m.node_tree.nodes)
+    ]
+    assert textured
+
+
+def test_moved_vertices_change_the_model(blender, tmp_path):
+    bpy = blender
+    path = SMALL / "models" / "m242_robot.msh"
+    bpy.ops.import_scene.parkan_msh(filepath=str(path))
+    hull = bpy.data.objects["hull|L0G0"]
+    for v in hull.data.vertices:
+        v.co.z += 0.25
+    out = tmp_path / "edited.msh"
+    bpy.ops.export_scene.parkan_msh(filepath=str(out))
+    edited = out.read_bytes()
+    assert edited != path.read_bytes()
+    assert len(edited) == len(path.read_bytes()), "moved vertices change bytes in place"
+    assert mshconv.validate(edited).valid
+    # Back in Blender: the hull is higher by the edit.
+    def hull_zs(model):
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+        bpy.ops.import_scene.parkan_msh(filepath=str(model))
+        return [v.co.z for v in bpy.data.objects["hull|L0G0"].data.vertices]
+
+    before, after = hull_zs(path), hull_zs(out)
+    assert len(before) == len(after)
+    assert all(abs(b + 0.25 - a) < 1e-4 for b, a in zip(before, after))
