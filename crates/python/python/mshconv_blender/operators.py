@@ -62,6 +62,13 @@ def read_model(path: str, entry: str) -> tuple[bytes, bytes | None, str | None]:
     return data, wear, clips.read_text() if clips.is_file() else None
 
 
+def entry_property():
+    """The operators' `entry`: a model of an archive."""
+    return bpy.props.StringProperty(
+        name="Entry", description="The model's entry in an .rlb archive (TANK.MSH)", default=""
+    )
+
+
 def model_collection(context, name: str):
     """A new collection for the model under the scene's, made the active one."""
     coll = bpy.data.collections.new(name)
@@ -87,15 +94,8 @@ class ImportParkanMsh(bpy.types.Operator, ImportHelper):
     bl_options = {"REGISTER", "UNDO"}
 
     filter_glob: bpy.props.StringProperty(default="*.msh;*.rlb", options={"HIDDEN"})
-    entry: bpy.props.StringProperty(
-        name="Entry", description="The model's entry in an .rlb archive (TANK.MSH)", default=""
-    )
-    game_dir: bpy.props.StringProperty(
-        name="Game folder",
-        description="The game's folder for the textures (empty: the add-on's preference)",
-        default="",
-        subtype="DIR_PATH",
-    )
+    entry: entry_property()
+    game_dir: preferences.game_dir_property("The game's folder for the textures (empty: the add-on's preference)")
 
     def execute(self, context):
         if is_archive(self.filepath) and not self.entry:
@@ -164,15 +164,8 @@ class ExportParkanMsh(bpy.types.Operator, ExportHelper):
     filename_ext = ".msh"
     check_extension = False
     filter_glob: bpy.props.StringProperty(default="*.msh;*.rlb", options={"HIDDEN"})
-    entry: bpy.props.StringProperty(
-        name="Entry", description="The model's entry in an .rlb archive (TANK.MSH)", default=""
-    )
-    game_dir: bpy.props.StringProperty(
-        name="Game folder",
-        description="The game's folder (the look is not written back yet: see the README)",
-        default="",
-        subtype="DIR_PATH",
-    )
+    entry: entry_property()
+    game_dir: preferences.game_dir_property("The game's folder (the look is not written back yet: see the README)")
     add: bpy.props.BoolProperty(
         name="Add", description="Add the entry when the archive has none of that name", default=False
     )

@@ -8,17 +8,17 @@ def addon_name() -> str:
     return __package__
 
 
+def game_dir_property(description: str):
+    """A game folder setting (the preference and the operators' `game_dir`)."""
+    return bpy.props.StringProperty(name="Game folder", description=description, default="", subtype="DIR_PATH")
+
+
 class Preferences(bpy.types.AddonPreferences):
     """Edit > Preferences > Add-ons > Parkan models."""
 
     bl_idname = __package__
 
-    game_dir: bpy.props.StringProperty(
-        name="Game folder",
-        description="The game's folder (Material.lib, Textures.lib): the models' textures come from it",
-        subtype="DIR_PATH",
-        default="",
-    )
+    game_dir: game_dir_property("The game's folder (Material.lib, Textures.lib): the models' textures come from it")
 
     def draw(self, context):
         self.layout.prop(self, "game_dir")
