@@ -132,3 +132,39 @@ def test_moved_vertices_change_the_model(blender, tmp_path):
     before, after = hull_zs(path), hull_zs(out)
     assert len(before) == len(after)
     assert all(abs(b + 0.25 - a) < 1e-4 for b, a in zip(before, after))
+
+
+def test_workbench_screenshot(blender, tmp_path):
+    """The README's picture: the fixture game's tank, textured, rendered by
+    Workbench. MSHCONV_SCREENSHOT=PATH keeps it (docs/images/blender-addon.png)."""
+    import os
+
+    import mathutils
+
+    bpy = blender
+    bpy.ops.import_scene.parkan_msh(filepath=str(GAME / "units.rlb"), entry="TANK.MSH", game_dir=str(GAME))
+    scene = bpy.context.scene
+    scene.render.engine = "BLENDER_WORKBENCH"
+    scene.display.shading.color_type = "TEXTURE"
+    scene.render.resolution_x, scene.render.resolution_y = 640, 400
+    corners = [
+        o.matrix_world @ mathutils.Vector(c)
+        for o in scene.objects
+        if o.type == "MESH" and o.visible_get()
+        for c in o.bound_box
+    ]
+    lo = mathutils.Vector([min(p[i] for p in corners) for i in range(3)])
+    hi = mathutils.Vector([max(p[i] for p in corners) for i in range(3)])
+    center, size = (lo + hi) / 2, (hi - lo).length
+    camera = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
+    scene.collection.objects.link(camera)
+    scene.camera = camera
+    camera.location = center + mathutils.Vector((1.0, -1.5, 0.9)).normalized() * size * 1.9
+    camera.rotation_euler = (center - camera.location).to_track_quat("-Z", "Y").to_euler()
+    out = os.environ.get("MSHCONV_SCREENSHOT") or str(tmp_path / "shot.png")
+    scene.render.filepath = out
+    assert bpy.ops.render.render(write_still=True) == {"FINISHED"}
+    image = bpy.data.images.load(out)
+    pixels = list(image.pixels)
+    colours = {tuple(round(v, 2) for v in pixels[i : i + 3]) for i in range(0, len(pixels), 4 * 97)}
+    assert image.size[:] == (640, 400) and len(colours) > 50, "a textured model, not an empty frame"
