@@ -150,3 +150,14 @@ def test_the_game_folder_gives_textures():
     with pytest.raises(mshconv.Error) as e:
         mshconv.convert(tank, "glb", game_dir=SMALL / "no such folder")
     assert e.value.code == "game_dir.not_found"
+
+
+def test_the_stubs_name_what_the_module_has():
+    import pathlib
+    import re
+
+    stub = (pathlib.Path(mshconv.__file__).parent / "_mshconv.pyi").read_text()
+    declared = set(re.findall(r"^(?:class|def) (\w+)", stub, re.M))
+    assert declared == set(mshconv.__all__) - {"__version__"}
+    assert (pathlib.Path(mshconv.__file__).parent / "py.typed").exists()
+    assert isinstance(mshconv.Archive("x.rlb").path, pathlib.Path)
