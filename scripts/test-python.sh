@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Python package's tests: builds the wheel (scripts/python-wheel.sh, a
-# debug build unless MSHCONV_WHEEL=release), installs it into a fresh venv
+# debug build unless MSHCONV_WHEEL=release) and the Blender extension, installs it into a fresh venv
 # with pytest from PyPI, and runs crates/python/tests; then the Blender add-on's
 # tests (crates/python/tests_blender) in real Blender. scripts/test.sh runs it.
 #   scripts/test-python.sh [PYTEST ARGS...]
@@ -8,7 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=(--debug)
 [ "${MSHCONV_WHEEL:-debug}" = release ] && build=()
-wheel=$(scripts/python-wheel.sh "${build[@]}" | tail -n 1)
+# The extension zip (scripts/blender-extension.sh builds the wheel into it).
+zip=$(scripts/blender-extension.sh "${build[@]}" | tail -n 1)
+wheel=$(ls target/wheels/mshconv-*.whl)
 venv=target/python-test-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
@@ -23,4 +25,4 @@ scripts/setup-blender.sh
 site=target/blender-site
 rm -rf "$site"
 .venv-blender/bin/python -m pip install --quiet --disable-pip-version-check --target "$site" "pytest>=8,<9" "$wheel"
-(cd crates/python/tests_blender && PYTHONPATH="$(cd ../../.. && pwd)/$site" ../../../.venv-blender/bin/python -m pytest -q -p no:cacheprovider "$@")
+(cd crates/python/tests_blender && MSHCONV_EXTENSION_ZIP="$(cd ../../.. && pwd)/$zip" PYTHONPATH="$(cd ../../.. && pwd)/$site" ../../../.venv-blender/bin/python -m pytest -q -p no:cacheprovider "$@")
