@@ -168,3 +168,34 @@ def test_workbench_screenshot(blender, tmp_path):
     pixels = list(image.pixels)
     colours = {tuple(round(v, 2) for v in pixels[i : i + 3]) for i in range(0, len(pixels), 4 * 97)}
     assert image.size[:] == (640, 400) and len(colours) > 50, "a textured model, not an empty frame"
+
+
+def test_a_changed_key_changes_the_animation(blender, tmp_path):
+    bpy = blender
+    path = SMALL / "models" / "m242_robot.msh"
+
+    def location_at(model, frame):
+        bpy.ops.wm.read_factory_settings(use_empty=True)
+        bpy.ops.import_scene.parkan_msh(filepath=str(model))
+        obj = next(o for o in bpy.data.objects if o.animation_data and o.animation_data.action)
+        bpy.context.scene.frame_set(frame)
+        return obj.name, obj.location.copy()
+
+    bpy.ops.import_scene.parkan_msh(filepath=str(path))
+    obj = next(o for o in bpy.data.objects if o.animation_data and o.animation_data.action)
+    curve = next(c for c in obj.animation_data.action.fcurves if c.data_path == "location")
+    key = curve.keyframe_points[len(curve.keyframe_points) // 2]
+    frame = int(round(key.co[0]))
+    key.co[1] += 0.5
+    key.handle_left[1] += 0.5
+    key.handle_right[1] += 0.5
+    curve.update()
+    out = tmp_path / "rekeyed.msh"
+    assert bpy.ops.export_scene.parkan_msh(filepath=str(out)) == {"FINISHED"}
+    edited = out.read_bytes()
+    assert edited != path.read_bytes() and mshconv.validate(edited).valid
+    name, before = location_at(path, frame)
+    name_after, after = location_at(out, frame)
+    assert name == name_after
+    moved = [abs(a - b) for a, b in zip(after, before)]
+    assert max(moved) > 0.4, (before, after)
