@@ -17,7 +17,7 @@ const HOW_TO_ADD: &str = "pass add=True";
 const HOW_TO_LIST: &str = "Archive.entries() lists them";
 
 /// One directory entry: its `name`, `type` as text (`MSH`, `WEAR`, or the
-/// number) and payload `size` in bytes.
+/// number), payload `size` in bytes and `offset` in the file.
 #[pyclass(module = "mshconv", frozen, get_all)]
 #[derive(Debug, Clone)]
 pub struct Entry {
@@ -28,6 +28,8 @@ pub struct Entry {
     pub type_text: String,
     /// Payload size in bytes.
     pub size: u32,
+    /// The payload's offset in the file (`file[offset:offset + size]` is `read(name)`).
+    pub offset: u32,
 }
 
 #[pymethods]
@@ -98,6 +100,7 @@ impl Archive {
                     name: row.name,
                     type_text: mshconv_app::report::type_label(row.type_id),
                     size: row.size,
+                    offset: row.offset,
                 })
                 .collect())
         })

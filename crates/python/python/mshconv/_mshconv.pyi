@@ -62,6 +62,9 @@ class Entry:
         """The type as text (``MSH``, ``WEAR``), or the number where not printable."""
     @property
     def size(self) -> int: ...
+    @property
+    def offset(self) -> int:
+        """The payload's offset in the file: ``file[offset:offset + size]`` is ``read(name)``."""
 
 class Archive:
     """An NRes archive file (``units.rlb``), read on every call."""
