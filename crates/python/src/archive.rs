@@ -12,7 +12,7 @@ use pyo3::types::PyBytes;
 use std::path::{Path, PathBuf};
 
 /// How a refusal tells a Python user to add an entry.
-const HOW_TO_ADD: &str = "pass add=True";
+pub const HOW_TO_ADD: &str = "pass add=True";
 /// How a refusal tells a Python user to list the entries.
 const HOW_TO_LIST: &str = "Archive.entries() lists them";
 
@@ -59,20 +59,21 @@ fn parsed<'a>(bytes: &'a [u8], path: &Path) -> Result<nres::Archive<'a>, Error> 
         .map_err(|e| Error::from(e).context(format!("archive {}", path.display())))
 }
 
-impl Archive {
-    /// Locks the archive's folder, opens the archive, applies `change` and
-    /// replaces the file as one transaction, as the CLI's `nres put/remove`.
-    fn edit<T>(&self, change: impl FnOnce(&mut Editor) -> Result<T, Error>) -> Result<T, Error> {
-        let lock = Lock::acquire(std::slice::from_ref(&self.path), &mut |_| {})?;
-        let bytes = read_file(&self.path)?;
-        let mut editor = Editor::open(&bytes)
-            .map_err(|e| e.context(format!("archive {}", self.path.display())))?;
-        let result = change(&mut editor)?;
-        let mut txn = lock.transaction();
-        txn.replace(&self.path, editor.write()?);
-        txn.commit()?;
-        Ok(result)
-    }
+/// Locks the archive's folder, opens the archive at `path`, applies `change`
+/// and replaces the file as one transaction, as the CLI's `nres put/remove`.
+pub fn edit<T>(
+    path: &Path,
+    change: impl FnOnce(&mut Editor) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let lock = Lock::acquire(&[path.to_path_buf()], &mut |_| {})?;
+    let bytes = read_file(path)?;
+    let mut editor =
+        Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", path.display())))?;
+    let result = change(&mut editor)?;
+    let mut txn = lock.transaction();
+    txn.replace(path, editor.write()?);
+    txn.commit()?;
+    Ok(result)
 }
 
 #[pymethods]
@@ -135,7 +136,9 @@ impl Archive {
                 &Names::same(&model_stem(name)),
                 &mshconv_app::NoResources,
             )?;
-            let placed = self.edit(|editor| editor.put_model(name, msh, add, HOW_TO_ADD))?;
+            let placed = edit(&self.path, |editor| {
+                editor.put_model(name, msh, add, HOW_TO_ADD)
+            })?;
             Ok(match placed {
                 archive::Placed::Replaced => "replaced",
                 archive::Placed::Added => "added",
@@ -145,7 +148,7 @@ impl Archive {
 
     /// Removes the entry `name` (`input.no_such_entry` when there is none).
     fn remove(&self, py: Python<'_>, name: &str) -> PyResult<()> {
-        error::run(py, || self.edit(|editor| editor.remove(name)))
+        error::run(py, || edit(&self.path, |editor| editor.remove(name)))
     }
 
     fn __repr__(&self) -> String {

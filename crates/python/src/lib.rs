@@ -11,6 +11,8 @@
 //! - [`archive::Archive`]: an archive file read, and edited with the CLI's
 //!   put rule and its locked, atomic, durable transaction;
 //! - [`validate::validate`]: `mshconv validate --json`'s result for one model;
+//! - [`look::write_model`]: a model into a file or an archive entry, its
+//!   look into the game folder (`mshconv convert IN OUT --game-dir`);
 //! - [`error`]: `mshconv.Error` (a `ValueError`) with the CLI's `.code`; the
 //!   work runs with the GIL released and a panic is caught there, so none
 //!   crosses into Python.
@@ -20,6 +22,7 @@
 mod archive;
 mod convert;
 mod error;
+mod look;
 mod options;
 mod validate;
 
@@ -32,6 +35,7 @@ fn _mshconv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(convert::convert, m)?)?;
     m.add_function(wrap_pyfunction!(validate::validate, m)?)?;
+    m.add_function(wrap_pyfunction!(look::write_model, m)?)?;
     m.add_class::<convert::Output>()?;
     m.add_class::<convert::Note>()?;
     m.add_class::<archive::Archive>()?;

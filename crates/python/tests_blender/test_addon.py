@@ -199,3 +199,25 @@ def test_a_changed_key_changes_the_animation(blender, tmp_path):
     assert name == name_after
     moved = [abs(a - b) for a, b in zip(after, before)]
     assert max(moved) > 0.4, (before, after)
+
+
+def test_the_look_goes_back_into_the_game_folder(blender, tmp_path):
+    bpy = blender
+    game = tmp_path / "game"
+    shutil.copytree(GAME, game)
+    units = game / "units.rlb"
+    before = {p.name: p.read_bytes() for p in game.iterdir() if p.is_file()}
+    bpy.ops.import_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game))
+    assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game)) == {"FINISHED"}
+    assert {p.name: p.read_bytes() for p in game.iterdir() if p.is_file()} == before, "unedited: nothing changes"
+    # Repaint one texture: Textures.lib changes (after its backup), the model does not.
+    image = next(i for i in bpy.data.images if i.size[0] > 0)
+    pixels = list(image.pixels)
+    pixels[0:4] = [1.0 - pixels[0], 1.0 - pixels[1], 1.0 - pixels[2], pixels[3]]
+    image.pixels = pixels
+    image.update()
+    assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game)) == {"FINISHED"}
+    assert (game / "Textures.lib").read_bytes() != before["Textures.lib"]
+    assert (game / "Textures.lib.bak").read_bytes() == before["Textures.lib"]
+    archive = mshconv.Archive(units)
+    assert archive.read("TANK.MSH") == mshconv.Archive(GAME / "units.rlb").read("TANK.MSH")

@@ -8,6 +8,9 @@
   ``read(name)``, ``put(name, data, add=False)``, ``remove(name)``; edits are
   written as the CLI writes them (locked, atomic, durable).
 - ``validate(data)``: strict validation of a model, with every finding.
+- ``write_model(data, path, *, entry=None, add=False, game_dir=None)``: a model
+  into a ``.msh`` file or an archive entry, its look (textures, materials,
+  WEAR) into the game folder: ``mshconv convert IN OUT --game-dir DIR``.
 - ``Error`` (a ``ValueError``): ``.code`` is the code the CLI prints.
 
 The work runs with the GIL released: threads convert in parallel.
@@ -24,6 +27,7 @@ from ._mshconv import (
     __version__,
     convert,
     validate,
+    write_model,
 )
 
 __all__ = [
@@ -37,4 +41,5 @@ __all__ = [
     "__version__",
     "convert",
     "validate",
+    "write_model",
 ]

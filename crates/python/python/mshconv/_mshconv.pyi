@@ -105,3 +105,17 @@ class Report:
 
 def validate(data: bytes) -> Report:
     """Validates a model's bytes strictly; damage becomes findings."""
+
+def write_model(
+    data: bytes,
+    path: str | PathLike[str],
+    *,
+    entry: str | None = None,
+    add: bool = False,
+    game_dir: str | PathLike[str] | None = None,
+) -> list[Note]:
+    """Writes a model (``.msh`` as it is, glTF/GLB/OBJ converted) to ``path``,
+    or into its archive entry ``entry`` (added only with ``add``); with
+    ``game_dir``, a glTF's or OBJ's look goes into the game folder's
+    libraries (backed up the first time) and the model's WEAR, in one
+    transaction: ``mshconv convert IN OUT[:ENTRY] --game-dir DIR``."""

@@ -165,7 +165,9 @@ class ExportParkanMsh(bpy.types.Operator, ExportHelper):
     check_extension = False
     filter_glob: bpy.props.StringProperty(default="*.msh;*.rlb", options={"HIDDEN"})
     entry: entry_property()
-    game_dir: preferences.game_dir_property("The game's folder (the look is not written back yet: see the README)")
+    game_dir: preferences.game_dir_property(
+        "The game's folder: the textures and materials go back into its libraries (backed up) and the WEAR"
+    )
     add: bpy.props.BoolProperty(
         name="Add", description="Add the entry when the archive has none of that name", default=False
     )
@@ -189,19 +191,21 @@ class ExportParkanMsh(bpy.types.Operator, ExportHelper):
                 return f.read()
 
     def export_model(self, context):
-        if self.game_dir:
-            self.report(
-                {"WARNING"},
-                "the game folder is not written by the add-on yet: the model is written, its look is not "
-                "(`mshconv convert MODEL.glb ... --game-dir` does it)",
-            )
         name = stem(self.entry or os.path.basename(self.filepath))
-        out = mshconv.convert(self.glb(context), "msh", name=name)
+        glb = self.glb(context)
+        game_dir = preferences.game_dir(self.game_dir) if self.game_dir else ""
+        entry = self.entry or None
+        if game_dir:
+            # The model with its look into the game folder, as the CLI writes it.
+            notes = mshconv.write_model(glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir)
+            report_notes(self, notes)
+            return {"FINISHED"}
+        out = mshconv.convert(glb, "msh", name=name)
         report_notes(self, out.notes)
         msh = out.files[f"{name}.msh"]
-        if self.entry:
-            placed = mshconv.Archive(self.filepath).put(self.entry, msh, add=self.add)
-            self.report({"INFO"}, f"{self.filepath}:{self.entry} {placed}")
+        if entry:
+            placed = mshconv.Archive(self.filepath).put(entry, msh, add=self.add)
+            self.report({"INFO"}, f"{self.filepath}:{entry} {placed}")
             return {"FINISHED"}
         target = pathlib.Path(self.filepath)
         for file_name, data in list(out.files.items())[1:]:
