@@ -221,3 +221,32 @@ def test_the_look_goes_back_into_the_game_folder(blender, tmp_path):
     assert (game / "Textures.lib.bak").read_bytes() == before["Textures.lib"]
     archive = mshconv.Archive(units)
     assert archive.read("TANK.MSH") == mshconv.Archive(GAME / "units.rlb").read("TANK.MSH")
+
+
+def test_another_material_on_a_part(blender, tmp_path):
+    """Faces given another game material (a material named `mat<k>`) come back with it."""
+    import json
+    import struct
+
+    bpy = blender
+    path = SMALL / "models" / "m242_robot.msh"
+
+    def materials_of(msh, node):
+        glb = mshconv.convert(msh, "glb").files["model.glb"]
+        doc = json.loads(glb[20 : 20 + struct.unpack_from("<I", glb, 12)[0]])
+        mesh = next(n["mesh"] for n in doc["nodes"] if n.get("name") == f"{node}|L0G0")
+        return {doc["materials"][p["material"]]["name"].split("#")[0] for p in doc["meshes"][mesh]["primitives"]}
+
+    bpy.ops.import_scene.parkan_msh(filepath=str(path))
+    hull = bpy.data.objects["hull|L0G0"]
+    before = materials_of(path.read_bytes(), "hull")
+    other = sorted(
+        {m.name.split("#")[0].split(".")[0] for m in bpy.data.materials} - before
+    )[0]
+    new = bpy.data.materials.get(other) or bpy.data.materials.new(other)
+    for slot in hull.material_slots:
+        slot.material = new
+    out = tmp_path / "recoloured.msh"
+    assert bpy.ops.export_scene.parkan_msh(filepath=str(out)) == {"FINISHED"}
+    assert mshconv.validate(out.read_bytes()).valid
+    assert materials_of(out.read_bytes(), "hull") == {other}, (before, other)
