@@ -17,3 +17,5 @@ scripts/setup-usd.sh
 scripts/setup-browser.sh
 command -v curl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq curl; }  # README curl examples (server/tests/readme.rs)
 cargo test --workspace "$@"
+# The Python package (crates/python): its wheel in a fresh venv, tested with pytest.
+scripts/test-python.sh

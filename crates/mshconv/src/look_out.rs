@@ -9,14 +9,25 @@
 
 use crate::archive_out::{self, Target};
 use crate::out::{self, Out};
-use mshconv_app::game::{find_in_folder, wear_name, wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
+use mshconv_app::game::wear_name;
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
-use mshconv_app::txn::{Lock, Transaction, Written};
+use mshconv_app::txn::{Lock, Written};
 use mshconv_app::{Format, GameDir, Resources};
-use mshconv_material::WEAR_TYPE_ID;
 use std::path::{Path, PathBuf};
 
-pub use mshconv_app::library_files::backup_path;
+use mshconv_app::look_import::write::{self as look_write, Place};
+pub use mshconv_app::look_import::write::{backup_path, library_paths, stage_libraries, wear_file};
+
+/// Where the application layer writes a model with its look.
+fn place(target: &Target, output: &Path) -> Place {
+    match target {
+        Target::File => Place::File(output.to_path_buf()),
+        Target::Entry { archive, name } => Place::Entry {
+            archive: archive.clone(),
+            name: name.clone(),
+        },
+    }
+}
 
 pub use mshconv_app::look_import::{brings_look, change_line, read_look as read};
 
@@ -42,30 +53,7 @@ pub fn plan(
 /// The WEAR already where the model goes: the `.wea` beside a file, the
 /// sibling entry of an archive's entry.
 pub fn existing_wear(target: &Target, output: &Path) -> Option<Vec<u8>> {
-    match target {
-        Target::File => std::fs::read(wear_file(output)).ok(),
-        Target::Entry { archive, name } => {
-            let bytes = std::fs::read(archive).ok()?;
-            let archive = nres::Archive::parse(&bytes).ok()?;
-            // The sibling the export's resolver reads.
-            wear_sibling(&archive, name).map(|(_, data)| data)
-        }
-    }
-}
-
-/// The `.wea` file beside a model file: the one there is (names compared
-/// as the game compares them: `DOME.WEA` is `Dome.msh`'s), else a new one.
-pub fn wear_file(output: &Path) -> PathBuf {
-    let name = output
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let wear = wear_name(&name);
-    let dir = match output.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    mshconv_app::game::find_in_folder(dir, &wear).unwrap_or_else(|| output.with_file_name(wear))
+    place(target, output).existing_wear()
 }
 
 /// Prints the plan (`--dry-run`): one line per file and per library entry.
@@ -121,40 +109,11 @@ pub fn print_plan(
     out.text(&text)
 }
 
-/// The libraries of the game folder and their backups, for the lock taken
-/// before they are read.
-pub fn library_paths(game: &GameDir) -> Vec<PathBuf> {
-    let mut paths = Vec::new();
-    for name in [TEXTURES_LIB, MATERIAL_LIB] {
-        let lib = find_in_folder(game.dir(), name).unwrap_or_else(|| game.dir().join(name));
-        paths.push(backup_path(&lib));
-        paths.push(lib);
-    }
-    paths
-}
-
 /// The files a look written to `target` may replace, for the lock taken
 /// before the libraries and the WEAR are read: the libraries and their
 /// backups, and the WEAR and the model (or the archive).
 pub fn lock_paths(game: &GameDir, target: &Target, output: &Path) -> Vec<PathBuf> {
-    let mut paths = library_paths(game);
-    match target {
-        Target::File => paths.extend([wear_file(output), output.to_path_buf()]),
-        Target::Entry { archive, .. } => paths.push(archive.clone()),
-    }
-    paths
-}
-
-/// Adds the libraries that change to `txn`, each after its first backup
-/// (`Textures.lib.bak`); given textures first, so that materials never name
-/// a texture that is not there yet (docs/MATERIALS.md).
-pub fn stage_libraries<'a>(
-    txn: &mut Transaction<'_>,
-    changed: impl IntoIterator<Item = (&'a Library, &'a Vec<u8>)>,
-) {
-    for (lib, bytes) in changed {
-        mshconv_app::library_files::stage(txn, lib, bytes.clone());
-    }
+    place(target, output).lock_paths(game)
 }
 
 /// `note[look.backup]` for each library whose backup `written` made.
@@ -183,31 +142,14 @@ pub fn write(
     quiet: bool,
 ) -> anyhow::Result<()> {
     let mut txn = lock.transaction();
-    let changed = [
-        (&libs.textures, plan.textures_lib.as_ref()),
-        (&libs.materials, plan.materials_lib.as_ref()),
-    ];
-    stage_libraries(
+    let placed = look_write::stage(
         &mut txn,
-        changed.into_iter().filter_map(|(l, b)| Some((l, b?))),
-    );
-    let placed = match target {
-        Target::File => {
-            txn.replace(wear_file(output), plan.wear.clone());
-            txn.replace(output, msh);
-            None
-        }
-        Target::Entry { archive, name } => {
-            let wear = wear_name(name);
-            let (placed, bytes) = archive_out::edited(archive, |editor| {
-                let placed = editor.put(name, None, msh)?;
-                editor.put(&wear, Some(WEAR_TYPE_ID), plan.wear.clone())?;
-                Ok(placed)
-            })?;
-            txn.replace(archive, bytes);
-            Some(placed)
-        }
-    };
+        plan,
+        libs,
+        &place(target, output),
+        msh,
+        |editor, name, msh| editor.put(name, None, msh),
+    )?;
     let written = txn.commit()?;
     if !quiet {
         backup_notes(&written, [&libs.textures, &libs.materials]);

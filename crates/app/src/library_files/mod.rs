@@ -21,12 +21,7 @@ use mshconv_convert::Report;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-/// The backup of a library: `Material.lib` -> `Material.lib.bak`.
-pub fn backup_path(library: &Path) -> PathBuf {
-    let mut name = library.as_os_str().to_owned();
-    name.push(".bak");
-    PathBuf::from(name)
-}
+pub use crate::look_import::write::backup_path;
 
 /// The files an import of `library` may replace (the library and its
 /// backup), for the lock taken before the library is read.
@@ -46,10 +41,7 @@ pub fn read_library(path: &Path) -> Result<Library, Error> {
 /// Adds `library`'s new `bytes` to `txn`, after a backup of its old bytes
 /// (written only when no backup is there yet).
 pub fn stage(txn: &mut Transaction<'_>, library: &Library, bytes: Vec<u8>) {
-    if let Some(old) = &library.bytes {
-        txn.backup(backup_path(&library.path), old.clone(), &library.path);
-    }
-    txn.replace(&library.path, bytes);
+    crate::look_import::write::stage_libraries(txn, [(library, &bytes)]);
 }
 
 /// Writes the new bytes of `library` under `lock`, after its first backup,

@@ -19,6 +19,7 @@ mod read;
 mod texture;
 pub mod users;
 mod wear;
+pub mod write;
 
 use crate::archive::Editor;
 use crate::error::Error;

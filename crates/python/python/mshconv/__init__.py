@@ -1,0 +1,45 @@
+"""Parkan's .msh models from Python: the converter of the mshconv CLI as a library.
+
+- ``convert(data, to, *, source=None, name="model", game_dir=None, **options)``:
+  a model's bytes to ``msh``, ``glb``, ``gltf``, ``obj`` or ``usda``; the
+  options are the CLI's (``lod``, ``group``, ``fps``, ``axis``, ``rotation``,
+  ``animation``, ``clips``).
+- ``Archive(path)``: an archive of models (``.rlb``): ``entries()``,
+  ``read(name)``, ``put(name, data, add=False)``, ``remove(name)``; edits are
+  written as the CLI writes them (locked, atomic, durable).
+- ``validate(data)``: strict validation of a model, with every finding.
+- ``write_model(data, path, *, entry=None, add=False, game_dir=None)``: a model
+  into a ``.msh`` file or an archive entry, its look (textures, materials,
+  WEAR) into the game folder: ``mshconv convert IN OUT --game-dir DIR``.
+- ``Error`` (a ``ValueError``): ``.code`` is the code the CLI prints.
+
+The work runs with the GIL released: threads convert in parallel.
+"""
+
+from ._mshconv import (
+    Archive,
+    Entry,
+    Error,
+    Finding,
+    Note,
+    Output,
+    Report,
+    __version__,
+    convert,
+    validate,
+    write_model,
+)
+
+__all__ = [
+    "Archive",
+    "Entry",
+    "Error",
+    "Finding",
+    "Note",
+    "Output",
+    "Report",
+    "__version__",
+    "convert",
+    "validate",
+    "write_model",
+]

@@ -1,0 +1,121 @@
+"""Type stubs of the native module (crates/python/src)."""
+
+from os import PathLike
+from pathlib import Path
+from typing import Literal
+
+__version__: str
+
+class Error(ValueError):
+    """A failure: ``code`` is the stable code the CLI prints (``error[CODE]``)."""
+
+    code: str
+
+class Note:
+    """What a conversion noted (the CLI's ``note[CODE]: message`` lines)."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+
+class Output:
+    """What a conversion made."""
+
+    @property
+    def files(self) -> dict[str, bytes]:
+        """File name -> bytes: the main file first (``name`` + extension), then side files."""
+    @property
+    def notes(self) -> list[Note]: ...
+
+def convert(
+    data: bytes,
+    to: str,
+    *,
+    source: str | None = None,
+    name: str = "model",
+    game_dir: str | PathLike[str] | None = None,
+    wear: bytes | None = None,
+    lod: int | str = ...,
+    group: int | str = ...,
+    fps: float | str = ...,
+    axis: str = ...,
+    rotation: str = ...,
+    animation: int | str = ...,
+    clips: str = ...,
+) -> Output:
+    """Converts a model's bytes to ``to`` (``msh``, ``glb``, ``gltf``, ``obj``, ``usda``).
+
+    ``source`` is the input's format (told from the bytes when omitted);
+    ``game_dir`` the game folder whose libraries give an export its
+    materials and textures, ``wear`` the model's material list (its
+    ``NAME.wea``) for it. Raises ``Error`` with the CLI's code.
+    """
+
+class Entry:
+    """One directory entry of an archive."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def type(self) -> str:
+        """The type as text (``MSH``, ``WEAR``), or the number where not printable."""
+    @property
+    def size(self) -> int: ...
+    @property
+    def offset(self) -> int:
+        """The payload's offset in the file: ``file[offset:offset + size]`` is ``read(name)``."""
+
+class Archive:
+    """An NRes archive file (``units.rlb``), read on every call."""
+
+    def __init__(self, path: str | PathLike[str]) -> None: ...
+    @property
+    def path(self) -> Path: ...
+    def entries(self) -> list[Entry]: ...
+    def read(self, name: str) -> bytes:
+        """The entry's payload, byte for byte (names compared as the game does)."""
+    def put(self, name: str, data: bytes, add: bool = False) -> Literal["replaced", "added"]:
+        """Puts a model (``.msh`` as it is, glTF/GLB/OBJ converted) under ``name``."""
+    def remove(self, name: str) -> None: ...
+
+class Finding:
+    """One finding of a validation."""
+
+    @property
+    def code(self) -> str: ...
+    @property
+    def severity(self) -> Literal["info", "warning", "error"]: ...
+    @property
+    def path(self) -> Path: ...
+    @property
+    def offset(self) -> int | None: ...
+    @property
+    def message(self) -> str: ...
+
+class Report:
+    """The result of validating one model."""
+
+    @property
+    def valid(self) -> bool: ...
+    @property
+    def kind(self) -> Literal["standard", "legacy_nodes", "terrain"] | None: ...
+    @property
+    def findings(self) -> list[Finding]: ...
+
+def validate(data: bytes) -> Report:
+    """Validates a model's bytes strictly; damage becomes findings."""
+
+def write_model(
+    data: bytes,
+    path: str | PathLike[str],
+    *,
+    entry: str | None = None,
+    add: bool = False,
+    game_dir: str | PathLike[str] | None = None,
+) -> list[Note]:
+    """Writes a model (``.msh`` as it is, glTF/GLB/OBJ converted) to ``path``,
+    or into its archive entry ``entry`` (added only with ``add``); with
+    ``game_dir``, a glTF's or OBJ's look goes into the game folder's
+    libraries (backed up the first time) and the model's WEAR, in one
+    transaction: ``mshconv convert IN OUT[:ENTRY] --game-dir DIR``."""

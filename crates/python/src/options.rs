@@ -1,0 +1,53 @@
+//! The conversion options of `convert(**options)`, parsed by the application
+//! layer's own option types: the values and the refusals are the CLI's.
+
+use mshconv_app::{OptionName, Options};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyString};
+
+/// Each keyword and the option it sets (the CLI's `--lod`, `--group`, ...).
+const NAMES: [(&str, OptionName); 7] = [
+    ("lod", OptionName::Lod),
+    ("group", OptionName::Group),
+    ("fps", OptionName::Fps),
+    ("axis", OptionName::Axis),
+    ("rotation", OptionName::Rotation),
+    ("animation", OptionName::Animation),
+    ("clips", OptionName::Clips),
+];
+
+/// The options given as keywords: each value as the text the CLI would take
+/// (`lod=1` is `--lod 1`), parsed and range-checked by `Options::set`.
+pub fn parse(options: Option<&Bound<'_, PyDict>>) -> Result<Options, mshconv_app::Error> {
+    let mut parsed = Options::default();
+    let Some(options) = options else {
+        return Ok(parsed);
+    };
+    for (key, value) in options.iter() {
+        let key = key.str().map(|k| k.to_string()).unwrap_or_default();
+        let Some(&(_, name)) = NAMES.iter().find(|(n, _)| *n == key) else {
+            let known: Vec<&str> = NAMES.iter().map(|(n, _)| *n).collect();
+            return Err(mshconv_app::Error::bad_option(format!(
+                "{key:?} is not an option: use {}",
+                known.join(", ")
+            )));
+        };
+        parsed.set(name, &text(&key, &value)?)?;
+    }
+    Ok(parsed)
+}
+
+/// A keyword's value as text: a string as it is, a number as Python writes it.
+fn text(key: &str, value: &Bound<'_, PyAny>) -> Result<String, mshconv_app::Error> {
+    let is_number = !value.is_instance_of::<PyBool>()
+        && (value.extract::<i64>().is_ok() || value.extract::<f64>().is_ok());
+    if value.is_instance_of::<PyString>() || is_number {
+        if let Ok(s) = value.str() {
+            return Ok(s.to_string());
+        }
+    }
+    let shown = value.repr().map(|r| r.to_string()).unwrap_or_default();
+    Err(mshconv_app::Error::bad_option(format!(
+        "{key} must be a string or a number, not {shown}"
+    )))
+}

@@ -1,0 +1,17 @@
+"""Shared fixtures of the Python package's tests: the committed corpus."""
+
+import pathlib
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[3]
+SMALL = ROOT / "fixtures" / "small"
+MODELS = sorted((SMALL / "models").glob("*.msh"))
+EDGE = sorted((SMALL / "edge").glob("*.msh"))
+DAMAGED = sorted((SMALL / "damaged").glob("*.msh"))
+GAME = SMALL / "game"
+
+
+@pytest.fixture
+def walker() -> bytes:
+    return (SMALL / "models" / "m095_walker.msh").read_bytes()

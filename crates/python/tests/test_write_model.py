@@ -1,0 +1,71 @@
+"""mshconv.write_model: a model into a file or an archive entry, its look into the game folder."""
+
+import shutil
+
+import pytest
+
+import mshconv
+from conftest import GAME, MODELS
+
+
+@pytest.fixture
+def game(tmp_path):
+    folder = tmp_path / "game"
+    shutil.copytree(GAME, folder)
+    return folder
+
+
+def library_bytes(folder):
+    return {p.name: p.read_bytes() for p in folder.glob("*.lib")}
+
+
+def test_an_unedited_export_with_its_look_changes_nothing(game):
+    units = game / "units.rlb"
+    before, libs = units.read_bytes(), library_bytes(game)
+    archive = mshconv.Archive(units)
+    for entry in [e.name for e in archive.entries() if e.type == "MSH"]:
+        wear_name = entry.rsplit(".", 1)[0] + ".WEA"
+        wear = archive.read(wear_name) if any(e.name == wear_name for e in archive.entries()) else None
+        glb = mshconv.convert(archive.read(entry), "glb", game_dir=game, wear=wear).files["model.glb"]
+        notes = mshconv.write_model(glb, units, entry=entry, game_dir=game)
+        assert all(n.code not in ("look.entry", "look.backup") for n in notes), notes
+        assert units.read_bytes() == before, entry
+    assert library_bytes(game) == libs
+    assert not list(game.glob("*.bak"))
+
+
+def test_a_file_gets_its_wear_beside_it(game, tmp_path):
+    archive = mshconv.Archive(game / "units.rlb")
+    tank, wear = archive.read("TANK.MSH"), archive.read("TANK.WEA")
+    glb = mshconv.convert(tank, "glb", game_dir=game, wear=wear).files["model.glb"]
+    out = tmp_path / "tank.msh"
+    mshconv.write_model(glb, out, game_dir=game)
+    assert out.read_bytes() == tank
+    assert (tmp_path / "tank.wea").read_bytes() == wear
+
+
+def test_without_a_game_folder_the_model_alone(game, tmp_path):
+    units = game / "units.rlb"
+    model = MODELS[0].read_bytes()
+    out = tmp_path / "m.msh"
+    assert mshconv.write_model(model, out) == []
+    assert out.read_bytes() == model
+    glb = mshconv.convert(model, "glb").files["model.glb"]
+    with pytest.raises(mshconv.Error) as e:
+        mshconv.write_model(glb, units, entry="NEW.MSH")
+    assert e.value.code == "archive.no_such_entry"
+    mshconv.write_model(glb, units, entry="NEW.MSH", add=True)
+    assert mshconv.Archive(units).read("NEW.MSH") == model
+    with pytest.raises(mshconv.Error) as e:
+        mshconv.write_model(glb, units, entry="bad/NAME.MSH", add=True)
+    assert e.value.code == "archive.bad_name"
+
+
+def test_a_folder_without_libraries_is_refused(tmp_path):
+    glb = mshconv.convert(MODELS[0].read_bytes(), "glb").files["model.glb"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(mshconv.Error) as e:
+        mshconv.write_model(glb, tmp_path / "m.msh", game_dir=empty)
+    assert e.value.code == "game_dir.no_libraries"
+    assert not (tmp_path / "m.msh").exists()

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The Python package's tests: builds the wheel (scripts/python-wheel.sh, a
+# debug build unless MSHCONV_WHEEL=release) and the Blender extension, installs it into a fresh venv
+# with pytest from PyPI, and runs crates/python/tests; then the Blender add-on's
+# tests (crates/python/tests_blender) in real Blender. scripts/test.sh runs it.
+#   scripts/test-python.sh [PYTEST ARGS...]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=(--debug)
+[ "${MSHCONV_WHEEL:-debug}" = release ] && build=()
+# The extension zip (scripts/blender-extension.sh builds the wheel into it).
+zip=$(scripts/blender-extension.sh "${build[@]}" | tail -n 1)
+wheel=$(ls target/wheels/mshconv-*.whl)
+venv=target/python-test-venv
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "pytest>=8,<9" "$wheel"
+# From another folder: the tests import the installed package, not the source tree.
+(cd crates/python/tests && "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@")
+
+# The Blender add-on in real Blender: the wheel and pytest installed beside
+# .venv-blender's bpy 4.2 (scripts/setup-blender.sh), as a script would
+# `pip install` the wheel into Blender's Python.
+scripts/setup-blender.sh
+site=target/blender-site
+rm -rf "$site"
+.venv-blender/bin/python -m pip install --quiet --disable-pip-version-check --target "$site" "pytest>=8,<9" "$wheel"
+(cd crates/python/tests_blender && MSHCONV_EXTENSION_ZIP="$(cd ../../.. && pwd)/$zip" PYTHONPATH="$(cd ../../.. && pwd)/$site" ../../../.venv-blender/bin/python -m pytest -q -p no:cacheprovider "$@")
