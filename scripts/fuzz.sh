@@ -54,6 +54,17 @@ cp -n crates/convert/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/nul
 mkdir -p fuzz/corpus/txn_journal
 printf '{"format":"mshconv-journal","version":1,"id":"0123abcd","state":"committed","folders":["/game"],"steps":[{"target":"/game/units.rlb","temp":"/game/.units.rlb.0123abcd.tmp","old":"/game/.units.rlb.0123abcd.old"},{"target":"/game/Material.lib","temp":"/game/.Material.lib.0123abcd.tmp","old":null}]}' > fuzz/corpus/txn_journal/ok.json
 printf '{"format":"mshconv-journal","version":1,"id":"0123abcd","state":"prepared","folders":["/game"],"steps":[{"target":"/game/units.rlb","temp":"/home/victim.txt","old":null}]}' > fuzz/corpus/txn_journal/planted.json
+# Seeds for library_files: the fixture game folder's libraries as
+# `mshconv materials/textures export` write them (first byte 0: the material
+# file, 1: textures.json).
+mkdir -p fuzz/corpus/library_files
+lf=$(mktemp -d)
+if cargo run -q --locked -p mshconv -- materials export fixtures/small/game/Material.lib "$lf/materials.json" >/dev/null 2>&1 &&
+   cargo run -q --locked -p mshconv -- textures export fixtures/small/game/Textures.lib "$lf/textures" >/dev/null 2>&1; then
+  { printf '\x00'; cat "$lf/materials.json"; } > fuzz/corpus/library_files/materials.json
+  { printf '\x01'; cat "$lf/textures/textures.json"; } > fuzz/corpus/library_files/textures.json
+fi
+rm -rf "$lf"
 # Seeds for gltf_import: quantized and meshopt-compressed exports, made by
 # glTF-Transform when scripts/test.sh has installed it (meshopt_decode starts empty).
 gt=tools/gltf-transform/node_modules/.bin/gltf-transform
