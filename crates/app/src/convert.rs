@@ -85,16 +85,12 @@ pub fn convert(
             let (files, mut report) = match resources.look() {
                 // Without a game folder: the export as it always was.
                 None => {
-                    let (bytes, report) = mshconv_convert::msh_to_gltf(input, &export)?;
+                    let (bytes, report) = mshconv_gltf::msh_to_gltf(input, &export)?;
                     (vec![file(to.name(), bytes)], report)
                 }
                 Some(game) => {
-                    let (out, mut report) = mshconv_convert::gltf::export_with_look(
-                        input,
-                        &export,
-                        &game.look,
-                        &names.file,
-                    )?;
+                    let (out, mut report) =
+                        mshconv_gltf::export_with_look(input, &export, &game.look, &names.file)?;
                     crate::game::add_notes(input, &game, &mut report);
                     (with_side_files(file(to.name(), out.main), out.side), report)
                 }
@@ -105,7 +101,7 @@ pub fn convert(
         (Format::Glb | Format::Gltf, Format::Msh) => {
             let side = |name: &str| resources.side_file(name);
             let (bytes, clips, report) =
-                mshconv_convert::gltf::import_with_clips(input, &options.gltf_import(), &side)?;
+                mshconv_gltf::import_with_clips(input, &options.gltf_import(), &side)?;
             let mut files = vec![file("msh", bytes)];
             // The clip list beside the model, where the next export finds it.
             if let Some(clips) = clips {
@@ -119,16 +115,12 @@ pub fn convert(
             let (out, side, report) = match &game {
                 // Without a game folder: the export as it always was.
                 None => {
-                    let (out, report) = mshconv_convert::msh_to_obj(input, &export)?;
+                    let (out, report) = mshconv_obj::msh_to_obj(input, &export)?;
                     (out, Vec::new(), report)
                 }
                 Some(game) => {
-                    let (out, side, mut report) = mshconv_convert::obj::export_with_look(
-                        input,
-                        &export,
-                        &game.look,
-                        &names.file,
-                    )?;
+                    let (out, side, mut report) =
+                        mshconv_obj::export_with_look(input, &export, &game.look, &names.file)?;
                     crate::game::add_notes(input, game, &mut report);
                     (out, side, report)
                 }
@@ -149,16 +141,12 @@ pub fn convert(
             let (files, mut report) = match resources.look() {
                 // Without a game folder: untextured, no side files.
                 None => {
-                    let (bytes, report) = mshconv_convert::usd::export(input, &export)?;
+                    let (bytes, report) = mshconv_usd::export(input, &export)?;
                     (vec![file("usda", bytes)], report)
                 }
                 Some(game) => {
-                    let (bytes, side, mut report) = mshconv_convert::usd::export_with_look(
-                        input,
-                        &export,
-                        &game.look,
-                        &names.file,
-                    )?;
+                    let (bytes, side, mut report) =
+                        mshconv_usd::export_with_look(input, &export, &game.look, &names.file)?;
                     crate::game::add_notes(input, &game, &mut report);
                     (with_side_files(file("usda", bytes), side), report)
                 }
@@ -169,7 +157,7 @@ pub fn convert(
         (Format::Obj, Format::Msh) => {
             let mtl = resources.mtl(mtllib_name(input).as_deref());
             let (bytes, report) =
-                mshconv_convert::obj_to_msh(input, mtl.as_deref(), &options.obj_import())?;
+                mshconv_obj::obj_to_msh(input, mtl.as_deref(), &options.obj_import())?;
             (vec![file("msh", bytes)], report)
         }
         _ => {

@@ -6,10 +6,9 @@
 //! same everywhere and is refused with the same `option.invalid` message.
 
 use crate::error::Error;
-use mshconv_convert::gltf::{AnimationChoice, ImportOptions};
-use mshconv_convert::{
-    Axis, ClipList, ExportOptions, GltfFormat, ObjExportOptions, ObjImportOptions, Rotation,
-};
+use mshconv_convert::{Axis, ClipList, ExportOptions, GltfFormat, Rotation};
+use mshconv_gltf::{AnimationChoice, ImportOptions};
+use mshconv_obj::{ObjExportOptions, ObjImportOptions};
 use std::fmt;
 use std::str::FromStr;
 
