@@ -317,16 +317,15 @@ pub fn export_with_look(
                         let file = match file_of.get(t.name.as_str()) {
                             Some(f) => f.clone(),
                             None => {
-                                let base = format!(
-                                    "{image_stem}_{}",
-                                    mshconv_convert::look::file_name_part(&t.name)
-                                );
                                 // `.obj.png`: not the name of the glTF export's
                                 // (top-down) PNG of the same model and texture.
-                                let mut file = format!("{base}.obj.png");
-                                if side.iter().any(|(n, _)| *n == file) {
-                                    file = format!("{base}_{}.obj.png", side.len());
-                                }
+                                let file = mshconv_convert::look::side_file_name(
+                                    image_stem,
+                                    &t.name,
+                                    "obj.png",
+                                    side.len(),
+                                    |f| side.iter().any(|(n, _)| n == f),
+                                );
                                 side.push((file.clone(), t.png_bottom_up().to_vec()));
                                 file_of.insert(&t.name, file.clone());
                                 file

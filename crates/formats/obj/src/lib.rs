@@ -80,18 +80,7 @@ impl ObjExportOptions {
     /// Checks ranges: lod 0..=2, group 0..=4, an `mtl_name` that is a plain file
     /// name on one line (no folders: callers may save the MTL under it).
     pub fn check(&self) -> Result<(), BadOption> {
-        if self.lod > 2 {
-            return Err(BadOption(format!(
-                "lod must be 0, 1 or 2, not {}",
-                self.lod
-            )));
-        }
-        if self.group > 4 {
-            return Err(BadOption(format!(
-                "group must be 0 to 4, not {}",
-                self.group
-            )));
-        }
+        options::check_lod_group(self.lod, self.group)?;
         let name = &self.mtl_name;
         if name.trim().is_empty()
             || name.trim() != name

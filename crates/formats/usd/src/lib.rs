@@ -30,7 +30,7 @@ mod text;
 mod xform;
 
 // The core's modules, under the names they had when this crate was a module of it.
-use mshconv_convert::{axes, clips, error, geometry, names, options, palette, repeats, report};
+use mshconv_convert::{axes, error, geometry, names, options, palette, repeats, report};
 
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
@@ -80,21 +80,9 @@ fn export_inner(
     }
     crate::repeats::check(&view, None)?;
     if let Some(clips) = &options.clips {
-        clips.check(view.frame_count)?;
-        if !view.is_animated() && !clips.is_empty() {
-            return Err(Error::new(
-                ErrorKind::BadOption,
-                crate::clips::NO_TRACK,
-                "clips were given but no node of the model is animated (leave out --clips)",
-            ));
-        }
+        clips.check_model(&view)?;
     }
-    let stream15_uv = view.stream15.is_some_and(|s| {
-        s.iter().all(|r| {
-            r.chunks_exact(4)
-                .all(|f| f32::from_le_bytes([f[0], f[1], f[2], f[3]]).is_finite())
-        })
-    });
+    let stream15_uv = view.stream15.is_some_and(crate::geometry::stream15_is_uv);
     let mut root = text::Siblings::default();
     let root_name = root.name(&options.name);
     let mut walk = Walk {

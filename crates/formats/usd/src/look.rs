@@ -5,7 +5,7 @@
 
 use super::text::{self, Usda};
 use crate::report::Report;
-use mshconv_convert::look::{file_name_part, Alpha, Look, SideFiles, Texture};
+use mshconv_convert::look::{side_file_name, Alpha, Look, SideFiles, Texture};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -41,11 +41,9 @@ impl<'m> LookState<'m> {
         if let Some(f) = self.file_of.get(&t.name) {
             return f.clone();
         }
-        let base = format!("{}_{}", self.image_stem, file_name_part(&t.name));
-        let mut name = format!("{base}.png");
-        if self.side_files.iter().any(|(n, _)| *n == name) {
-            name = format!("{base}_{}.png", self.file_of.len());
-        }
+        let name = side_file_name(&self.image_stem, &t.name, "png", self.file_of.len(), |f| {
+            self.side_files.iter().any(|(n, _)| n == f)
+        });
         if t.alpha != Alpha::Opaque && !report.has("usd.opacity") {
             report.note(
                 "usd.opacity",

@@ -7,7 +7,7 @@ use super::nodes::quat_exact;
 use super::{Exporter, UNIT_TOLERANCE};
 use crate::buffer::Layout;
 use crate::clips::ClipList;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::Result;
 use crate::extras as ex;
 use gltf_json as json;
 use gltf_json::accessor::{ComponentType, Type};
@@ -154,17 +154,10 @@ impl Exporter<'_> {
     /// (those outside every clip too) comes back exactly.
     fn clip_animations(&mut self, clips: &ClipList) -> Result<()> {
         let view = self.view.clone();
-        clips.check(view.frame_count)?;
+        clips.check_model(&view)?;
         let animated: Vec<usize> = (0..view.nodes.len())
             .filter(|&i| view.nodes[i].map_start().is_some())
             .collect();
-        if animated.is_empty() && !clips.is_empty() {
-            return Err(Error::new(
-                ErrorKind::BadOption,
-                crate::clips::NO_TRACK,
-                "the model has no animated node: a clip would have no track (leave out --clips)",
-            ));
-        }
         for clip in clips.clips() {
             let mut samplers = Vec::new();
             let mut channels = Vec::new();

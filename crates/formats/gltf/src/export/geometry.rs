@@ -5,65 +5,28 @@ use super::{b64, shown_normal, Exporter};
 use crate::buffer::Layout;
 use crate::error::Result;
 use crate::extras::wrap;
+use crate::geometry::{self, batch_indices};
 use crate::{extras as ex, names};
 use gltf_json as json;
 use gltf_json::accessor::{ComponentType, Type};
 use gltf_json::validation::Checked;
 use gltf_json::Index;
-use msh::raw::Batch20;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use zerocopy::IntoBytes;
 
 impl Exporter<'_> {
-    /// Majority vote of triangle winding against the stored vertex normals.
+    /// Majority vote of triangle winding against the stored vertex normals
+    /// (the rule every export shares, `mshconv_convert::geometry::clockwise`).
     pub(super) fn detect_winding(&mut self) -> bool {
-        let Some(normals) = self.view.normals else {
-            return false;
-        };
-        let mut score = 0i64;
-        for b in self.view.batches {
-            let Some(idx) = batch_indices(&self.indices, b) else {
-                continue;
-            };
-            let base = b.base_vertex.get() as usize;
-            // Per triangle: written out rather than with `array::map`, which was
-            // not inlined here (a call per component).
-            let position = |v: usize| {
-                let [x, y, z] = self.view.positions[v];
-                [x.get() as f64, y.get() as f64, z.get() as f64]
-            };
-            let normal = |v: usize| {
-                let [x, y, z] = normals[v].decode();
-                [f64::from(x), f64::from(y), f64::from(z)]
-            };
-            for t in idx.chunks_exact(3) {
-                let [a, b, c] = [
-                    base + t[0] as usize,
-                    base + t[1] as usize,
-                    base + t[2] as usize,
-                ];
-                let p = [position(a), position(b), position(c)];
-                let n = [normal(a), normal(b), normal(c)];
-                let e1 = sub(p[1], p[0]);
-                let e2 = sub(p[2], p[0]);
-                let geo = cross(e1, e2);
-                let avg = [
-                    n[0][0] + n[1][0] + n[2][0],
-                    n[0][1] + n[1][1] + n[2][1],
-                    n[0][2] + n[1][2] + n[2][2],
-                ];
-                let d = dot(geo, avg);
-                score += (d > 0.0) as i64 - (d < 0.0) as i64;
-            }
-        }
-        if score < 0 {
+        let clockwise = geometry::clockwise(&self.view, &self.indices);
+        if clockwise {
             self.report.note(
                 "export.winding_flipped",
                 "triangles wind clockwise seen from their normals' side; written reversed so glTF's counter-clockwise front faces match (restored on import)",
             );
         }
-        score < 0
+        clockwise
     }
 
     /// One glTF material per MSH material index, and one more for each further
@@ -324,21 +287,6 @@ impl Exporter<'_> {
     }
 }
 
-/// The indices of a batch, if in range.
-pub(super) fn batch_indices<'a>(indices: &'a [u16], b: &Batch20) -> Option<&'a [u16]> {
-    let start = b.index_start.get() as usize;
-    indices.get(start..start.checked_add(b.index_count.get() as usize)?)
-}
-
-/// Res15 shown as TEXCOORD_1 when every record is two finite floats.
-pub(super) fn stream15_is_uv(s: &[[u8; 8]]) -> bool {
-    s.iter().all(|r| {
-        let u = f32::from_le_bytes([r[0], r[1], r[2], r[3]]);
-        let v = f32::from_le_bytes([r[4], r[5], r[6], r[7]]);
-        u.is_finite() && v.is_finite()
-    })
-}
-
 pub(super) fn material(index: u16, repeat: u16) -> json::Material {
     let rgb = crate::palette::material_colour(index);
     json::Material {
@@ -352,20 +300,4 @@ pub(super) fn material(index: u16, repeat: u16) -> json::Material {
         extras: wrap(&serde_json::json!({ "material": index })),
         ..Default::default()
     }
-}
-
-pub(super) fn sub(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
-}
-
-pub(super) fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
-}
-
-pub(super) fn dot(a: [f64; 3], b: [f64; 3]) -> f64 {
-    a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }

@@ -8,7 +8,7 @@
 
 use super::super::extras::wrap;
 use super::Exporter;
-use crate::look::{file_name_part, Alpha, Look, Material, Texture};
+use crate::look::{side_file_name, Alpha, Look, Material, Texture};
 use crate::options::GltfFormat;
 use base64::Engine as _;
 use gltf_json as json;
@@ -145,11 +145,13 @@ impl Exporter<'_> {
                 Some(json::image::MimeType("image/png".to_string())),
             ),
             GltfFormat::Gltf => {
-                let base = format!("{}_{}", state.image_stem, file_name_part(&t.name));
-                let mut name = format!("{base}.png");
-                if state.file_names.contains(&name) {
-                    name = format!("{base}_{image_index}.png");
-                }
+                let name = side_file_name(
+                    &state.image_stem,
+                    &t.name,
+                    "png",
+                    image_index as usize,
+                    |f| state.file_names.contains(f),
+                );
                 state.file_names.insert(name.clone());
                 state.out.side_files.push((name.clone(), png.to_vec()));
                 (None, Some(name), None)

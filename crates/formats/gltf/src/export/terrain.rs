@@ -15,10 +15,11 @@
 //! and hidden (scale 0) otherwise; each slot a mesh `slot<n>` with one
 //! primitive per primary material (`mat<n>`).
 
-use super::geometry::{cross, dot, material, sub};
+use super::geometry::material;
 use super::{empty_node, Exporter};
 use crate::buffer::Layout;
 use crate::error::{Error, ErrorKind, Result};
+use crate::geometry::{cross, dot, sub};
 use crate::names;
 use gltf_json as json;
 use gltf_json::accessor::{ComponentType, Type};
