@@ -32,6 +32,7 @@ fn invalid(message: String) -> Error {
 
 /// Decodes one Draco mesh bitstream; refuses one whose attributes would take
 /// more than `max_bytes`, before they are allocated.
+#[cfg(feature = "draco")]
 pub fn decode(bytes: &[u8], max_bytes: usize) -> Result<Decoded> {
     let limits = draco_core::DecodeLimits::default()
         .with_max_decoded_bytes(max_bytes as u64)
@@ -168,7 +169,27 @@ fn typed(accessor: &gltf::Accessor<'_>, values: &[f32], have: usize, at: &str) -
     Ok(out)
 }
 
-#[cfg(test)]
+/// Without the `draco` feature: Draco data is refused by name.
+#[cfg(not(feature = "draco"))]
+pub fn decode(_bytes: &[u8], _max_bytes: usize) -> Result<Decoded> {
+    Err(super::left_out("KHR_draco_mesh_compression", "draco"))
+}
+
+#[cfg(all(test, not(feature = "draco")))]
+mod tests_without {
+    #[test]
+    fn draco_data_is_refused_by_name_without_the_feature() {
+        let e = super::decode(b"DRACO", 1 << 20).unwrap_err();
+        assert_eq!(e.code(), "gltf.extension_required");
+        assert!(
+            e.message().contains("KHR_draco_mesh_compression"),
+            "{}",
+            e.message()
+        );
+    }
+}
+
+#[cfg(all(test, feature = "draco"))]
 mod tests {
     use super::*;
 

@@ -146,6 +146,7 @@ pub(crate) fn decode_views(
 
 /// Decodes `count` elements of `stride` bytes from `encoded`; refuses a
 /// decoded size over `max_bytes` before anything is allocated.
+#[cfg(feature = "meshopt")]
 pub fn decode(
     encoded: &[u8],
     mode: Mode,
@@ -201,6 +202,7 @@ pub fn decode(
     }
 }
 
+#[cfg(feature = "meshopt")]
 /// The index codecs (triangle list or sequence) for indices of `W` bytes.
 fn index_codec<T: meshopt::IndexType, const W: usize>(
     encoded: &[u8],
@@ -216,6 +218,7 @@ fn index_codec<T: meshopt::IndexType, const W: usize>(
     Ok(v.into_iter().flat_map(le).collect())
 }
 
+#[cfg(feature = "meshopt")]
 /// The vertex codec for a stride known only at run time: one monomorphic
 /// decoder per allowed stride (4, 8, ..., 256).
 fn vertices(encoded: &[u8], stride: usize, count: usize) -> meshopt::Result<Vec<u8>> {
@@ -245,6 +248,7 @@ fn vertices(encoded: &[u8], stride: usize, count: usize) -> meshopt::Result<Vec<
         184 188 192 196 200 204 208 212 216 220 224 228 232 236 240 244 248 252 256)
 }
 
+#[cfg(feature = "meshopt")]
 /// Applies a vertex filter in place.
 fn unfilter(data: &mut [u8], filter: Filter, stride: usize) -> Result<()> {
     let wrong = |what: &str| {
@@ -277,12 +281,14 @@ fn unfilter(data: &mut [u8], filter: Filter, stride: usize) -> Result<()> {
     Ok(())
 }
 
+#[cfg(feature = "meshopt")]
 /// A component type the filters work on, read from and written to bytes.
 trait Component: Copy + Default {
     fn read(b: &[u8]) -> Self;
     fn write(self, b: &mut [u8]);
 }
 
+#[cfg(feature = "meshopt")]
 macro_rules! component {
     ($($t:ty)*) => {$(
         impl Component for $t {
@@ -295,8 +301,10 @@ macro_rules! component {
         }
     )*};
 }
+#[cfg(feature = "meshopt")]
 component!(i8 u8 i16 u16);
 
+#[cfg(feature = "meshopt")]
 /// Runs a filter over elements of four `C` (each `W` bytes wide), in place.
 fn in_place<C: Component, const W: usize>(data: &mut [u8], f: fn(&mut [[C; 4]])) {
     let mut v: Vec<[C; 4]> = data
@@ -311,7 +319,42 @@ fn in_place<C: Component, const W: usize>(data: &mut [u8], f: fn(&mut [[C; 4]]))
     }
 }
 
-#[cfg(test)]
+/// Without the `meshopt` feature: compressed data is refused by name.
+#[cfg(not(feature = "meshopt"))]
+pub fn decode(
+    _encoded: &[u8],
+    _mode: Mode,
+    _filter: Filter,
+    _stride: usize,
+    _count: usize,
+    _max_bytes: usize,
+) -> Result<Vec<u8>> {
+    Err(super::left_out("EXT_meshopt_compression", "meshopt"))
+}
+
+#[cfg(all(test, not(feature = "meshopt")))]
+mod tests_without {
+    #[test]
+    fn compressed_views_are_refused_by_name_without_the_feature() {
+        let e = super::decode(
+            &[0xa0; 16],
+            super::Mode::Attributes,
+            super::Filter::None,
+            4,
+            1,
+            64,
+        )
+        .unwrap_err();
+        assert_eq!(e.code(), "gltf.extension_required");
+        assert!(
+            e.message().contains("EXT_meshopt_compression"),
+            "{}",
+            e.message()
+        );
+    }
+}
+
+#[cfg(all(test, feature = "meshopt"))]
 mod tests {
     use super::*;
 

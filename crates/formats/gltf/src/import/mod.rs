@@ -302,3 +302,15 @@ fn check_valid(bytes: &[u8]) -> Result<()> {
         )),
     }
 }
+
+/// The refusal of a file whose data uses `extension`, which this build leaves
+/// out (the cargo feature `feature` of mshconv-gltf is off): the code of an
+/// `extensionsRequired` entry the importer does not know.
+#[cfg(not(all(feature = "draco", feature = "meshopt")))]
+fn left_out(extension: &str, feature: &str) -> mshconv_convert::Error {
+    mshconv_convert::Error::new(
+        mshconv_convert::ErrorKind::Unsupported,
+        "gltf.extension_required",
+        format!("the file uses {extension}: this build of the importer leaves it out (mshconv-gltf without its {feature:?} feature), and its data cannot be read without it"),
+    )
+}
