@@ -31,6 +31,7 @@ pub mod repeats;
 pub mod report;
 pub mod scene;
 pub mod uv_range;
+pub mod view;
 
 pub use clips::{Clip, ClipList, LoopMode};
 pub use error::{Cause, Error, ErrorKind, Result};
@@ -38,6 +39,7 @@ pub use options::{
     parse_rotation, rotation_name, Axis, BadOption, ExportOptions, GltfFormat, Rotation,
 };
 pub use report::{Note, Report};
+pub use view::{ExportView, Exported};
 
 /// Gives the bytes of a side-car file named by a relative URI (a glTF buffer or image, an OBJ's texture), or `None`.
 /// The importer only asks for plain file names (no folders, no `..`, no scheme).

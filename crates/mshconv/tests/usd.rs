@@ -42,7 +42,7 @@ fn convert_writes_the_library_usda_with_the_options() {
         clips: Some("walk=0..5:loop,die=6..9:once".parse().unwrap()),
         ..Default::default()
     };
-    let (expected, _) = mshconv_usd::export(&bytes, &options).unwrap();
+    let (expected, _) = mshconv_usd::export(&bytes, &(&options).into()).unwrap();
     let written = std::fs::read(dir.path().join("walker.usda")).unwrap();
     assert_eq!(written, expected, "the file is the library's output");
     let text = String::from_utf8(written).unwrap();

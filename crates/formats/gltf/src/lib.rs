@@ -32,7 +32,7 @@ use mshconv_convert::{
     reduce, repeats, report, scene,
 };
 
-pub use export::{export, export_with_look, GltfFiles};
+pub use export::{export, export_view, export_with_look, GltfFiles};
 pub use import::{import, import_with_clips, AnimationChoice, ImportOptions, Resolver};
 
 use mshconv_convert::{ExportOptions, Report, Result};

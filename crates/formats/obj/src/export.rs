@@ -11,7 +11,8 @@ use crate::options::rotation_name;
 use crate::report::Report;
 use msh::pose::Affine;
 use msh::{ModelKind, ModelRef};
-use mshconv_convert::geometry::{batch_indices, clockwise, dot};
+use mshconv_convert::geometry::{batch_indices, dot};
+use mshconv_convert::view::{ExportView, Exported};
 use std::fmt::Write as _;
 
 /// One `o`: a node's geometry at the chosen LOD/group, in world space, output frame.
@@ -39,23 +40,45 @@ pub(crate) struct Posed {
 /// Converts MSH bytes to an OBJ and its MTL. The input must pass strict validation.
 pub fn export(bytes: &[u8], options: &ObjExportOptions) -> Result<(ObjFiles, Report)> {
     let posed = pose(bytes, options)?;
-    let obj = write_obj(&posed.meshes, &header(options), &options.mtl_name);
-    let mtl = write_mtl(&posed.materials);
-    Ok((
-        ObjFiles {
-            obj,
-            mtl,
-            mtl_name: options.mtl_name.clone(),
-        },
-        posed.report,
-    ))
+    Ok((plain_files(&posed, options), posed.report))
+}
+
+/// The OBJ and MTL without the game's look.
+fn plain_files(posed: &Posed, options: &ObjExportOptions) -> ObjFiles {
+    ObjFiles {
+        obj: write_obj(&posed.meshes, &header(options), &options.mtl_name),
+        mtl: write_mtl(&posed.materials),
+        mtl_name: options.mtl_name.clone(),
+    }
+}
+
+/// The OBJ export of a model's view: the `.obj`, then beside it its `.mtl`
+/// (named `options.mtl_name`) and, with the view's look (see
+/// [`export_with_look`]), the PNG textures the `.mtl` names.
+pub fn export_view(view: &ExportView<'_>, options: &ObjExportOptions) -> Result<Exported> {
+    options.check()?;
+    let posed = pose_view(view, options)?;
+    let (files, mut side, report) = match view.look {
+        None => (plain_files(&posed, options), Vec::new(), posed.report),
+        Some((look, image_stem)) => with_look(posed, options, look, image_stem),
+    };
+    side.insert(0, (files.mtl_name, files.mtl));
+    Ok(Exported {
+        main: files.obj,
+        side,
+        report,
+    })
 }
 
 /// Validates the model and poses the chosen LOD/group of every node in world space.
 pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
     options.check()?;
-    let opened = msh::open(bytes, msh::Mode::Strict)?;
-    let view = opened.view;
+    pose_view(&ExportView::new(bytes)?, options)
+}
+
+/// Poses the chosen LOD/group of every node of a view in world space.
+fn pose_view(model: &ExportView<'_>, options: &ObjExportOptions) -> Result<Posed> {
+    let view = model.model().clone();
     match view.kind {
         Some(ModelKind::LegacyNodes) => {
             return Err(Error::new(
@@ -82,8 +105,8 @@ pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
     let mut report = Report::default();
     let poses = msh::pose::rest_poses(&view).map_err(msh::Error::from)?;
     let world = msh::pose::compose(&view, &poses, options.rotation);
-    let indices: Vec<u16> = view.indices.iter().map(|i| i.get()).collect();
-    let cw = clockwise(&view, &indices);
+    let indices = &model.indices;
+    let cw = model.clockwise;
     if cw {
         report.note(
             "obj.winding_flipped",
@@ -106,7 +129,7 @@ pub(crate) fn pose(bytes: &[u8], options: &ObjExportOptions) -> Result<Posed> {
         let tris = node
             .slot(lod, group)
             .and_then(|s| view.slots.get(s as usize))
-            .map(|s| slot_triangles(&view, &indices, s))
+            .map(|s| slot_triangles(&view, indices, s))
             .unwrap_or_default();
         if tris.is_empty() {
             skipped += 1;
@@ -293,7 +316,19 @@ pub fn export_with_look(
     look: &mshconv_convert::look::Look,
     image_stem: &str,
 ) -> Result<(ObjFiles, mshconv_convert::look::SideFiles, Report)> {
-    let posed = pose(bytes, options)?;
+    options.check()?;
+    let view = ExportView::new(bytes)?;
+    let posed = pose_view(&view, options)?;
+    Ok(with_look(posed, options, look, image_stem))
+}
+
+/// The OBJ, the MTL with the game's look, and the PNG files it names.
+fn with_look(
+    posed: Posed,
+    options: &ObjExportOptions,
+    look: &mshconv_convert::look::Look,
+    image_stem: &str,
+) -> (ObjFiles, mshconv_convert::look::SideFiles, Report) {
     let obj = write_obj(&posed.meshes, &header(options), &options.mtl_name);
     let mut out = format!(
         "# mshconv {}: MSH material indices as OBJ materials (mat<index>), resolved through the game folder\n",
@@ -350,7 +385,7 @@ pub fn export_with_look(
         mtl: out.into_bytes(),
         mtl_name: options.mtl_name.clone(),
     };
-    Ok((files, side, posed.report))
+    (files, side, posed.report)
 }
 
 /// The `.obj`'s header comment.

@@ -25,7 +25,7 @@ mod import;
 pub mod look;
 mod triangulate;
 
-pub use export::{export, export_with_look};
+pub use export::{export, export_view, export_with_look};
 pub use import::{import, to_scene};
 
 // The core's modules, under the names they had when this crate was a module of it.

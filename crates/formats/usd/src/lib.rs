@@ -34,19 +34,70 @@ use mshconv_convert::{axes, error, geometry, names, options, palette, repeats, r
 
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::options::ExportOptions;
+use crate::options::{Axis, BadOption, ExportOptions, Rotation};
 use crate::report::Report;
 use msh::{ModelKind, ModelRef};
 use mshconv_convert::look::{Look, SideFiles};
+use mshconv_convert::view::{ExportView, Exported};
+use mshconv_convert::ClipList;
 use text::Usda;
 
-/// Converts MSH bytes to USD text (`.usda`). The glTF export's options mean
-/// the same here (`lod`, `group`, `fps`, `axis`, `rotation`, `name`, `clips`);
-/// `format` is not used. The input must pass strict validation; terrain
-/// models are `Unsupported` (`usd.terrain`).
-pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)> {
-    let (usda, _, report) = export_inner(bytes, options, None)?;
-    Ok((usda, report))
+/// Options of the MSH -> USD export: those the glTF export shares (USD has
+/// no container choice). Defaults are the glTF export's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UsdOptions {
+    /// LOD shown (0..=2, default 0); the other LOD/groups are hidden prims.
+    pub lod: u8,
+    /// Group shown (0..=4, default 0).
+    pub group: u8,
+    /// Game frames per second (`timeCodesPerSecond`, default 24).
+    pub fps: f32,
+    /// Up axis of the layer (default Y up).
+    pub axis: Axis,
+    /// How a stored rotation turns a node (default: conjugate).
+    pub rotation: Rotation,
+    /// Name of the model (the root prim, `defaultPrim`); default `model`.
+    pub name: String,
+    /// Animation clips, in the layer's `customLayerData` (default none).
+    pub clips: Option<ClipList>,
+}
+
+impl Default for UsdOptions {
+    fn default() -> Self {
+        UsdOptions::from(&ExportOptions::default())
+    }
+}
+
+impl From<&ExportOptions> for UsdOptions {
+    /// The glTF export's options but its container format, for an export of
+    /// the same model that matches a glTF one.
+    fn from(o: &ExportOptions) -> Self {
+        UsdOptions {
+            lod: o.lod,
+            group: o.group,
+            fps: o.fps,
+            axis: o.axis,
+            rotation: o.rotation,
+            name: o.name.clone(),
+            clips: o.clips.clone(),
+        }
+    }
+}
+
+impl UsdOptions {
+    /// Checks ranges: lod 0..=2, group 0..=4, fps finite and positive.
+    pub fn check(&self) -> std::result::Result<(), BadOption> {
+        options::check_lod_group(self.lod, self.group)?;
+        options::check_fps(self.fps)
+    }
+}
+
+/// Converts MSH bytes to USD text (`.usda`). The input must pass strict
+/// validation; terrain models are `Unsupported` (`usd.terrain`).
+pub fn export(bytes: &[u8], options: &UsdOptions) -> Result<(Vec<u8>, Report)> {
+    options.check()?;
+    let out = export_view(&ExportView::new(bytes)?, options)?;
+    Ok((out.main, out.report))
 }
 
 /// [`export`] with the game's look: each material the look resolves is named
@@ -56,21 +107,21 @@ pub fn export(bytes: &[u8], options: &ExportOptions) -> Result<(Vec<u8>, Report)
 /// returned as side files. An empty `look` gives the bytes [`export`] gives.
 pub fn export_with_look(
     bytes: &[u8],
-    options: &ExportOptions,
+    options: &UsdOptions,
     look: &Look,
     image_stem: &str,
 ) -> Result<(Vec<u8>, SideFiles, Report)> {
-    export_inner(bytes, options, Some((look, image_stem)))
+    options.check()?;
+    let view = ExportView::new(bytes)?.with_look(look, image_stem);
+    let out = export_view(&view, options)?;
+    Ok((out.main, out.side, out.report))
 }
 
-fn export_inner(
-    bytes: &[u8],
-    options: &ExportOptions,
-    look: Option<(&Look, &str)>,
-) -> Result<(Vec<u8>, SideFiles, Report)> {
+/// The USD export of a model's view: the `.usda`, and with the view's look
+/// (see [`export_with_look`]) the PNG textures beside it.
+pub fn export_view(model: &ExportView<'_>, options: &UsdOptions) -> Result<Exported> {
     options.check()?;
-    let opened = msh::open(bytes, msh::Mode::Strict)?;
-    let view = opened.view;
+    let view = model.model().clone();
     if view.kind == Some(ModelKind::Terrain) {
         return Err(Error::new(
             ErrorKind::Unsupported,
@@ -82,7 +133,6 @@ fn export_inner(
     if let Some(clips) = &options.clips {
         clips.check_model(&view)?;
     }
-    let stream15_uv = view.stream15.is_some_and(crate::geometry::stream15_is_uv);
     let mut root = text::Siblings::default();
     let root_name = root.name(&options.name);
     let mut walk = Walk {
@@ -95,9 +145,11 @@ fn export_inner(
         root_path: format!("/{root_name}"),
         has_mesh: vec![false; view.slots.len()],
         view,
-        look: look.map(|(look, stem)| look::LookState::new(look, stem)),
-        clockwise: false,
-        stream15_uv,
+        look: model
+            .look
+            .map(|(look, stem)| look::LookState::new(look, stem)),
+        clockwise: model.clockwise,
+        stream15_uv: model.stream15_uv,
     };
     let mut usda = Usda::default();
     walk.layer(&mut usda, &root_name);
@@ -110,13 +162,17 @@ fn export_inner(
     walk.nodes(&mut usda)?;
     usda.close();
     let side = walk.look.map(|l| l.side_files).unwrap_or_default();
-    Ok((usda.out.into_bytes(), side, walk.report))
+    Ok(Exported {
+        main: usda.out.into_bytes(),
+        side,
+        report: walk.report,
+    })
 }
 
 /// The state of one export.
 pub(crate) struct Walk<'m> {
     view: ModelRef<'m>,
-    options: &'m ExportOptions,
+    options: &'m UsdOptions,
     axes: Axes,
     report: Report,
     /// The root prim's path, `/{name}`.
@@ -125,7 +181,8 @@ pub(crate) struct Walk<'m> {
     has_mesh: Vec<bool>,
     /// The game's look, when the export was given one.
     look: Option<look::LookState<'m>>,
-    /// Whether the model's triangles wind clockwise (then each is written reversed).
+    /// Whether the model's triangles wind clockwise (the view's vote; then
+    /// each is written reversed).
     clockwise: bool,
     /// Whether Res15 reads as a second UV set: every record two finite floats
     /// (the glTF export's `TEXCOORD_1` rule).

@@ -26,8 +26,6 @@ impl Walk<'_> {
     /// The `class "Slots"` with a `Mesh` per slot that has a drawable batch;
     /// records which slots got one.
     pub(super) fn slot_meshes(&mut self, usda: &mut Usda) -> Result<()> {
-        let indices: Vec<u16> = self.view.indices.iter().map(|i| i.get()).collect();
-        self.clockwise = crate::geometry::clockwise(&self.view, &indices);
         if self.clockwise {
             self.report.note(
                 "usd.winding_flipped",

@@ -99,7 +99,7 @@ fn every_fixture_reads_back_in_usd_core_as_our_gltf_export() {
     let mut exported = Vec::new();
     let mut failures = Vec::new();
     for case in cases() {
-        match mshconv_usd::export(&case.msh, &case.options) {
+        match mshconv_usd::export(&case.msh, &(&case.options).into()) {
             Ok((usda, _)) => {
                 std::fs::write(dir.path().join(format!("{}.usda", case.name)), usda).unwrap();
                 exported.push(case);
@@ -477,7 +477,7 @@ fn numbers(v: &Value) -> Vec<f64> {
 #[test]
 fn terrain_is_refused_with_its_code() {
     let bytes = std::fs::read(common::root().join("fixtures/small/edge/terrain_land.msh")).unwrap();
-    let e = mshconv_usd::export(&bytes, &ExportOptions::default()).unwrap_err();
+    let e = mshconv_usd::export(&bytes, &Default::default()).unwrap_err();
     assert_eq!(e.code(), "usd.terrain");
 }
 
@@ -496,7 +496,7 @@ fn damaged_models_are_refused_with_the_gltf_exports_code() {
     let mut failures = Vec::new();
     for p in paths {
         let bytes = std::fs::read(&p).unwrap();
-        let usd = mshconv_usd::export(&bytes, &ExportOptions::default());
+        let usd = mshconv_usd::export(&bytes, &Default::default());
         let gltf = msh_to_gltf(&bytes, &ExportOptions::default());
         match (usd, gltf) {
             (Err(u), Err(g)) if u.code() == g.code() => {}
@@ -528,7 +528,7 @@ proptest::proptest! {
             let at = at % bytes.len();
             bytes[at] = byte;
         }
-        let usd = mshconv_usd::export(&bytes, &ExportOptions::default());
+        let usd = mshconv_usd::export(&bytes, &Default::default());
         let gltf = msh_to_gltf(&bytes, &ExportOptions::default());
         if gltf.is_ok() {
             proptest::prop_assert!(
@@ -551,7 +551,7 @@ fn fixtures_once() -> &'static [(String, Vec<u8>)] {
 fn degenerate_quaternions_are_shown_normalised_with_a_note() {
     let bytes = std::fs::read(common::root().join("fixtures/small/edge/quat_zero_and_nonunit.msh"))
         .unwrap();
-    let (_, report) = mshconv_usd::export(&bytes, &ExportOptions::default()).unwrap();
+    let (_, report) = mshconv_usd::export(&bytes, &Default::default()).unwrap();
     assert!(report.has("usd.degenerate_quaternion"), "{report:?}");
 }
 
@@ -559,9 +559,10 @@ fn degenerate_quaternions_are_shown_normalised_with_a_note() {
 fn a_clockwise_model_is_written_reversed_with_a_note() {
     let tank = std::fs::read(common::root().join("fixtures/small/models/m127_tank.msh")).unwrap();
     let options = ExportOptions::default();
-    let (plain, report) = mshconv_usd::export(&tank, &options).unwrap();
+    let (plain, report) = mshconv_usd::export(&tank, &(&options).into()).unwrap();
     assert!(!report.has("usd.winding_flipped"));
-    let (flipped, report) = mshconv_usd::export(&clockwise_variant(&tank), &options).unwrap();
+    let (flipped, report) =
+        mshconv_usd::export(&clockwise_variant(&tank), &(&options).into()).unwrap();
     assert!(report.has("usd.winding_flipped"), "{report:?}");
     // Reversed back, the faces are the original model's.
     assert_eq!(

@@ -5,7 +5,7 @@ use super::{b64, shown_normal, Exporter};
 use crate::buffer::Layout;
 use crate::error::Result;
 use crate::extras::wrap;
-use crate::geometry::{self, batch_indices};
+use crate::geometry::batch_indices;
 use crate::{extras as ex, names};
 use gltf_json as json;
 use gltf_json::accessor::{ComponentType, Type};
@@ -17,9 +17,9 @@ use zerocopy::IntoBytes;
 
 impl Exporter<'_> {
     /// Majority vote of triangle winding against the stored vertex normals
-    /// (the rule every export shares, `mshconv_convert::geometry::clockwise`).
+    /// (the view's, `mshconv_convert::geometry::clockwise`), noted.
     pub(super) fn detect_winding(&mut self) -> bool {
-        let clockwise = geometry::clockwise(&self.view, &self.indices);
+        let clockwise = self.clockwise;
         if clockwise {
             self.report.note(
                 "export.winding_flipped",

@@ -23,7 +23,6 @@ use super::buffer::BufferBuilder;
 use super::extras as ex;
 use crate::axes::Axes;
 use crate::error::{Error, ErrorKind, Result};
-use crate::geometry::stream15_is_uv;
 use crate::look::Look;
 use crate::options::{ExportOptions, GltfFormat};
 use crate::report::Report;
@@ -32,6 +31,7 @@ use glb::Document;
 use gltf_json as json;
 use gltf_json::Index;
 use msh::{resource as res, Container, ModelKind, ModelRef};
+use mshconv_convert::view::{ExportView, Exported};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -65,38 +65,53 @@ pub fn export_with_look(
     look: &Look,
     image_stem: &str,
 ) -> Result<(GltfFiles, Report)> {
-    let mut document = document_with(bytes, options, Some((look, image_stem)))?;
+    options.check()?;
+    let view = ExportView::new(bytes)?.with_look(look, image_stem);
+    let out = export_view(&view, options)?;
+    Ok((
+        GltfFiles {
+            main: out.main,
+            side: out.side,
+        },
+        out.report,
+    ))
+}
+
+/// The glTF export of a model's view: a `.glb` or a `.gltf` as
+/// `options.format` says; with the view's look (see [`export_with_look`]),
+/// a `.gltf`'s PNG textures beside it. `options.lod`/`group` choose what
+/// viewers show; every other LOD/group is in the file too.
+pub fn export_view(view: &ExportView<'_>, options: &ExportOptions) -> Result<Exported> {
+    options.check()?;
+    let mut document = document_of(view, options)?;
     let side = std::mem::take(&mut document.side_files);
     let (main, report) = document.encode(options.format)?;
-    Ok((GltfFiles { main, side }, report))
+    Ok(Exported { main, side, report })
 }
 
 /// The document [`export`] writes, before it is written out.
 pub(crate) fn document(bytes: &[u8], options: &ExportOptions) -> Result<Document> {
-    document_with(bytes, options, None)
+    options.check()?;
+    document_of(&ExportView::new(bytes)?, options)
 }
 
-/// The document, with the game's look and the stem of side image files when given.
-fn document_with(
-    bytes: &[u8],
-    options: &ExportOptions,
-    look: Option<(&Look, &str)>,
-) -> Result<Document> {
-    options.check()?;
+/// The document of a view (its look, when it has one, included).
+fn document_of(view: &ExportView<'_>, options: &ExportOptions) -> Result<Document> {
     // The tables are read where they lie (the validated view); only the
     // container's facts are copied out.
-    let opened = msh::open(bytes, msh::Mode::Strict)?;
-    crate::repeats::check(&opened.view, None)?;
-    let container = Container::of(&opened.archive);
-    let mut exporter = Exporter::new(&container, opened.view, options);
-    exporter.look = look.map(|(look, stem)| look::LookState::new(look, stem));
+    crate::repeats::check(view.model(), None)?;
+    let container = Container::of(&view.opened.archive);
+    let mut exporter = Exporter::new(&container, view, options);
+    exporter.look = view
+        .look
+        .map(|(look, stem)| look::LookState::new(look, stem));
     // The buffer holds about 1.5 bytes per input byte (floats for packed
     // values, raw tables), and the GLB is assembled in it (plus the JSON, under
     // 64 KiB for most models): sized once, no copies while it grows.
     exporter
         .buf
         .bytes
-        .reserve(bytes.len().saturating_mul(2).saturating_add(64 << 10));
+        .reserve(view.bytes.len().saturating_mul(2).saturating_add(64 << 10));
     // About five accessors (and views) per batch (positions, normals, UVs,
     // indices, one more stream), up to four per animated node (times,
     // translations, rotations and their own times), plus the raw tables.
@@ -104,7 +119,7 @@ fn document_with(
     exporter.buf.views.reserve(accessors);
     exporter.buf.accessors.reserve(accessors);
     exporter.run()?;
-    exporter.extras.original = Some(crate::original::encode(bytes));
+    exporter.extras.original = Some(crate::original::encode(view.bytes));
     Ok(exporter.finish())
 }
 
@@ -133,6 +148,8 @@ struct Exporter<'m> {
     roots: Vec<u32>,
     extras: ex::ModelExtras,
     cw: bool,
+    /// The view's winding vote ([`ExportView::clockwise`]), noted by `detect_winding`.
+    clockwise: bool,
     vertex_covered: Vec<bool>,
     index_covered: Vec<bool>,
     /// Res6 in native order, read once (shared, so a slot's meshes can borrow
@@ -149,8 +166,10 @@ struct Exporter<'m> {
 }
 
 impl<'m> Exporter<'m> {
-    /// `container` gives the container's facts (entries, layout, header), `view` the tables.
-    fn new(container: &'m Container, view: ModelRef<'m>, options: &'m ExportOptions) -> Self {
+    /// `container` gives the container's facts (entries, layout, header),
+    /// `model` the tables and what every export reads of them the same way.
+    fn new(container: &'m Container, model: &ExportView<'m>, options: &'m ExportOptions) -> Self {
+        let view = model.model().clone();
         Exporter {
             container,
             axes: Axes {
@@ -170,12 +189,13 @@ impl<'m> Exporter<'m> {
             roots: Vec::new(),
             extras: ex::ModelExtras::default(),
             cw: false,
+            clockwise: model.clockwise,
             vertex_covered: vec![false; view.positions.len()],
             index_covered: vec![false; view.indices.len()],
-            indices: view.indices.iter().map(|i| i.get()).collect(),
+            indices: model.indices.clone(),
             extras_empty: Vec::new(),
             anim_raw_nodes: false,
-            stream15_uv: view.stream15.is_some_and(stream15_is_uv),
+            stream15_uv: model.stream15_uv,
             look: None,
             view,
             options,

@@ -1,4 +1,4 @@
-"""Reads .usda files back with Pixar's USD (usd-core) for crates/convert/tests/usd_export.rs.
+"""Reads .usda files back with Pixar's USD (usd-core) for crates/formats/usd/tests/usd_export.rs.
 
 Usage: python read_back.py DIR. For every DIR/*.usda (sorted), prints one JSON
 line: the file, usd-core's own checks (every validator of its UsdValidation
