@@ -6,6 +6,7 @@ use crate::format::Format;
 use crate::options::Options;
 use crate::resources::Resources;
 use dispatch::Exporter;
+use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::{ClipList, ExportView, Report};
 
 mod dispatch;
@@ -77,16 +78,7 @@ pub fn convert(
         bytes,
     };
     if from != Format::Msh {
-        let imported = dispatch::import(input, from, options, resources)?;
-        let mut files = vec![file("msh", imported.msh)];
-        // The clip list beside the model, where the next export finds it.
-        if let Some(clips) = imported.clips {
-            files.push(file(CLIPS_EXT, clips.to_json().into_bytes()));
-        }
-        return Ok(Output {
-            files,
-            report: imported.report,
-        });
+        return Ok(import(input, from, options, names, resources, false)?.0);
     }
     // Every export: the clips (given, or the list beside the model for the
     // formats that take them), the format's options checked, the model opened
@@ -118,6 +110,54 @@ pub fn convert(
             .map(|(name, bytes)| OutputFile { name, bytes }),
     );
     Ok(Output { files, report })
+}
+
+/// [`convert`] of a glTF, GLB or OBJ to MSH that also reads the look the
+/// input brings back (what [`crate::look_import::read_look`] reads, its
+/// notes in the report beside it) from the same parse of the input: a
+/// `--game-dir` import needs both, and the document is then parsed and its
+/// material indices computed once.
+pub fn convert_bringing_look(
+    input: &[u8],
+    from: Format,
+    options: &Options,
+    names: &Names,
+    resources: &dyn Resources,
+) -> Result<(Output, ImportedLook, Report), Error> {
+    from.check_direction(Format::Msh)?;
+    let (output, look) = import(input, from, options, names, resources, true)?;
+    let mut look = look.unwrap_or_default();
+    let notes = Report {
+        notes: std::mem::take(&mut look.notes),
+    };
+    Ok((output, look, notes))
+}
+
+/// An import to MSH (the look too, when `look`): the model, then its clip
+/// list beside it.
+fn import(
+    input: &[u8],
+    from: Format,
+    options: &Options,
+    names: &Names,
+    resources: &dyn Resources,
+    look: bool,
+) -> Result<(Output, Option<ImportedLook>), Error> {
+    let imported = dispatch::import(input, from, options, resources, look)?;
+    let file = |ext: &str, bytes: Vec<u8>| OutputFile {
+        name: format!("{}.{ext}", names.file),
+        bytes,
+    };
+    let mut files = vec![file("msh", imported.msh)];
+    // The clip list beside the model, where the next export finds it.
+    if let Some(clips) = imported.clips {
+        files.push(file(CLIPS_EXT, clips.to_json().into_bytes()));
+    }
+    let output = Output {
+        files,
+        report: imported.report,
+    };
+    Ok((output, imported.look))
 }
 
 /// The extension of a model's clip list file, `NAME.clips.json`.

@@ -38,7 +38,7 @@ mod options;
 pub mod resources;
 pub mod txn;
 
-pub use convert::{convert, model_as_msh, Names, Output, OutputFile};
+pub use convert::{convert, convert_bringing_look, model_as_msh, Names, Output, OutputFile};
 pub use error::{io_code, Error, Kind, Location, EXIT_INVALID, EXIT_USAGE};
 pub use format::{input_format, is_archive_path, Format, UnknownFormatName, JSON, TEXT_PLAIN, ZIP};
 pub use game::{GameDir, GameLook, GameResources, ModelLocation};

@@ -39,7 +39,7 @@ pub use options::{
     parse_rotation, rotation_name, Axis, BadOption, ExportOptions, GltfFormat, Rotation,
 };
 pub use report::{Note, Report};
-pub use view::{ExportView, Exported};
+pub use view::{ExportView, Exported, Imported};
 
 /// Gives the bytes of a side-car file named by a relative URI (a glTF buffer or image, an OBJ's texture), or `None`.
 /// The importer only asks for plain file names (no folders, no `..`, no scheme).

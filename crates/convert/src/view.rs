@@ -84,3 +84,20 @@ pub struct Exported {
     /// What the export approximated or decided.
     pub report: Report,
 }
+
+/// What an import makes of a file, from one parse: the model, the clip list
+/// its animations recorded, the look it brings back (when asked for), and
+/// its report.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The MSH file.
+    pub msh: Vec<u8>,
+    /// The clips the animations became on the MSH timeline (glTF), to be
+    /// written beside the model.
+    pub clips: Option<crate::ClipList>,
+    /// The look the file brings back, by MSH material index (the notes of
+    /// reading it in its `notes`).
+    pub look: Option<crate::imported_look::ImportedLook>,
+    /// What the import approximated or decided.
+    pub report: Report,
+}

@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::format::Format;
 use crate::options::{Fps, Options};
 use crate::resources::{mtllib_name, Resources};
-use mshconv_convert::{ClipList, ExportView, Exported, GltfFormat, Report};
+use mshconv_convert::{ClipList, ExportView, Exported, GltfFormat, Imported, Report};
 
 use super::Names;
 
@@ -83,38 +83,52 @@ impl Exporter {
     }
 }
 
-/// What an import made: the model, the clip list it recorded (glTF), the report.
-pub(super) struct Imported {
-    /// The MSH file.
-    pub msh: Vec<u8>,
-    /// The clip list the file's animations recorded, to be written beside the model.
-    pub clips: Option<ClipList>,
-    /// What the import approximated or decided.
-    pub report: Report,
-}
-
 /// Imports `input` (in format `from`) to MSH; `resources` gives a `.gltf`'s
-/// buffers and an `.obj`'s `.mtl`.
+/// buffers and images and an `.obj`'s `.mtl`. With `look`, the look the
+/// input brings back too, from the same parse (an OBJ's from its `.mtl`).
 pub(super) fn import(
     input: &[u8],
     from: Format,
     options: &Options,
     resources: &dyn Resources,
+    look: bool,
 ) -> Result<Imported, Error> {
     match from {
         Format::Glb | Format::Gltf => {
             let side = |name: &str| resources.side_file(name);
-            let (msh, clips, report) =
-                mshconv_gltf::import_with_clips(input, &options.gltf_import(), &side)?;
-            Ok(Imported { msh, clips, report })
+            let import = options.gltf_import();
+            if look {
+                return Ok(mshconv_gltf::import_with_look(input, &import, &side)?);
+            }
+            let (msh, clips, report) = mshconv_gltf::import_with_clips(input, &import, &side)?;
+            Ok(Imported {
+                msh,
+                clips,
+                look: None,
+                report,
+            })
         }
         Format::Obj => {
             let mtl = resources.mtl(mtllib_name(input).as_deref());
             let (msh, report) =
                 mshconv_obj::obj_to_msh(input, mtl.as_deref(), &options.obj_import())?;
+            let look = match (look, &mtl) {
+                (false, _) => None,
+                // Nothing to bring back without the .mtl the .obj names.
+                (true, None) => Some(Default::default()),
+                (true, Some(mtl)) => {
+                    let side = |name: &str| resources.side_file(name);
+                    let mut notes = Report::default();
+                    let mut look = mshconv_obj::look::read_look(mtl, &side, &mut notes)?;
+                    notes.notes.append(&mut look.notes);
+                    look.notes = notes.notes;
+                    Some(look)
+                }
+            };
             Ok(Imported {
                 msh,
                 clips: None,
+                look,
                 report,
             })
         }

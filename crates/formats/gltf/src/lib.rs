@@ -33,7 +33,9 @@ use mshconv_convert::{
 };
 
 pub use export::{export, export_view, export_with_look, GltfFiles};
-pub use import::{import, import_with_clips, AnimationChoice, ImportOptions, Resolver};
+pub use import::{
+    import, import_with_clips, import_with_look, AnimationChoice, ImportOptions, Resolver,
+};
 
 use mshconv_convert::{ExportOptions, Report, Result};
 

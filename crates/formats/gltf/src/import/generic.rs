@@ -224,7 +224,7 @@ pub fn scene_traced(
             "node scale was baked into the geometry (MSH nodes have no scale)",
         );
     }
-    let materials = super::look::material_indices(doc, report)?;
+    let materials = src.material_indices(report)?;
     let winding_cw = recorded.is_some_and(|r| r.winding == ex::Winding::Cw);
     // Skinned meshes go to their joints' nodes (skin.rs).
     let item_of = node_items(&items);

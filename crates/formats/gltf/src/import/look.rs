@@ -228,10 +228,13 @@ fn uri_stem(uri: &str) -> Option<String> {
 /// Reads the look of glTF or GLB bytes. `resolver` gives a `.gltf`'s side
 /// files (buffers and images) by plain file name.
 pub fn read_look(bytes: &[u8], resolver: Resolver<'_>) -> Result<ImportedLook> {
-    let src = read::parse(bytes, resolver)?;
+    look_of(&read::parse(bytes, resolver)?, resolver)
+}
+
+/// The look of a parsed document (`resolver` gives a `.gltf`'s image files).
+pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<ImportedLook> {
     let doc = &src.doc;
-    let mut report = Report::default();
-    let indices = material_indices(doc, &mut report)?;
+    let indices = src.material_indices(&mut Report::default())?;
     let mut look = ImportedLook {
         // The document's own extras (`extras.msh.wear`), where the export
         // writes it.
@@ -267,7 +270,7 @@ pub fn read_look(bytes: &[u8], resolver: Resolver<'_>) -> Result<ImportedLook> {
                     // An image that is not there or does not decode (KTX2, a
                     // damaged PNG) leaves its material without one: the
                     // model still converts, with a note.
-                    match read_image(&src, &source, resolver) {
+                    match read_image(src, &source, resolver) {
                         Ok(image) => {
                             slot.insert(Some(image));
                         }

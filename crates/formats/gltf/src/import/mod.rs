@@ -32,6 +32,7 @@ use crate::assemble::AssembleOptions;
 use crate::error::Result;
 use crate::options::{Axis, Rotation};
 use crate::report::Report;
+use mshconv_convert::view::Imported;
 
 /// Which animation(s) of a glTF become the MSH timeline.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -115,7 +116,36 @@ pub fn import_with_clips(
     options: &ImportOptions,
     resolver: Resolver<'_>,
 ) -> Result<(Vec<u8>, Option<mshconv_convert::ClipList>, Report)> {
-    let (msh, laid, mut report) = import_model(bytes, options, resolver)?;
+    let (msh, laid, report) = import_model(bytes, options, resolver)?;
+    with_clips(msh, laid, report)
+}
+
+/// [`import_with_clips`] and the look ([`look::read_look`]) from one parse of
+/// the document: the model, its clip list, its look (the notes of reading
+/// it in `look.notes`) and the import's report.
+pub fn import_with_look(
+    bytes: &[u8],
+    options: &ImportOptions,
+    resolver: Resolver<'_>,
+) -> Result<Imported> {
+    let source = read::parse(bytes, resolver)?;
+    let (msh, laid, report) = import_source(&source, bytes.len(), options)?;
+    let (msh, clips, report) = with_clips(msh, laid, report)?;
+    let look = look::look_of(&source, resolver)?;
+    Ok(Imported {
+        msh,
+        clips,
+        look: Some(look),
+        report,
+    })
+}
+
+/// The clips the animations became, listed in the report.
+fn with_clips(
+    msh: Vec<u8>,
+    laid: Laid,
+    mut report: Report,
+) -> Result<(Vec<u8>, Option<mshconv_convert::ClipList>, Report)> {
     let clips = (laid.clips.len() > 1 || laid.recorded)
         .then(|| mshconv_convert::ClipList::new(laid.clips))
         .transpose()?;
@@ -150,7 +180,16 @@ fn import_model(
     options: &ImportOptions,
     resolver: Resolver<'_>,
 ) -> Result<(Vec<u8>, Laid, Report)> {
-    let source = read::parse(bytes, resolver)?;
+    import_source(&read::parse(bytes, resolver)?, bytes.len(), options)
+}
+
+/// The model of a parsed document (`file_len`: the file's size, which bounds
+/// what its compressed data may decode to).
+fn import_source(
+    source: &read::Source<'_>,
+    file_len: usize,
+    options: &ImportOptions,
+) -> Result<(Vec<u8>, Laid, Report)> {
     let recorded: Option<ModelExtras> = source
         .doc
         .scenes()
@@ -189,7 +228,7 @@ fn import_model(
     if let Some(extras) = recorded.as_ref().filter(|m| m.kind == ex::Kind::Terrain) {
         // Every table is in the extras; the options do not apply.
         return Ok((
-            terrain::rebuild(&source, extras, bytes.len())?,
+            terrain::rebuild(source, extras, file_len)?,
             Laid::default(),
             report,
         ));
@@ -201,7 +240,7 @@ fn import_model(
         if same_frame && options.animation == AnimationChoice::All {
             // The exact rebuild must prove itself: content that no longer fits the
             // recorded layout (edited, or damaged) falls through to the generic path.
-            let rebuilt = lossless::rebuild(&source, extras, &resolved)?.and_then(|model| {
+            let rebuilt = lossless::rebuild(source, extras, &resolved)?.and_then(|model| {
                 let bytes = model.to_bytes().map_err(|e| e.to_string())?;
                 match msh::open(&bytes, msh::Mode::Strict) {
                     Ok(_) => Ok(bytes),
@@ -214,7 +253,7 @@ fn import_model(
             // With clips: the clip animations must be unedited too.
             let rebuilt = match rebuilt {
                 Ok(bytes) => {
-                    clips::unedited(&source, &bytes, extras, &resolved)?.map(|clips| (bytes, clips))
+                    clips::unedited(source, &bytes, extras, &resolved)?.map(|clips| (bytes, clips))
                 }
                 Err(why) => Err(why),
             };
@@ -229,11 +268,11 @@ fn import_model(
                 Err(why) => {
                     // Rewritten by another tool: the original it carries, part by part.
                     if let Some(r) = recognise::recognise(
-                        &source,
+                        source,
                         extras,
                         &resolved,
                         &options.assemble,
-                        bytes.len(),
+                        file_len,
                     )? {
                         report.notes.extend(r.report.notes);
                         check_valid(&r.msh)?;
@@ -247,7 +286,7 @@ fn import_model(
             }
         }
     }
-    if recorded.is_none() && looks_exported_without_extras(&source) {
+    if recorded.is_none() && looks_exported_without_extras(source) {
         report.note(
             "import.custom_properties_missing",
             "the file looks like an mshconv export saved without Custom Properties (Blender's default glTF export drops them): \
@@ -258,7 +297,7 @@ fn import_model(
         );
     }
     let (scene, laid) = generic::scene(
-        &source,
+        source,
         recorded.as_ref(),
         &resolved,
         &options.animation,

@@ -33,6 +33,27 @@ pub struct Source<'a> {
     pub(crate) notes: Vec<Note>,
     /// How many more accessor elements may be read.
     budget: ReadBudget,
+    /// The MSH material index of every glTF material and the notes of
+    /// assigning them, computed once ([`Source::material_indices`]).
+    material_indices: std::cell::OnceCell<(Vec<u16>, Vec<crate::report::Note>)>,
+}
+
+impl Source<'_> {
+    /// The MSH material index of every glTF material
+    /// ([`super::look::material_indices`]), computed once per document (the
+    /// geometry import and the look import both read them); the notes of
+    /// assigning them go into `report` at each call.
+    pub(crate) fn material_indices(&self, report: &mut crate::report::Report) -> Result<Vec<u16>> {
+        if let Some((indices, notes)) = self.material_indices.get() {
+            report.notes.extend(notes.iter().cloned());
+            return Ok(indices.clone());
+        }
+        let mut own = crate::report::Report::default();
+        let indices = super::look::material_indices(&self.doc, &mut own)?;
+        report.notes.extend(own.notes.iter().cloned());
+        let _ = self.material_indices.set((indices.clone(), own.notes));
+        Ok(indices)
+    }
 }
 
 fn invalid(code: &str, message: impl Into<String>) -> Error {
@@ -110,6 +131,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
         extensions,
         notes: parsed.notes,
         budget,
+        material_indices: std::cell::OnceCell::new(),
     };
     if source.extensions.has_draco() {
         source.draco = draco::decode_primitives(&source, &source.extensions, file_bytes)?;
