@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::format::Format;
 use crate::options::{Fps, Options};
 use crate::resources::{mtllib_name, Resources};
-use mshconv_convert::{ClipList, ExportView, Exported, GltfFormat, Imported, Report};
+use mshconv_convert::{ClipList, ExportView, Exported, GltfFormat, Imported};
 
 use super::Names;
 
@@ -110,25 +110,21 @@ pub(super) fn import(
         }
         Format::Obj => {
             let mtl = resources.mtl(mtllib_name(input).as_deref());
-            let (msh, report) =
-                mshconv_obj::obj_to_msh(input, mtl.as_deref(), &options.obj_import())?;
-            let look = match (look, &mtl) {
-                (false, _) => None,
-                // Nothing to bring back without the .mtl the .obj names.
-                (true, None) => Some(Default::default()),
-                (true, Some(mtl)) => {
-                    let side = |name: &str| resources.side_file(name);
-                    let mut notes = Report::default();
-                    let mut look = mshconv_obj::look::read_look(mtl, &side, &mut notes)?;
-                    notes.notes.append(&mut look.notes);
-                    look.notes = notes.notes;
-                    Some(look)
-                }
-            };
+            let import = options.obj_import();
+            if look {
+                let side = |name: &str| resources.side_file(name);
+                return Ok(mshconv_obj::import_with_look(
+                    input,
+                    mtl.as_deref(),
+                    &import,
+                    &side,
+                )?);
+            }
+            let (msh, report) = mshconv_obj::obj_to_msh(input, mtl.as_deref(), &import)?;
             Ok(Imported {
                 msh,
                 clips: None,
-                look,
+                look: None,
                 report,
             })
         }

@@ -128,3 +128,28 @@ pub fn obj_to_msh(
 ) -> mshconv_convert::Result<(Vec<u8>, Report)> {
     import(obj, mtl, options)
 }
+
+/// [`obj_to_msh`] and the look the `.mtl` brings back ([`look::read_look`]:
+/// each `newmtl mat<k>`'s texture, its images from `resolver`; the notes of
+/// reading it in `look.notes`); without an `.mtl`, an empty look.
+pub fn import_with_look(
+    obj: &[u8],
+    mtl: Option<&[u8]>,
+    options: &ObjImportOptions,
+    resolver: Resolver<'_>,
+) -> mshconv_convert::Result<mshconv_convert::Imported> {
+    let (msh, report) = obj_to_msh(obj, mtl, options)?;
+    let mut look = imported_look::ImportedLook::default();
+    if let Some(mtl) = mtl {
+        let mut notes = Report::default();
+        look = look::read_look(mtl, resolver, &mut notes)?;
+        notes.notes.append(&mut look.notes);
+        look.notes = notes.notes;
+    }
+    Ok(mshconv_convert::Imported {
+        msh,
+        clips: None,
+        look: Some(look),
+        report,
+    })
+}
