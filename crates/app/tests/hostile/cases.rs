@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 
 /// What an input is imported as.
 pub enum Kind {
-    /// `mshconv_convert::gltf_to_msh`; a side-car file the resolver hands out by name.
+    /// `mshconv_gltf::gltf_to_msh`; a side-car file the resolver hands out by name.
     Gltf {
         /// `(file name, bytes)` the resolver answers for, if any.
         side_car: Option<(String, Vec<u8>)>,
     },
-    /// `mshconv_convert::obj_to_msh`, with an MTL if given.
+    /// `mshconv_obj::obj_to_msh`, with an MTL if given.
     Obj {
         /// The MTL.
         mtl: Option<Vec<u8>>,
