@@ -1,6 +1,6 @@
 //! Conversion speed on the smallest, a typical and the largest committed
 //! fixture model: parse + validate, MSH -> GLB, GLB -> MSH, MSH -> OBJ, OBJ -> MSH.
-//! Run: `cargo bench -p mshconv-convert` (results in target/criterion/).
+//! Run: `cargo bench -p mshconv-app --bench convert` (results in target/criterion/).
 
 #![allow(missing_docs)] // criterion_group! generates an undocumented function.
 

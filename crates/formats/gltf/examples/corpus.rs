@@ -6,7 +6,7 @@
 //! (`glb`), or their GLB exports back to MSH (`msh`), on one thread, and prints
 //! the input MiB, seconds of the best round and MiB/s.
 //!
-//! `cargo run --release -p mshconv-convert --example corpus -- glb corpus/ 5`
+//! `cargo run --release -p mshconv-gltf --example corpus -- glb corpus/ 5`
 use std::path::Path;
 use std::time::Instant;
 

@@ -2,7 +2,7 @@
 //! benchmark (bench/run.sh): converts `<file>` to GLB on `<threads>` threads for
 //! `<seconds>` seconds and prints conversions per second.
 //!
-//! `cargo run --release -p mshconv-convert --example throughput -- model.msh 2 10`
+//! `cargo run --release -p mshconv-gltf --example throughput -- model.msh 2 10`
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 

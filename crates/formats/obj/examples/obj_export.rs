@@ -1,4 +1,4 @@
-//! `cargo run -p mshconv-convert --example obj_export -- in.msh out.obj`: writes
+//! `cargo run -p mshconv-obj --example obj_export -- in.msh out.obj`: writes
 //! `out.obj` and `model.mtl` beside it (default options), prints the report.
 
 fn main() {

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo run -p mshconv-fixtures --release -- full --out /tmp/corpus   # 435 models
-//! MSHCONV_CORPUS=/tmp/corpus/models cargo test -p mshconv-convert --release --lib \
+//! MSHCONV_CORPUS=/tmp/corpus/models cargo test -p mshconv-obj --release --lib \
 //!     obj::bench -- --ignored --nocapture --test-threads 1
 //! ```
 //!

@@ -165,7 +165,7 @@ fn our_obj_through_blender_comes_back_with_its_names_materials_and_triangles() {
     let problems = compare(&expected, &actual, 2e-6, 0.0, 2.0 / 127.0 + 2e-4);
     assert!(
         problems.is_empty(),
-        "{}\n(if fixtures/small changed, regenerate: cargo run -p mshconv-convert --example obj_export -- fixtures/small/models/m277_turret.msh /tmp/m277_turret.obj && .venv-blender/bin/python tools/blender/obj_fixtures.py /tmp/m277_turret.obj)",
+        "{}\n(if fixtures/small changed, regenerate: cargo run -p mshconv-obj --example obj_export -- fixtures/small/models/m277_turret.msh /tmp/m277_turret.obj && .venv-blender/bin/python tools/blender/obj_fixtures.py /tmp/m277_turret.obj)",
         problems.join("\n")
     );
 }
