@@ -36,11 +36,11 @@ need wrk wrk
 
 if [ -z "$only" ]; then
   cargo build --release -q -p mshconv -p mshconv-server -p mshconv-fixtures
-  cargo build --release -q -p mshconv-convert --example throughput --example corpus
+  cargo build --release -q -p mshconv-gltf --example throughput --example corpus
   cargo build --release -q -p mshconv --example io_floor
 else
   cargo build --release -q -p mshconv-server -p mshconv-fixtures
-  cargo build --release -q -p mshconv-convert --example throughput
+  cargo build --release -q -p mshconv-gltf --example throughput
 fi
 cargo build --release -q -p mshconv-server --example http_floor
 bin="$root/target/release"
@@ -224,7 +224,7 @@ import); the last column puts every step against the corpus copy.
 | GLB folder \`batch --to msh\`, 1 job | ${t[back1]} | $(mibs "$glb_bytes" 1) | $(mibs "$glb_bytes" "${t[back1]}") | $(ratio "$floor_glb" "${t[back1]}") | $(ratio "$(mibs "$glb_bytes" "${t[back1]}")" "$(mibs "$bytes" "$floor")") |
 | GLB folder \`batch --to msh\`, 2 jobs | ${t[back2]} | $(mibs "$glb_bytes" 1) | $(mibs "$glb_bytes" "${t[back2]}") | $(ratio "$floor_glb" "${t[back2]}") | $(ratio "$(mibs "$glb_bytes" "${t[back2]}")" "$(mibs "$bytes" "$floor")") |
 
-In memory, one thread, no file system (\`cargo run --release -p mshconv-convert --example corpus -- glb|msh CORPUS $runs\`):
+In memory, one thread, no file system (\`cargo run --release -p mshconv-gltf --example corpus -- glb|msh CORPUS $runs\`):
 MSH -> GLB: $mem_glb. GLB -> MSH: $mem_msh.
 
 The batch to GLB without its conversion (\`cargo run --release -p mshconv --example io_floor -- CORPUS GLB_FOLDER DEST JOBS $runs\`:

@@ -48,7 +48,7 @@ cp -n fixtures/foreign/gltf/skins/*.glb fuzz/corpus/gltf_import/ 2>/dev/null || 
 mkdir -p fuzz/corpus/clips_parse
 printf 'idle=0..10:loop,walk=11..40:pingpong,die=41..41:once' > fuzz/corpus/clips_parse/spec.txt
 printf '{"clips": [{"name": "idle", "first": 0, "last": 10, "mode": "loop"}, {"name": "walk", "first": 3, "last": 9}]}' > fuzz/corpus/clips_parse/list.json
-cp -n crates/convert/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/null || true
+cp -n crates/formats/gltf/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/null || true
 # Seeds for txn_journal: a journal as a transaction writes it in /game, and
 # one whose temporary file lies elsewhere (refused).
 mkdir -p fuzz/corpus/txn_journal

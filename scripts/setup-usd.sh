@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Pixar's USD Python bindings (PyPI usd-core, pinned) into .venv-usd
-# for the USD export tests (crates/convert/tests/usd_export.rs). Idempotent: an
+# for the USD export tests (crates/formats/usd/tests/usd_export.rs). Idempotent: an
 # existing venv with a working pxr is reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -7,11 +7,11 @@ cd "$(dirname "$0")/.."
 if [ ! -d tools/gltf-validator/node_modules/gltf-validator ]; then
   npm ci --prefix tools/gltf-validator --no-audit --no-fund
 fi
-# glTF-Transform's CLI (quantize, meshopt) for crates/convert/tests/import_compressed.rs.
+# glTF-Transform's CLI (quantize, meshopt) for crates/formats/gltf/tests/import_compressed.rs.
 [ -d tools/gltf-transform/node_modules/@gltf-transform/cli ] || npm ci --prefix tools/gltf-transform --no-audit --no-fund
 # Real Blender (bpy) for the Blender round-trip tests.
 scripts/setup-blender.sh
-# Pixar's USD Python bindings (usd-core) for the USD export test (crates/convert/tests/usd_export.rs).
+# Pixar's USD Python bindings (usd-core) for the USD export test (crates/formats/usd/tests/usd_export.rs).
 scripts/setup-usd.sh
 # Headless chromium and playwright-core for the web page's browser test (server/tests/web_page.rs).
 scripts/setup-browser.sh

@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let refuse = |_: &str| -> Option<Vec<u8>> { None };
-    if let Ok((msh, _)) = mshconv_convert::gltf_to_msh(data, &Default::default(), &refuse) {
+    if let Ok((msh, _)) = mshconv_gltf::gltf_to_msh(data, &Default::default(), &refuse) {
         if let Err(e) = msh::open(&msh, msh::Mode::Strict) {
             panic!("the importer wrote an invalid MSH: {e}");
         }

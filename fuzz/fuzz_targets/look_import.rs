@@ -29,8 +29,8 @@ fn check_library(bytes: &[u8]) {
 fuzz_target!(|data: &[u8]| {
     let _ = mshconv_convert::raster::decode(data, "input");
     let mut report = mshconv_convert::Report::default();
-    let _ = mshconv_convert::obj::look::read_look(data, &|_| Some(data.to_vec()), &mut report);
-    let Ok(look) = mshconv_convert::gltf::import::look::read_look(data, &|_| None) else {
+    let _ = mshconv_obj::look::read_look(data, &|_| Some(data.to_vec()), &mut report);
+    let Ok(look) = mshconv_gltf::import::look::read_look(data, &|_| None) else {
         return;
     };
     let libs = Libraries {

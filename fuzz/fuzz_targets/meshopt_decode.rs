@@ -1,4 +1,4 @@
-//! EXT_meshopt_compression decoding (mshconv_convert::gltf::import::meshopt):
+//! EXT_meshopt_compression decoding (mshconv_gltf::import::meshopt):
 //! bytes 0-3 choose the mode, the filter, the stride and (with byte 4) the
 //! count; the rest is the compressed data. Decoding never panics or aborts
 //! (every parameter meshoptimizer asserts on is checked first), and what it
@@ -7,7 +7,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mshconv_convert::gltf::import::meshopt::{decode, Filter, Mode};
+use mshconv_gltf::import::meshopt::{decode, Filter, Mode};
 
 const MAX_BYTES: usize = 1 << 20;
 

@@ -9,9 +9,9 @@ fuzz_target!(|data: &[u8]| {
     let refuse = |_: &str| -> Option<Vec<u8>> { None };
     let valid = msh::open(data, msh::Mode::Strict).is_ok();
     for format in [GltfFormat::Glb, GltfFormat::Gltf] {
-        match mshconv_convert::msh_to_gltf(data, &ExportOptions { format, ..Default::default() }) {
+        match mshconv_gltf::msh_to_gltf(data, &ExportOptions { format, ..Default::default() }) {
             Ok((gltf, _)) => {
-                let back = mshconv_convert::gltf_to_msh(&gltf, &Default::default(), &refuse);
+                let back = mshconv_gltf::gltf_to_msh(&gltf, &Default::default(), &refuse);
                 match back {
                     Ok((msh, _)) => assert_eq!(msh, data, "{format:?} round trip changed a valid file"),
                     Err(e) => panic!("re-importing our own export failed: {e}"),

@@ -136,10 +136,9 @@ mod tests {
             "/../fixtures/small/models/m145_barrel.msh"
         ))
         .unwrap();
-        let expected =
-            mshconv_convert::msh_to_gltf(&msh, &mshconv_convert::ExportOptions::default())
-                .unwrap()
-                .0;
+        let expected = mshconv_gltf::msh_to_gltf(&msh, &mshconv_convert::ExportOptions::default())
+            .unwrap()
+            .0;
         let response = app(state())
             .oneshot(
                 Request::post("/v1/convert?to=glb")

@@ -92,12 +92,12 @@ fn valid_requests() -> Vec<Valid> {
             name: name.to_string(),
             ..Default::default()
         };
-        mshconv_convert::msh_to_gltf(&robot, &options).unwrap().0
+        mshconv_gltf::msh_to_gltf(&robot, &options).unwrap().0
     };
     let glb = gltf(mshconv_convert::GltfFormat::Glb, "model");
-    let obj_export = mshconv_convert::msh_to_obj(
+    let obj_export = mshconv_obj::msh_to_obj(
         &wreck,
-        &mshconv_convert::ObjExportOptions {
+        &mshconv_obj::ObjExportOptions {
             mtl_name: "model.mtl".into(),
             ..Default::default()
         },
@@ -113,7 +113,7 @@ fn valid_requests() -> Vec<Valid> {
         expected,
     };
     let to_msh = |bytes: &[u8]| {
-        mshconv_convert::gltf_to_msh(bytes, &Default::default(), &|_| None)
+        mshconv_gltf::gltf_to_msh(bytes, &Default::default(), &|_| None)
             .unwrap()
             .0
     };
@@ -130,7 +130,7 @@ fn valid_requests() -> Vec<Valid> {
         raw(
             "/v1/convert?to=msh",
             &obj,
-            mshconv_convert::obj_to_msh(&obj, None, &Default::default())
+            mshconv_obj::obj_to_msh(&obj, None, &Default::default())
                 .unwrap()
                 .0,
         ),
@@ -206,7 +206,7 @@ impl Material {
                 format,
                 ..Default::default()
             };
-            files.push(mshconv_convert::msh_to_gltf(&robot, &options).unwrap().0);
+            files.push(mshconv_gltf::msh_to_gltf(&robot, &options).unwrap().0);
         }
         Material { files }
     }
@@ -1155,7 +1155,7 @@ async fn gltf_uris_are_never_followed() {
         ..Default::default()
     };
     let robot = fixture("fixtures/small/models/m143_robot.msh");
-    let (gltf, _) = mshconv_convert::msh_to_gltf(&robot, &options).unwrap();
+    let (gltf, _) = mshconv_gltf::msh_to_gltf(&robot, &options).unwrap();
     let doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     let cwd_file = std::env::current_dir()
         .unwrap()

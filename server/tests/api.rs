@@ -91,7 +91,7 @@ async fn convert_passes_every_option() {
         header(&r, "content-disposition"),
         "attachment; filename=\"w.gltf\""
     );
-    let expected = mshconv_convert::msh_to_gltf(
+    let expected = mshconv_gltf::msh_to_gltf(
         &walker,
         &mshconv_convert::ExportOptions {
             lod: 1,
@@ -116,9 +116,9 @@ async fn convert_passes_every_option() {
 async fn convert_to_obj_is_a_zip_unless_a_part_is_asked_for() {
     let server = TestServer::start(config()).await;
     let walker = fixture(WALKER);
-    let (expected, _) = mshconv_convert::msh_to_obj(
+    let (expected, _) = mshconv_obj::msh_to_obj(
         &walker,
-        &mshconv_convert::ObjExportOptions {
+        &mshconv_obj::ObjExportOptions {
             mtl_name: "walker.mtl".to_string(),
             ..Default::default()
         },
@@ -175,7 +175,7 @@ async fn convert_back_to_msh_from_glb_gltf_and_obj() {
             format,
             ..Default::default()
         };
-        let (gltf, _) = mshconv_convert::msh_to_gltf(&walker, &options).unwrap();
+        let (gltf, _) = mshconv_gltf::msh_to_gltf(&walker, &options).unwrap();
         let r = client()
             .post(server.url("/v1/convert?to=msh"))
             .multipart(form(gltf, "walker.bin"))
@@ -197,8 +197,8 @@ async fn convert_back_to_msh_from_glb_gltf_and_obj() {
         assert_eq!(r.bytes().await.unwrap(), walker, "{format:?}");
     }
     // OBJ with its MTL as a second multipart field.
-    let (obj, _) = mshconv_convert::msh_to_obj(&walker, &Default::default()).unwrap();
-    let expected = mshconv_convert::obj_to_msh(&obj.obj, Some(&obj.mtl), &Default::default())
+    let (obj, _) = mshconv_obj::msh_to_obj(&walker, &Default::default()).unwrap();
+    let expected = mshconv_obj::obj_to_msh(&obj.obj, Some(&obj.mtl), &Default::default())
         .unwrap()
         .0;
     let form = reqwest::multipart::Form::new()
@@ -1002,7 +1002,7 @@ async fn gltf_side_car_buffers_are_never_read() {
         format: mshconv_convert::GltfFormat::Gltf,
         ..Default::default()
     };
-    let (gltf, _) = mshconv_convert::msh_to_gltf(&fixture(WALKER), &options).unwrap();
+    let (gltf, _) = mshconv_gltf::msh_to_gltf(&fixture(WALKER), &options).unwrap();
     let mut doc: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     for (uri, code) in [
         ("model.bin", "gltf.missing_buffer"),

@@ -14,7 +14,7 @@ fn library_glb_with_clips(bytes: &[u8], name: &str, spec: &str) -> Vec<u8> {
         clips: Some(spec.parse().unwrap()),
         ..Default::default()
     };
-    mshconv_convert::msh_to_gltf(bytes, &options).unwrap().0
+    mshconv_gltf::msh_to_gltf(bytes, &options).unwrap().0
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

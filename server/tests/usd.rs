@@ -17,7 +17,7 @@ async fn convert_to_usda_is_the_library_output() {
         clips: Some("idle=0..3:loop".parse().unwrap()),
         ..Default::default()
     };
-    let (expected, _) = mshconv_convert::usd::export(&walker, &options).unwrap();
+    let (expected, _) = mshconv_usd::export(&walker, &(&options).into()).unwrap();
     let r = client()
         .post(server.url("/v1/convert?to=usda&lod=1&fps=30&clips=idle%3D0..3%3Aloop"))
         .multipart(form(walker.clone(), "walker.msh"))

@@ -130,7 +130,7 @@ fn reference_glb(out: &Path, flags: &[&str]) -> PathBuf {
         name: "m095_walker".to_string(),
         ..Default::default()
     };
-    let library = mshconv_convert::msh_to_gltf(&fixture(WALKER), &options)
+    let library = mshconv_gltf::msh_to_gltf(&fixture(WALKER), &options)
         .unwrap()
         .0;
     let tag = flags

@@ -57,7 +57,7 @@ const LOOP_MODES = { once: LoopRepeat - 1, loop: LoopRepeat, pingpong: LoopRepea
 const BACKGROUND = 0x1e242c;
 /** The longest an upload and its answer may take before the page gives up. */
 const REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
-/** A glTF slot node: `<node>|L<lod>G<group>` (crates/convert/src/gltf/names.rs). */
+/** A glTF slot node: `<node>|L<lod>G<group>` (crates/convert/src/names.rs). */
 const SLOT_SUFFIX = /\|L([0-2])G([0-4])(?:\.\d{3})?$/;
 
 // What the page shows; window.mshconvTest.state is a copy of it.

@@ -9,7 +9,7 @@ Run with the bpy 4.2 module (see shared BLENDER.md for the venv):
    without material, a `#<index>` name and Blender's `.001` duplicate name),
    exported with `bpy.ops.wm.obj_export` and its default settings.
 2. With an argument (an OBJ written by `mshconv`, e.g. the one
-   `cargo run -p mshconv-convert --example obj_export -- fixtures/small/models/m252_wreck.msh /tmp/m252_wreck.obj`
+   `cargo run -p mshconv-obj --example obj_export -- fixtures/small/models/m252_wreck.msh /tmp/m252_wreck.obj`
    writes): that file imported with `bpy.ops.wm.obj_import` and exported again,
    both with default settings, as `blender_round_trip.obj` + `.mtl`.
 

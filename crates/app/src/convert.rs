@@ -4,8 +4,12 @@
 use crate::error::Error;
 use crate::format::Format;
 use crate::options::Options;
-use crate::resources::{mtllib_name, Resources};
-use mshconv_convert::{GltfFormat, Report};
+use crate::resources::Resources;
+use dispatch::Exporter;
+use mshconv_convert::imported_look::ImportedLook;
+use mshconv_convert::{ClipList, ExportView, Report};
+
+mod dispatch;
 
 /// How the outputs are named.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,150 +77,115 @@ pub fn convert(
         name: format!("{}.{ext}", names.file),
         bytes,
     };
-    let (files, report) = match (from, to) {
-        (Format::Msh, Format::Glb | Format::Gltf) => {
-            let format = if to == Format::Glb {
-                GltfFormat::Glb
-            } else {
-                GltfFormat::Gltf
-            };
-            let mut export = options.gltf_export(format, &names.model);
-            let beside = clips_beside(&mut export, resources, &names.model)?;
-            let (files, mut report) = match resources.look() {
-                // Without a game folder: the export as it always was.
-                None => {
-                    let (bytes, report) = mshconv_convert::msh_to_gltf(input, &export)?;
-                    (vec![file(to.name(), bytes)], report)
-                }
-                Some(game) => {
-                    let (out, mut report) = mshconv_convert::gltf::export_with_look(
-                        input,
-                        &export,
-                        &game.look,
-                        &names.file,
-                    )?;
-                    crate::game::add_notes(input, &game, &mut report);
-                    (with_side_files(file(to.name(), out.main), out.side), report)
-                }
-            };
-            note_clips_beside(&mut report, beside);
-            (files, report)
-        }
-        (Format::Glb | Format::Gltf, Format::Msh) => {
-            let side = |name: &str| resources.side_file(name);
-            let (bytes, clips, report) =
-                mshconv_convert::gltf::import_with_clips(input, &options.gltf_import(), &side)?;
-            let mut files = vec![file("msh", bytes)];
-            // The clip list beside the model, where the next export finds it.
-            if let Some(clips) = clips {
-                files.push(file(CLIPS_EXT, clips.to_json().into_bytes()));
-            }
-            (files, report)
-        }
-        (Format::Msh, Format::Obj) => {
-            let export = options.obj_export(format!("{}.mtl", names.file));
-            let game = resources.look();
-            let (out, side, report) = match &game {
-                // Without a game folder: the export as it always was.
-                None => {
-                    let (out, report) = mshconv_convert::msh_to_obj(input, &export)?;
-                    (out, Vec::new(), report)
-                }
-                Some(game) => {
-                    let (out, side, mut report) = mshconv_convert::obj::export_with_look(
-                        input,
-                        &export,
-                        &game.look,
-                        &names.file,
-                    )?;
-                    crate::game::add_notes(input, game, &mut report);
-                    (out, side, report)
-                }
-            };
-            let mut files = with_side_files(file("obj", out.obj), side);
-            let mtl = OutputFile {
-                name: out.mtl_name,
-                bytes: out.mtl,
-            };
-            // The .mtl second, before the PNGs it names.
-            files.insert(1, mtl);
-            (files, report)
-        }
-        (Format::Msh, Format::Usda) => {
-            // The glTF export's options (LOD/group, fps, axis, rotation, clips).
-            let mut export = options.gltf_export(GltfFormat::Glb, &names.model);
-            let beside = clips_beside(&mut export, resources, &names.model)?;
-            let (files, mut report) = match resources.look() {
-                // Without a game folder: untextured, no side files.
-                None => {
-                    let (bytes, report) = mshconv_convert::usd::export(input, &export)?;
-                    (vec![file("usda", bytes)], report)
-                }
-                Some(game) => {
-                    let (bytes, side, mut report) = mshconv_convert::usd::export_with_look(
-                        input,
-                        &export,
-                        &game.look,
-                        &names.file,
-                    )?;
-                    crate::game::add_notes(input, &game, &mut report);
-                    (with_side_files(file("usda", bytes), side), report)
-                }
-            };
-            note_clips_beside(&mut report, beside);
-            (files, report)
-        }
-        (Format::Obj, Format::Msh) => {
-            let mtl = resources.mtl(mtllib_name(input).as_deref());
-            let (bytes, report) =
-                mshconv_convert::obj_to_msh(input, mtl.as_deref(), &options.obj_import())?;
-            (vec![file("msh", bytes)], report)
-        }
-        _ => {
-            return Err(Error::internal(
-                "a direction passed its check but has no conversion",
-            ))
-        }
+    if from != Format::Msh {
+        return Ok(import(input, from, options, names, resources, false)?.0);
+    }
+    // Every export: the clips (given, or the list beside the model for the
+    // formats that take them), the format's options checked, the model opened
+    // and validated once into the view every export and the look's notes read.
+    let (clips, beside) = match dispatch::takes_clips(to) {
+        true => clips_beside(options, resources, &names.model)?,
+        false => (None, None),
     };
+    let exporter = Exporter::new(to, options, names, clips)?;
+    let game = resources.look();
+    let view = ExportView::new(input)?;
+    let view = match &game {
+        // Without a game folder: the export as it always was.
+        None => view,
+        Some(game) => view.with_look(&game.look, &names.file),
+    };
+    let exported = exporter.export(&view)?;
+    let mut report = exported.report;
+    if let Some(game) = &game {
+        crate::game::add_notes(&view, game, &mut report);
+    }
+    note_clips_beside(&mut report, beside);
+    let mut files = vec![file(to.name(), exported.main)];
+    // Then the files beside it (an .obj's .mtl first, before the PNGs it names).
+    files.extend(
+        exported
+            .side
+            .into_iter()
+            .map(|(name, bytes)| OutputFile { name, bytes }),
+    );
     Ok(Output { files, report })
+}
+
+/// [`convert`] of a glTF, GLB or OBJ to MSH that also reads the look the
+/// input brings back (what [`crate::look_import::read_look`] reads, its
+/// notes in the report beside it) from the same parse of the input: a
+/// `--game-dir` import needs both, and the document is then parsed and its
+/// material indices computed once.
+pub fn convert_bringing_look(
+    input: &[u8],
+    from: Format,
+    options: &Options,
+    names: &Names,
+    resources: &dyn Resources,
+) -> Result<(Output, ImportedLook, Report), Error> {
+    from.check_direction(Format::Msh)?;
+    let (output, look) = import(input, from, options, names, resources, true)?;
+    let mut look = look.unwrap_or_default();
+    let notes = Report {
+        notes: std::mem::take(&mut look.notes),
+    };
+    Ok((output, look, notes))
+}
+
+/// An import to MSH (the look too, when `look`): the model, then its clip
+/// list beside it.
+fn import(
+    input: &[u8],
+    from: Format,
+    options: &Options,
+    names: &Names,
+    resources: &dyn Resources,
+    look: bool,
+) -> Result<(Output, Option<ImportedLook>), Error> {
+    let imported = dispatch::import(input, from, options, resources, look)?;
+    let file = |ext: &str, bytes: Vec<u8>| OutputFile {
+        name: format!("{}.{ext}", names.file),
+        bytes,
+    };
+    let mut files = vec![file("msh", imported.msh)];
+    // The clip list beside the model, where the next export finds it.
+    if let Some(clips) = imported.clips {
+        files.push(file(CLIPS_EXT, clips.to_json().into_bytes()));
+    }
+    let output = Output {
+        files,
+        report: imported.report,
+    };
+    Ok((output, imported.look))
 }
 
 /// The extension of a model's clip list file, `NAME.clips.json`.
 pub const CLIPS_EXT: &str = "clips.json";
 
-/// Without clips in `export`: the clip list `{model}.clips.json` beside the
-/// model, when `resources` has one (its file name is returned for the note).
+/// The clips an export takes: those given, else the clip list
+/// `{model}.clips.json` beside the model when `resources` has one (then its
+/// file name too, for the note).
 fn clips_beside(
-    export: &mut mshconv_convert::ExportOptions,
+    options: &Options,
     resources: &dyn Resources,
     model: &str,
-) -> Result<Option<String>, Error> {
-    if export.clips.is_some() {
-        return Ok(None);
+) -> Result<(Option<ClipList>, Option<String>), Error> {
+    if options.clips.is_some() {
+        return Ok((options.clips.clone(), None));
     }
     let name = format!("{model}.{CLIPS_EXT}");
     let Some(bytes) = resources.side_file(&name) else {
-        return Ok(None);
+        return Ok((None, None));
     };
-    let list = mshconv_convert::ClipList::from_json(&bytes).map_err(|e| {
+    let list = ClipList::from_json(&bytes).map_err(|e| {
         Error::from(mshconv_convert::Error::new(
             mshconv_convert::ErrorKind::BadOption,
             e.code().to_string(),
             format!("{name}: {}", e.message()),
         ))
     })?;
-    export.clips = Some(list);
-    Ok(Some(name))
-}
-
-/// The main file, then the files beside it (an export's PNG textures).
-fn with_side_files(main: OutputFile, side: Vec<(String, Vec<u8>)>) -> Vec<OutputFile> {
-    let mut files = vec![main];
-    files.extend(
-        side.into_iter()
-            .map(|(name, bytes)| OutputFile { name, bytes }),
-    );
-    files
+    Ok((Some(list), Some(name)))
 }
 
 /// The note that the clips came from `beside` (the name [`clips_beside`] gave).

@@ -22,6 +22,7 @@
 
 use crate::resources::Resources;
 use mshconv_convert::look::{Look, Material, Resolution, ResolvedMaterial, Texture, WearSource};
+use mshconv_convert::view::ExportView;
 use mshconv_convert::Note;
 use mshconv_material::mat0::MAT0_TYPE_ID;
 use mshconv_material::{cp1251, Mat0, Texm, Wear};
@@ -691,24 +692,16 @@ impl Resources for GameResources<'_> {
     }
 }
 
-/// Adds to `report` the resolver's notes that concern the model `msh`: the
-/// model-wide ones, those of each `material_index` its batches use, and one
-/// `game.missing_wear_row` per used index past the WEAR's rows.
-pub fn add_notes(msh: &[u8], game: &GameLook, report: &mut mshconv_convert::Report) {
+/// Adds to `report` the resolver's notes that concern the exported model
+/// `view`: the model-wide ones, those of each `material_index` its batches
+/// use (the view's [`ExportView::materials_drawn`]: the model is not opened
+/// again), and one `game.missing_wear_row` per used index past the WEAR's rows.
+pub fn add_notes(view: &ExportView<'_>, game: &GameLook, report: &mut mshconv_convert::Report) {
     for n in &game.notes {
         report.note(n.code, n.message.clone());
     }
     let Some(rows) = game.wear_rows else { return };
-    let Ok(opened) = msh::open(msh, msh::Mode::Strict) else {
-        return;
-    };
-    let used: std::collections::BTreeSet<u16> = opened
-        .view
-        .batches
-        .iter()
-        .map(|b| b.material_index.get())
-        .collect();
-    for index in used {
+    for &index in &view.materials_drawn {
         if usize::from(index) >= rows {
             report.note(
                 "game.missing_wear_row",

@@ -11,10 +11,9 @@
 //! field of [`Options`], an [`OptionName`] and one row of [`OPTIONS`].
 
 use crate::error::Error;
-use mshconv_convert::gltf::{AnimationChoice, ImportOptions};
-use mshconv_convert::{
-    Axis, ClipList, ExportOptions, GltfFormat, ObjExportOptions, ObjImportOptions, Rotation,
-};
+use mshconv_convert::{Axis, ClipList, ExportOptions, GltfFormat, Rotation};
+use mshconv_gltf::{AnimationChoice, ImportOptions};
+use mshconv_obj::{ObjExportOptions, ObjImportOptions};
 use std::fmt;
 use std::str::FromStr;
 

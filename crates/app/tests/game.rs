@@ -573,6 +573,56 @@ fn exports_with_the_look_import_back_to_the_same_model() {
     }
 }
 
+/// The files of an export, as the resources of their import.
+struct Files(Vec<mshconv_app::OutputFile>);
+
+impl Resources for Files {
+    fn side_file(&self, name: &str) -> Option<Vec<u8>> {
+        self.0
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.bytes.clone())
+    }
+}
+
+/// An import that brings its look back (`convert_bringing_look`, one parse
+/// of the input) gives the model `convert` gives and the look and notes
+/// `look_import::read_look` reads, for textured GLB, glTF (PNGs beside) and
+/// OBJ (`.mtl` and PNGs beside) exports.
+#[test]
+fn an_import_brings_its_look_back_from_the_same_parse() {
+    let game = game_folder(true);
+    for to in [Format::Glb, Format::Gltf, Format::Obj] {
+        let out = export(
+            game.path(),
+            ModelLocation::File(game.path().join("loose/turret.msh")),
+            to,
+        );
+        let input = out.main().bytes.clone();
+        let files = Files(out.files);
+        let names = Names::same("turret");
+        let plain = convert(
+            &input,
+            (to, Format::Msh),
+            &Options::default(),
+            &names,
+            &files,
+        )
+        .unwrap();
+        let (output, look, notes) =
+            mshconv_app::convert_bringing_look(&input, to, &Options::default(), &names, &files)
+                .unwrap();
+        assert_eq!(output, plain, "{to:?}");
+        let (read, read_notes) = mshconv_app::look_import::read_look(&input, to, &files).unwrap();
+        assert!(
+            !read.materials.is_empty(),
+            "{to:?}: a textured export brings materials back"
+        );
+        assert_eq!(format!("{look:?}"), format!("{read:?}"), "{to:?}");
+        assert_eq!(notes, read_notes, "{to:?}");
+    }
+}
+
 /// Threads asking for one texture at once get one decoded texture.
 #[test]
 fn threads_share_one_decoded_texture() {

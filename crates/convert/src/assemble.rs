@@ -507,7 +507,7 @@ pub fn vertex_normals(positions: &[[f32; 3]], triangles: &[[u32; 3]]) -> Vec<[f3
 }
 
 /// The global bounds of the rest pose (as the engine places the nodes).
-pub(crate) fn header(model: &Model) -> msh::raw::ModelHeader {
+pub fn header(model: &Model) -> msh::raw::ModelHeader {
     let view = model.view();
     let Ok(rest) = msh::pose::rest_poses(&view) else {
         return model.header;

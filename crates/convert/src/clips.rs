@@ -251,6 +251,21 @@ impl ClipList {
             None => Ok(()),
         }
     }
+
+    /// Checks the list against the model an export writes: every clip on its
+    /// timeline ([`ClipList::check`]), and `clips.no_track` when clips were
+    /// given for a model without an animated node (a clip would have no track).
+    pub fn check_model(&self, view: &msh::ModelRef<'_>) -> Result<()> {
+        self.check(view.frame_count)?;
+        if !view.is_animated() && !self.is_empty() {
+            return Err(Error::new(
+                ErrorKind::BadOption,
+                NO_TRACK,
+                "the model has no animated node: a clip would have no track (leave out --clips)",
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl FromStr for ClipList {

@@ -232,6 +232,28 @@ pub fn file_name_part(name: &str) -> String {
     }
 }
 
+/// The file name of a texture's image beside the model,
+/// `{stem}_{texture}.{ext}` (the texture's name made safe by
+/// [`file_name_part`]), or `{stem}_{texture}_{k}.{ext}` when `taken` says
+/// that name is already used (two textures whose names give the same file
+/// name; `k` the texture's place in the order of first use). Every export
+/// names its images so: a `.gltf` and a `.usda` of one model share theirs.
+pub fn side_file_name(
+    stem: &str,
+    texture: &str,
+    ext: &str,
+    k: usize,
+    taken: impl Fn(&str) -> bool,
+) -> String {
+    let base = format!("{stem}_{}", file_name_part(texture));
+    let name = format!("{base}.{ext}");
+    if taken(&name) {
+        format!("{base}_{k}.{ext}")
+    } else {
+        name
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -118,24 +118,29 @@ pub fn rotation_name(r: Rotation) -> &'static str {
 impl ExportOptions {
     /// Checks ranges: lod 0..=2, group 0..=4, fps finite and positive.
     pub fn check(&self) -> Result<(), BadOption> {
-        if self.lod > 2 {
-            return Err(BadOption(format!(
-                "lod must be 0, 1 or 2, not {}",
-                self.lod
-            )));
-        }
-        if self.group > 4 {
-            return Err(BadOption(format!(
-                "group must be 0 to 4, not {}",
-                self.group
-            )));
-        }
-        if !(self.fps.is_finite() && self.fps > 0.0 && self.fps <= 1000.0) {
-            return Err(BadOption(format!(
-                "fps must be a number above 0 and at most 1000, not {}",
-                self.fps
-            )));
-        }
-        Ok(())
+        check_lod_group(self.lod, self.group)?;
+        check_fps(self.fps)
     }
+}
+
+/// Checks the LOD and group an export shows: lod 0..=2, group 0..=4.
+pub fn check_lod_group(lod: u8, group: u8) -> Result<(), BadOption> {
+    if lod > 2 {
+        return Err(BadOption(format!("lod must be 0, 1 or 2, not {lod}")));
+    }
+    if group > 4 {
+        return Err(BadOption(format!("group must be 0 to 4, not {group}")));
+    }
+    Ok(())
+}
+
+/// Checks the frames per second of an export's timeline: finite, above 0,
+/// at most 1000.
+pub fn check_fps(fps: f32) -> Result<(), BadOption> {
+    if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+        return Err(BadOption(format!(
+            "fps must be a number above 0 and at most 1000, not {fps}"
+        )));
+    }
+    Ok(())
 }

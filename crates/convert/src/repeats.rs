@@ -8,7 +8,7 @@ use msh::ModelRef;
 /// bound, before any work is done. `per_node` is the LOD and group an OBJ
 /// export writes once for every node (glTF writes each slot once, however
 /// many nodes show it).
-pub(crate) fn check(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Result<()> {
+pub fn check(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Result<()> {
     match msh::repeats::excess(view, per_node) {
         None => Ok(()),
         Some(why) => Err(Error::new(

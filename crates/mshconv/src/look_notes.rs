@@ -10,7 +10,7 @@
 
 use mshconv_app::look_import::users::{Users, WearPlace};
 use mshconv_app::look_import::{self, Action, Change, Libraries, LookPlan};
-use mshconv_convert::gltf::import::look::ImportedLook;
+use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Note;
 use std::path::{Path, PathBuf};
 

@@ -62,7 +62,7 @@ fn glb_of(msh: &[u8], name: &str) -> Vec<u8> {
         name: name.to_string(),
         ..Default::default()
     };
-    mshconv_convert::msh_to_gltf(msh, &options).unwrap().0
+    mshconv_gltf::msh_to_gltf(msh, &options).unwrap().0
 }
 
 /// A complete GLB: magic, version 2, the header's length equal to the file's,

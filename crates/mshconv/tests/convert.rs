@@ -30,7 +30,7 @@ fn msh_to_glb_and_gltf_match_the_library_and_are_written_atomically() {
             name: "m127_tank".into(),
             ..Default::default()
         };
-        let (expected, _) = mshconv_convert::msh_to_gltf(&bytes, &options).unwrap();
+        let (expected, _) = mshconv_gltf::msh_to_gltf(&bytes, &options).unwrap();
         assert_eq!(
             std::fs::read(&out).unwrap(),
             expected,

@@ -9,7 +9,7 @@
 //! Blender and names two `.glb` files (`# 2. Blender: import dome.glb, edit,
 //! export as edited.glb`) is played by copying the first to the second: the
 //! model "exported" unedited (Blender itself is not run here; the Blender round
-//! trip is `crates/convert/tests/blender_roundtrip.rs`). Since nothing is
+//! trip is `crates/formats/gltf/tests/blender_roundtrip.rs`). Since nothing is
 //! edited, the archive after every block must be byte for byte the fixture:
 //! a model put back unedited changes nothing.
 //!

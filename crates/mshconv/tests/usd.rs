@@ -2,10 +2,10 @@
 //! binary writes the library's USD text; a `.usda` input is refused with the
 //! direction error; with `--game-dir` the materials are textured from PNG
 //! files beside it, which usd-core resolves. (usd-core reads every fixture's
-//! output back in crates/convert/tests/usd_export.rs.)
+//! output back in crates/formats/usd/tests/usd_export.rs.)
 
 mod common;
-#[path = "../../convert/tests/data/usd/read_back.rs"]
+#[path = "../../formats/usd/tests/data/usd/read_back.rs"]
 mod usd_read;
 
 use common::run;
@@ -42,7 +42,7 @@ fn convert_writes_the_library_usda_with_the_options() {
         clips: Some("walk=0..5:loop,die=6..9:once".parse().unwrap()),
         ..Default::default()
     };
-    let (expected, _) = mshconv_convert::usd::export(&bytes, &options).unwrap();
+    let (expected, _) = mshconv_usd::export(&bytes, &(&options).into()).unwrap();
     let written = std::fs::read(dir.path().join("walker.usda")).unwrap();
     assert_eq!(written, expected, "the file is the library's output");
     let text = String::from_utf8(written).unwrap();

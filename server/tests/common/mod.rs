@@ -155,7 +155,7 @@ pub fn library_glb(bytes: &[u8], name: &str) -> Vec<u8> {
         name: name.to_string(),
         ..Default::default()
     };
-    mshconv_convert::msh_to_gltf(bytes, &options).unwrap().0
+    mshconv_gltf::msh_to_gltf(bytes, &options).unwrap().0
 }
 
 /// Reads one raw HTTP/1.1 response from `stream`, until the server closes or

@@ -24,7 +24,7 @@ use crate::look_import::{
     describe_texture, fit_name, new_texm, new_texture_size, rebuild_texture, Action, Change,
     Library, MAX_NEW_TEXTURE_SIDE, TEXTURE_NAME_MAX,
 };
-use mshconv_convert::gltf::import::look::RecordedTexm;
+use mshconv_convert::imported_look::RecordedTexm;
 use mshconv_convert::look::{encode_png, file_name_part, Alpha};
 use mshconv_material::texm::{
     PageRect, Palette, PixelFormat, Rgba8Image, PALETTE_ENTRIES, TEXM_MAGIC,

@@ -24,7 +24,7 @@ use super::naming::{fit_name, ENTRY_NAME_MAX};
 use super::{Action, Change, Edits, Library, Log};
 use crate::error::Error;
 use crate::game::{same_name, DEFAULT_MATERIAL, MATERIAL_LIB};
-use mshconv_convert::gltf::import::look::ImportedMaterial;
+use mshconv_convert::imported_look::ImportedMaterial;
 use mshconv_convert::Report;
 use mshconv_material::mat0::{Metadata, Phase, MAT0_TYPE_ID, TEXTURE_NAME_BYTES};
 use mshconv_material::Mat0;

@@ -1,5 +1,5 @@
 //! The way back of a model's look: an imported glTF's materials and images
-//! (`mshconv_convert::gltf::import::look`) made into the game's data: the
+//! (`mshconv_gltf::import::look`) made into the game's data: the
 //! model's WEAR, and the MAT0 and Texm entries of the game folder's
 //! `Material.lib` and `Textures.lib` (docs/MATERIALS.md, "The way back").
 //!
@@ -24,7 +24,7 @@ pub mod write;
 use crate::archive::Editor;
 use crate::error::Error;
 use crate::game::{find_in_folder, MATERIAL_LIB, TEXTURES_LIB};
-use mshconv_convert::gltf::import::look::ImportedLook;
+use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 

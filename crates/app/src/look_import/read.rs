@@ -6,7 +6,7 @@
 use super::Change;
 use crate::error::Error;
 use crate::{Format, Resources};
-use mshconv_convert::gltf::import::look::ImportedLook;
+use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
 
 /// Whether a conversion from `from` brings a look back (glTF, GLB and OBJ
@@ -28,11 +28,11 @@ pub fn read_look(
         // The .mtl the .obj names (nothing to bring back without one).
         let mtl = resources.mtl(crate::resources::mtllib_name(input).as_deref());
         match mtl {
-            Some(mtl) => mshconv_convert::obj::look::read_look(&mtl, &side_file, &mut notes),
+            Some(mtl) => mshconv_obj::look::read_look(&mtl, &side_file, &mut notes),
             None => Ok(Default::default()),
         }
     } else {
-        mshconv_convert::gltf::import::look::read_look(input, &side_file)
+        mshconv_gltf::import::look::read_look(input, &side_file)
     }?;
     let mut look = look;
     notes.notes.append(&mut look.notes);

@@ -21,7 +21,7 @@ use super::naming::{fit_name, TEXTURE_NAME_MAX};
 use super::{Action, Change, Edits, Library, Log};
 use crate::error::Error;
 use crate::game::{same_name, TEXTURES_LIB};
-use mshconv_convert::gltf::import::look::{ImportedImage, ImportedMaterial, RecordedTexm};
+use mshconv_convert::imported_look::{ImportedImage, ImportedMaterial, RecordedTexm};
 use mshconv_convert::Report;
 use mshconv_material::texm::{
     downsample, encode_level, level_size, PixelFormat, Rgba8Image, TEXM_MAGIC,

@@ -13,7 +13,7 @@
 use super::material::Row;
 use crate::error::Error;
 use crate::game::{same_name, DEFAULT_MATERIAL};
-use mshconv_convert::gltf::import::look::ImportedLook;
+use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
 use mshconv_material::wear::WearRow;
 use mshconv_material::{cp1251, Wear};
@@ -150,7 +150,7 @@ pub(super) fn build(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mshconv_convert::gltf::import::look::ImportedMaterial;
+    use mshconv_convert::imported_look::ImportedMaterial;
 
     fn unknown() -> ImportedMaterial {
         ImportedMaterial {

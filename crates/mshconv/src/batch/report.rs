@@ -48,7 +48,7 @@ pub struct Record {
     /// With `--game-dir` and `--to msh`: the input's look, until it is
     /// brought back into the game's data (`batch::look`).
     #[serde(skip)]
-    pub look: Option<Box<mshconv_convert::gltf::import::look::ImportedLook>>,
+    pub look: Option<Box<mshconv_convert::imported_look::ImportedLook>>,
     /// With `--dry-run` (and `--out`): each file the conversion would write
     /// and its size.
     #[serde(skip)]

@@ -1,0 +1,256 @@
+//! A slot of the original model against the batches another tool wrote back:
+//! the same triangles corner for corner (Blender keeps the triangle order and
+//! each triangle's first corner, but splits and renumbers vertices), or the
+//! same triangles with some vertices moved (patched in place), or changed.
+
+use crate::export::shown_normal;
+use crate::scene::{SceneBatch, SceneSlot};
+use msh::derive;
+use msh::raw::{PackedNormal, PackedUv};
+use msh::Model;
+use std::collections::BTreeMap;
+use zerocopy::little_endian::F32;
+
+/// What came back for one vertex of the original: position, normal, UV (as
+/// the scene holds them, in the game's frame).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Corner {
+    pub position: [f32; 3],
+    pub normal: Option<[f32; 3]>,
+    pub uv: Option<[f32; 2]>,
+}
+
+/// How one slot compares.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum SlotState {
+    /// Every triangle is the original's at the game's precision.
+    Same,
+    /// The same triangles with the same materials; these original vertices
+    /// came back elsewhere (or with another normal or UV).
+    Moved(BTreeMap<u32, Corner>),
+    /// Triangles, batches or materials differ: the geometry is rebuilt.
+    Changed,
+}
+
+/// A drawable batch of the original: material and triangles (absolute vertex
+/// indices), as the export wrote its primitive (a trailing partial triangle left out).
+pub(super) struct OriginalBatch {
+    pub material: u16,
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// The drawable batches of slot `slot` of `m`, in order.
+pub(super) fn original_batches(m: &Model, slot: usize) -> Vec<OriginalBatch> {
+    let Some(s) = m.slots.get(slot) else {
+        return Vec::new();
+    };
+    let start = s.batch_start.get() as usize;
+    let end = start + s.batch_count.get() as usize;
+    m.batches
+        .get(start..end)
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|b| {
+            let is = b.index_start.get() as usize;
+            let idx = m.indices.get(is..is + b.index_count.get() as usize)?;
+            let base = b.base_vertex.get();
+            let triangles: Vec<[u32; 3]> = idx
+                .chunks_exact(3)
+                .map(|t| [0, 1, 2].map(|k| base + u32::from(t[k].get())))
+                .collect();
+            (!triangles.is_empty()).then_some(OriginalBatch {
+                material: b.material_index.get(),
+                triangles,
+            })
+        })
+        .collect()
+}
+
+/// Whether two positions are one at the precision that survives another
+/// tool: single-precision noise of recomposed transforms, far below an edit.
+fn near3(a: [f32; 3], b: [f32; 3], tolerance: f32) -> bool {
+    (0..3).all(|k| {
+        let scale = a[k].abs().max(b[k].abs()).max(1.0);
+        (a[k] - b[k]).abs() <= tolerance * scale || a[k].to_bits() == b[k].to_bits()
+    })
+}
+
+/// Relative tolerance of positions.
+const POSITION: f32 = 1e-5;
+/// Tolerance of unit normals: one step of a packed normal (1/127). Blender
+/// rewrites custom normals by up to 0.0045 per component (0.26 degrees)
+/// where faces meet at a vertex (measured on the generated corpus).
+const NORMAL: f32 = 1.0 / 127.0;
+/// Tolerance of UVs (a packed UV's step is 1/1024).
+const UV: f32 = 1e-4;
+
+/// The original's values of vertex `v`, as the export showed them.
+fn original_corner(m: &Model, v: u32) -> Option<Corner> {
+    let v = v as usize;
+    let p = m.positions.get(v)?;
+    Some(Corner {
+        position: p.map(|c| c.get()),
+        normal: m.normals.get(v).map(|n| shown_normal(n).0),
+        uv: m.uv0.get(v).map(PackedUv::decode),
+    })
+}
+
+/// Whether what came back for a vertex is its original value.
+pub(super) fn same_corner(original: &Corner, back: &Corner) -> bool {
+    near3(original.position, back.position, POSITION)
+        && match (original.normal, back.normal) {
+            (Some(a), Some(b)) => near3(a, b, NORMAL),
+            _ => true,
+        }
+        && match (original.uv, back.uv) {
+            (Some(a), Some(b)) => (0..2).all(|k| (a[k] - b[k]).abs() <= UV),
+            _ => true,
+        }
+}
+
+pub(super) fn corner_of(batch: &SceneBatch, i: u32) -> Option<Corner> {
+    let i = i as usize;
+    Some(Corner {
+        position: *batch.positions.get(i)?,
+        normal: match &batch.normals {
+            Some(n) => Some(*n.get(i)?),
+            None => None,
+        },
+        uv: match &batch.uv0 {
+            Some(uv) => Some(*uv.get(i)?),
+            None => None,
+        },
+    })
+}
+
+/// The triangles Blender keeps of a batch: not those that name one vertex
+/// twice, nor a second face over the same three vertices (a Blender mesh
+/// holds neither; faces of zero area between distinct vertices stay).
+pub(super) fn blender_faces(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
+    let mut seen = std::collections::HashSet::new();
+    triangles
+        .iter()
+        .filter(|t| t[0] != t[1] && t[1] != t[2] && t[0] != t[2])
+        .filter(|t| {
+            let mut set = **t;
+            set.sort_unstable();
+            seen.insert(set)
+        })
+        .copied()
+        .collect()
+}
+
+/// Compares a slot of the original (its drawable batches: [`original_batches`])
+/// with what came back for it.
+pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -> SlotState {
+    let back: Vec<&SceneBatch> = back
+        .batches
+        .iter()
+        .filter(|b| !b.triangles.is_empty())
+        .collect();
+    if original.len() != back.len() {
+        return SlotState::Changed;
+    }
+    let mut moved: BTreeMap<u32, Corner> = BTreeMap::new();
+    let mut seen: BTreeMap<u32, Corner> = BTreeMap::new();
+    for (a, b) in original.iter().zip(&back) {
+        if a.material != b.material {
+            return SlotState::Changed;
+        }
+        let kept: Vec<[u32; 3]>;
+        let triangles = if a.triangles.len() == b.triangles.len() {
+            &a.triangles
+        } else {
+            kept = blender_faces(&a.triangles);
+            if kept.len() != b.triangles.len() {
+                return SlotState::Changed;
+            }
+            &kept
+        };
+        for (ta, tb) in triangles.iter().zip(&b.triangles) {
+            for k in 0..3 {
+                let (Some(before), Some(mut now)) =
+                    (original_corner(m, ta[k]), corner_of(b, tb[k]))
+                else {
+                    return SlotState::Changed;
+                };
+                // What the original has no table for (normals, UVs) the other
+                // tool made up (Blender shades faces flat); it is not compared.
+                now.normal = now.normal.filter(|_| before.normal.is_some());
+                now.uv = now.uv.filter(|_| before.uv.is_some());
+                // One original vertex must come back as one value at all its corners.
+                match seen.get(&ta[k]) {
+                    Some(first) if !same_corner(first, &now) => return SlotState::Changed,
+                    Some(_) => {}
+                    None => {
+                        seen.insert(ta[k], now);
+                        if !same_corner(&before, &now) {
+                            moved.insert(ta[k], now);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if moved.is_empty() {
+        SlotState::Same
+    } else {
+        SlotState::Moved(moved)
+    }
+}
+
+/// The vertices slot `slot` of `m` draws.
+pub(super) fn vertices(m: &Model, slot: usize) -> impl Iterator<Item = u32> + '_ {
+    original_batches(m, slot)
+        .into_iter()
+        .flat_map(|b| b.triangles.into_iter().flatten())
+}
+
+/// Writes the moved vertices into `m`: what stayed at the original's precision
+/// keeps its stored bits (the fourth byte of a packed normal always).
+pub(super) fn patch_vertices(m: &mut Model, moved: &BTreeMap<u32, Corner>) {
+    for (&v, now) in moved {
+        let Some(before) = original_corner(m, v) else {
+            continue;
+        };
+        let v = v as usize;
+        if !near3(before.position, now.position, POSITION) {
+            m.positions[v] = now.position.map(F32::new);
+        }
+        if let (Some(a), Some(b), Some(stored)) = (before.normal, now.normal, m.normals.get_mut(v))
+        {
+            if !near3(a, b, NORMAL) {
+                *stored = PackedNormal::encode(b, stored.0[3]);
+            }
+        }
+        if let (Some(a), Some(b), Some(stored)) = (before.uv, now.uv, m.uv0.get_mut(v)) {
+            if (0..2).any(|k| (a[k] - b[k]).abs() > UV) {
+                *stored = PackedUv::encode(b);
+            }
+        }
+    }
+}
+
+/// Derives slot `slot`'s triangle records (Res7: adjacency and face normals,
+/// the unknown fields kept) and its bounds again from the patched positions.
+pub(super) fn rederive_slot(m: &mut Model, slot: usize) {
+    let triangles: Vec<[u32; 3]> = original_batches(m, slot)
+        .into_iter()
+        .flat_map(|b| b.triangles)
+        .collect();
+    let s = m.slots[slot];
+    let (start, count) = (s.tri_start.get() as usize, s.tri_count.get() as usize);
+    if count == triangles.len() && start + count <= m.tri_descs.len() {
+        let fresh = derive::tri_descs(&m.positions, &triangles, start);
+        for (stored, new) in m.tri_descs[start..start + count].iter_mut().zip(fresh) {
+            stored.links = new.links;
+            stored.normal = new.normal;
+        }
+    }
+    let points = triangles
+        .iter()
+        .flatten()
+        .filter_map(|&v| m.positions.get(v as usize))
+        .map(|p| p.map(|c| c.get()));
+    derive::set_slot_bounds(&mut m.slots[slot], &derive::bounds(points));
+}
