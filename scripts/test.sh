@@ -17,5 +17,8 @@ scripts/setup-usd.sh
 scripts/setup-browser.sh
 command -v curl >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq curl; }  # README curl examples (server/tests/readme.rs)
 cargo test --workspace "$@"
+# glTF without its compressed-import features (what `--no-default-features`
+# front ends build): such files are refused with gltf.extension_required.
+cargo test --locked -p mshconv-gltf --no-default-features --lib "$@"
 # The Python package (crates/python): its wheel in a fresh venv, tested with pytest.
 scripts/test-python.sh
