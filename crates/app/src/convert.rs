@@ -212,7 +212,33 @@ pub fn model_as_msh(
         msh::open(input, msh::Mode::Strict)?;
         return Ok((input.to_vec(), Report::default()));
     }
-    let output = convert(input, (from, Format::Msh), options, names, resources)?;
+    msh_of(convert(
+        input,
+        (from, Format::Msh),
+        options,
+        names,
+        resources,
+    )?)
+}
+
+/// [`model_as_msh`] of a glTF, GLB or OBJ that also reads the look it brings
+/// back, from the same parse ([`convert_bringing_look`]): the model, the
+/// conversion's report, the look and the notes of reading it.
+pub fn model_as_msh_bringing_look(
+    input: &[u8],
+    from: Format,
+    options: &Options,
+    names: &Names,
+    resources: &dyn Resources,
+) -> Result<(Vec<u8>, Report, ImportedLook, Report), Error> {
+    let (output, look, look_notes) = convert_bringing_look(input, from, options, names, resources)?;
+    let (msh, report) = msh_of(output)?;
+    Ok((msh, report, look, look_notes))
+}
+
+/// The model of a conversion to MSH and its report (with a note when the
+/// clip list beside it is left out: an archive holds models only).
+fn msh_of(output: Output) -> Result<(Vec<u8>, Report), Error> {
     let mut report = output.report;
     if output.files.iter().any(|f| f.name.ends_with(CLIPS_EXT)) {
         // An archive holds models only: the clip list stays in the report.

@@ -40,7 +40,10 @@ mod options;
 pub mod resources;
 pub mod txn;
 
-pub use convert::{convert, convert_bringing_look, model_as_msh, Names, Output, OutputFile};
+pub use convert::{
+    convert, convert_bringing_look, model_as_msh, model_as_msh_bringing_look, Names, Output,
+    OutputFile,
+};
 pub use error::{io_code, Error, Kind, Location, EXIT_INVALID, EXIT_USAGE};
 pub use format::{
     input_format, is_archive_path, Format, FormatSpec, UnknownFormatName, ZipRule, FORMATS, JSON,

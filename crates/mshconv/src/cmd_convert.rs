@@ -127,7 +127,9 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     };
     if let Some(game) = look_game {
         mshconv_app::look_import::check_libraries(game.dir(), args.conversion.new_libraries)?;
-        let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
+        // The model and its look from one parse of the input.
+        let (msh, report, look, look_notes) =
+            mshconv_app::model_as_msh_bringing_look(&bytes, from, &options, &names, resources)?;
         // The libraries and the WEAR are read under the lock they are written under.
         let lock = if args.dry_run {
             None
@@ -138,7 +140,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
                 &args.output,
             ))?)
         };
-        let (libs, plan) = look_out::plan(&bytes, from, resources, &game, &target, &args.output)?;
+        let (libs, plan) = look_out::plan(&look, look_notes, &game, &target, &args.output)?;
         if let Some(c) = plan.conflicts.first() {
             // Two images (or materials) of the model claim one entry.
             return Err(Error::invalid(

@@ -12,7 +12,9 @@ use crate::out::{self, Out};
 use mshconv_app::game::wear_name;
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
 use mshconv_app::txn::{Lock, Written};
-use mshconv_app::{Format, GameDir, Resources};
+use mshconv_app::GameDir;
+use mshconv_convert::imported_look::ImportedLook;
+use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 
 use mshconv_app::look_import::write::{self as look_write, Place};
@@ -31,20 +33,19 @@ fn place(target: &Target, output: &Path) -> Place {
 
 pub use mshconv_app::look_import::{brings_look, change_line, read_look as read};
 
-/// The look import's plan for the glTF or OBJ `input` (of format `from`)
-/// written to `target` (`output` when it is a file).
+/// The look import's plan for the `look` a glTF or OBJ brought back (read
+/// with its `notes` from the same parse as the model), written to `target`
+/// (`output` when it is a file).
 pub fn plan(
-    input: &[u8],
-    from: Format,
-    resources: &dyn Resources,
+    look: &ImportedLook,
+    mut notes: Report,
     game: &GameDir,
     target: &Target,
     output: &Path,
 ) -> anyhow::Result<(Libraries, LookPlan)> {
-    let (look, mut notes) = read(input, from, resources)?;
     let libs = Libraries::read(game.dir())?;
     let existing = existing_wear(target, output);
-    let mut plan = look_import::plan(&look, &libs, existing.as_deref())?;
+    let mut plan = look_import::plan(look, &libs, existing.as_deref())?;
     notes.notes.append(&mut plan.report.notes);
     plan.report = notes;
     Ok((libs, plan))

@@ -44,6 +44,7 @@ use mshconv_app::archive::{Editor, Placed};
 use mshconv_app::game::wear_name;
 use mshconv_app::names::{safe_stem, stem};
 use mshconv_app::{Format, GivenMtl, Names, Options};
+use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
 use mshconv_material::WEAR_TYPE_ID;
 
@@ -106,26 +107,32 @@ impl FromQuery for ArchivePutRequest {
     }
 }
 
-/// The model as MSH (`mshconv_app::model_as_msh`), named after the entry.
+/// The look an upload brought back and the notes of reading it.
+type Brought = (ImportedLook, Report);
+
+/// The model as MSH (`mshconv_app::model_as_msh`), named after the entry;
+/// with `look`, also the look it brings back and the notes of reading it,
+/// from the same parse (`mshconv_app::model_as_msh_bringing_look`).
 fn model_as_msh(
     upload: &crate::body::Upload,
     from: Format,
     entry: &str,
     options: &Options,
-) -> Result<(Vec<u8>, Report), ApiError> {
+    look: bool,
+) -> Result<(Vec<u8>, Report, Option<Brought>), ApiError> {
     let name = stem(entry).unwrap_or_else(|| "model".to_string());
     let names = Names {
         file: safe_stem(&name),
         model: name,
     };
     let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
-    Ok(mshconv_app::model_as_msh(
-        &upload.bytes,
-        from,
-        options,
-        &names,
-        &mtl,
-    )?)
+    if look {
+        let (msh, report, look, notes) =
+            mshconv_app::model_as_msh_bringing_look(&upload.bytes, from, options, &names, &mtl)?;
+        return Ok((msh, report, Some((look, notes))));
+    }
+    let (msh, report) = mshconv_app::model_as_msh(&upload.bytes, from, options, &names, &mtl)?;
+    Ok((msh, report, None))
 }
 
 /// What the job made: the archive, what the put did, the entry's name, the
@@ -167,7 +174,7 @@ pub async fn archive_put(
             // add=true, is said before any conversion.
             let mut editor = Editor::open(&upload.archive)?;
             editor.placement(&q.entry, q.add, HOW_TO_ADD)?;
-            let converted = model_as_msh(&upload.model, from, &q.entry, &q.options);
+            let converted = model_as_msh(&upload.model, from, &q.entry, &q.options, libs.is_some());
             if from != Format::Msh {
                 let outcome = match &converted {
                     Ok(_) => "ok",
@@ -175,20 +182,14 @@ pub async fn archive_put(
                 };
                 job_metrics.conversion(from.name(), Format::Msh.name(), outcome);
             }
-            let (msh, mut report) = converted?;
-            let look = match &libs {
-                Some(libs) => {
-                    let plan = put_look::plan(
-                        &upload.model,
-                        from,
-                        libs,
-                        &upload.archive,
-                        &q.entry,
-                        &mut report,
-                    )?;
+            let (msh, mut report, brought) = converted?;
+            let look = match (&libs, brought) {
+                (Some(libs), Some((look, notes))) => {
+                    let plan =
+                        put_look::plan(&look, notes, libs, &upload.archive, &q.entry, &mut report)?;
                     Some((put_look::changed_libraries(&plan, libs), plan.wear))
                 }
-                None => None,
+                _ => None,
             };
             let placed = editor.put_model(&q.entry, msh, q.add, HOW_TO_ADD)?;
             let libraries = match look {

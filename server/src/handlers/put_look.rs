@@ -13,12 +13,12 @@
 //! either, or for an `.msh` (it has no look to bring back), nothing of the
 //! look is done and the answer is what it always was.
 
-use crate::body::Upload;
 use crate::error::ApiError;
 use crate::game::LookFields;
 use mshconv_app::game::{wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
-use mshconv_app::{Format, GameDir, GivenMtl};
+use mshconv_app::{Format, GameDir};
+use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 
@@ -64,25 +64,24 @@ pub fn libraries(
     }))
 }
 
-/// The plan of the look of `upload` (of format `from`) put into `archive`
-/// as `entry` (whose `.WEA` sibling, if any, is the WEAR it starts from):
-/// its notes, and one `look.entry` note per library entry added or replaced,
-/// appended to `report` after the conversion's.
+/// The plan of the `look` an upload brought back (read with its `notes`
+/// from the same parse as the model) put into `archive` as `entry` (whose
+/// `.WEA` sibling, if any, is the WEAR it starts from): its notes, and one
+/// `look.entry` note per library entry added or replaced, appended to
+/// `report` after the conversion's.
 pub fn plan(
-    upload: &Upload,
-    from: Format,
+    look: &ImportedLook,
+    mut notes: Report,
     libs: &Libraries,
     archive: &[u8],
     entry: &str,
     report: &mut Report,
 ) -> Result<LookPlan, ApiError> {
-    let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
-    let (look, mut notes) = look_import::read_look(&upload.bytes, from, &mtl)?;
     let existing = nres::Archive::parse(archive)
         .ok()
         .and_then(|a| wear_sibling(&a, entry))
         .map(|(_, data)| data);
-    let mut plan = look_import::plan(&look, libs, existing.as_deref())?;
+    let mut plan = look_import::plan(look, libs, existing.as_deref())?;
     report.notes.append(&mut notes.notes);
     report.notes.append(&mut plan.report.notes);
     for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
