@@ -1,6 +1,7 @@
 //! The one conversion entry point: bytes in a format, options and resources
 //! in, the output files and the report out.
 
+use crate::codes::NoteCode;
 use crate::error::Error;
 use crate::format::Format;
 use crate::options::Options;
@@ -223,7 +224,7 @@ fn with_side_files(main: OutputFile, side: Vec<(String, Vec<u8>)>) -> Vec<Output
 fn note_clips_beside(report: &mut Report, beside: Option<String>) {
     if let Some(name) = beside {
         report.note(
-            "export.clips_beside",
+            NoteCode::ExportClipsBeside.code(),
             format!("clips read from {name} (give --clips to choose others)"),
         );
     }
@@ -248,7 +249,7 @@ pub fn model_as_msh(
     if output.files.iter().any(|f| f.name.ends_with(CLIPS_EXT)) {
         // An archive holds models only: the clip list stays in the report.
         report.note(
-            "import.clips_not_written",
+            NoteCode::ImportClipsNotWritten.code(),
             "the clip list is not written into an archive (it is in the note import.clip_list)",
         );
     }

@@ -1,6 +1,7 @@
 //! The formats: their names, file extensions and media types, which way each
 //! converts, and how a format is told from a file name or from the bytes.
 
+use crate::codes::ErrorCode;
 use crate::error::Error;
 use std::fmt;
 use std::path::Path;
@@ -108,7 +109,7 @@ impl Format {
             Ok(())
         } else {
             Err(Error::usage(
-                "convert.unsupported_direction",
+                ErrorCode::ConvertUnsupportedDirection,
                 format!(
                     "converting {self} to {to} is not available; supported: msh -> glb/gltf/obj/usda, glb/gltf/obj -> msh"
                 ),

@@ -21,6 +21,7 @@ pub mod users;
 mod wear;
 
 use crate::archive::Editor;
+use crate::codes::ErrorCode;
 use crate::error::Error;
 use crate::game::{find_in_folder, MATERIAL_LIB, TEXTURES_LIB};
 use mshconv_convert::gltf::import::look::ImportedLook;
@@ -68,7 +69,7 @@ impl Library {
         };
         let archive = nres::Archive::parse(bytes).map_err(|e| {
             Error::invalid(
-                "look.bad_library",
+                ErrorCode::LookBadLibrary,
                 format!("{}: {}", self.path.display(), e.message()),
             )
         })?;
@@ -81,7 +82,7 @@ impl Library {
         match &self.bytes {
             Some(bytes) => Editor::open(bytes).map_err(|e| {
                 Error::invalid(
-                    "look.bad_library",
+                    ErrorCode::LookBadLibrary,
                     format!(
                         "{} cannot be updated: {} (repair or restore it first)",
                         self.path.display(),
@@ -155,7 +156,7 @@ pub fn check_libraries(dir: &Path, new_libraries: bool) -> Result<(), Error> {
         return Ok(());
     }
     Err(Error::usage(
-        "game_dir.no_libraries",
+        ErrorCode::GameDirNoLibraries,
         format!(
             "the game folder {} has no {}: the look cannot go back into it; give the folder that holds the game's Material.lib and Textures.lib (--game-dir or MSHCONV_GAME_DIR), or --new-libraries to create them there",
             dir.display(),
