@@ -18,8 +18,6 @@ pub enum ErrorCode {
     Internal,
     /// `option.invalid`: an option value that does not parse or is out of range
     OptionInvalid,
-    /// `clips.invalid`: a clip list that does not parse or does not fit the model
-    ClipsInvalid,
     /// `input.unknown_format`: the input's format cannot be told, or the operation does not read it
     InputUnknownFormat,
     /// `input.no_such_entry`: the archive has no entry of the name given
@@ -79,7 +77,6 @@ impl ErrorCode {
     pub const ALL: &'static [ErrorCode] = &[
         ErrorCode::Internal,
         ErrorCode::OptionInvalid,
-        ErrorCode::ClipsInvalid,
         ErrorCode::InputUnknownFormat,
         ErrorCode::InputNoSuchEntry,
         ErrorCode::ConvertUnsupportedDirection,
@@ -113,7 +110,6 @@ impl ErrorCode {
         match self {
             ErrorCode::Internal => "internal",
             ErrorCode::OptionInvalid => "option.invalid",
-            ErrorCode::ClipsInvalid => "clips.invalid",
             ErrorCode::InputUnknownFormat => "input.unknown_format",
             ErrorCode::InputNoSuchEntry => "input.no_such_entry",
             ErrorCode::ConvertUnsupportedDirection => "convert.unsupported_direction",
@@ -191,6 +187,8 @@ pub enum NoteCode {
     ExportClipsBeside,
     /// `import.clips_not_written`: the clip list is not written into an archive
     ImportClipsNotWritten,
+    /// `look.entry`: a library entry the look brought back adds or replaces (both front ends say it)
+    LookEntry,
 }
 
 impl NoteCode {
@@ -218,6 +216,7 @@ impl NoteCode {
         NoteCode::LookExistingWearUnreadable,
         NoteCode::ExportClipsBeside,
         NoteCode::ImportClipsNotWritten,
+        NoteCode::LookEntry,
     ];
 
     /// The stable machine-readable code.
@@ -245,6 +244,7 @@ impl NoteCode {
             NoteCode::LookExistingWearUnreadable => "look.existing_wear_unreadable",
             NoteCode::ExportClipsBeside => "export.clips_beside",
             NoteCode::ImportClipsNotWritten => "import.clips_not_written",
+            NoteCode::LookEntry => "look.entry",
         }
     }
 }

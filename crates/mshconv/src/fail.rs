@@ -6,6 +6,7 @@
 use std::fmt;
 use std::io;
 
+use crate::codes::CliCode;
 use mshconv_app::ErrorCode;
 pub use mshconv_app::{io_code, EXIT_INVALID, EXIT_USAGE};
 
@@ -40,7 +41,7 @@ pub fn classify(e: &anyhow::Error) -> Failure {
     for cause in e.chain() {
         if cause.downcast_ref::<StdoutClosed>().is_some() {
             return Failure {
-                code: "stdout.closed".to_string(),
+                code: CliCode::StdoutClosed.code().to_string(),
                 exit: 0,
             };
         }

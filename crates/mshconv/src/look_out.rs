@@ -8,6 +8,7 @@
 //! `--dry-run` prints the plan and writes nothing.
 
 use crate::archive_out::{self, Target};
+use crate::codes::CliNote;
 use crate::out::{self, Out};
 use mshconv_app::game::{find_in_folder, wear_name, wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
@@ -171,7 +172,7 @@ pub fn backup_notes<'a>(written: &Written, libs: impl IntoIterator<Item = &'a Li
         let backup = backup_path(&lib.path);
         if written.wrote(&backup) {
             out::note_line(
-                "look.backup",
+                CliNote::LookBackup.code(),
                 &format!("{} saved as {}", lib.path.display(), backup.display()),
             );
         }
@@ -220,7 +221,7 @@ pub fn write(
     if !quiet {
         backup_notes(&written, [&libs.textures, &libs.materials]);
         for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
-            out::note_line("look.entry", &change_line(c));
+            out::note_line(mshconv_app::NoteCode::LookEntry.code(), &change_line(c));
         }
         if let (Target::Entry { archive, name }, Some(placed)) = (target, placed) {
             archive_out::placed_line(archive, name, placed);

@@ -21,6 +21,7 @@ mod cmd_inspect;
 mod cmd_nres;
 mod cmd_pose;
 mod cmd_validate;
+mod codes;
 mod fail;
 mod fs;
 mod glob;
