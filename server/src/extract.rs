@@ -3,6 +3,7 @@
 //! body limit and the request's time limit. A handler receives both ready.
 
 use crate::body::{read_upload, Upload};
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::{AppState, RequestContext};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
@@ -30,7 +31,7 @@ impl<S: Send + Sync, T: FromQuery> FromRequestParts<S> for Params<T> {
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let Query(raw) = Query::<T::Raw>::from_request_parts(parts, state)
             .await
-            .map_err(|e| ApiError::bad_request("request.query", e.body_text()))?;
+            .map_err(|e| ApiError::bad_request(ServerCode::RequestQuery, e.body_text()))?;
         T::parse(raw).map(Params)
     }
 }
@@ -120,13 +121,13 @@ pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options,
     };
     if options.clips.is_some() {
         return Err(ApiError::bad_request(
-            "request.query",
+            ServerCode::RequestQuery,
             "the clips are given twice: as clips= and as the multipart field `clips`; give one",
         ));
     }
     let text = std::str::from_utf8(field).map_err(|_| {
         ApiError::bad_request(
-            "clips.invalid",
+            mshconv_convert::clips::INVALID,
             "the multipart field `clips` is not UTF-8 text",
         )
     })?;
@@ -138,7 +139,7 @@ pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options,
 pub fn format_param(param: &str, text: &str) -> Result<mshconv_app::Format, ApiError> {
     text.parse().map_err(|_| {
         ApiError::bad_request(
-            "request.bad_format",
+            ServerCode::RequestBadFormat,
             format!(
                 "{param}={text:?} is not a format: use {}",
                 mshconv_app::Format::ALL.map(|f| f.name()).join(", ")

@@ -17,6 +17,7 @@
 //!   `game.bad_textures_lib`, ...), as a damaged file is in the CLI: the
 //!   export goes on without what it lacks.
 
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use bytes::Bytes;
 use mshconv_app::game::{wear_name, wear_sibling, GivenLibraries, LibraryBytes};
@@ -72,7 +73,7 @@ impl LookFields {
         }
         if !takes_look(from, to) {
             return Err(ApiError::bad_request(
-                "request.multipart",
+                ServerCode::RequestMultipart,
                 format!(
                     "the fields wear, materials and textures give an MSH model's look to its glb, gltf, obj or usda export; this conversion is {} -> {}",
                     from.name(),
@@ -82,7 +83,7 @@ impl LookFields {
         }
         if !one_model && self.wear.is_some() {
             return Err(ApiError::bad_request(
-                "request.multipart",
+                ServerCode::RequestMultipart,
                 "the field `wear` is one model's WEAR: each model of an archive gets its .WEA sibling entry",
             ));
         }

@@ -249,9 +249,27 @@ impl NoteCode {
     }
 }
 
+/// Every code of this layer and of the libraries below it (the container's,
+/// the model's, the game data's), for the docs and for the front ends' tests
+/// that no code is given twice.
+pub fn every_code() -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = nres::ErrorKind::ALL.iter().map(|k| k.code()).collect();
+    codes.extend(msh::Code::ALL.iter().map(|c| c.as_str()));
+    codes.extend(mshconv_material::ErrorKind::ALL.iter().map(|k| k.code()));
+    codes.extend(ErrorCode::ALL.iter().map(|c| c.code()));
+    codes.extend(NoteCode::ALL.iter().map(|c| c.code()));
+    codes
+}
+
 impl CodeName for ErrorCode {
     fn code(self) -> &'static str {
         ErrorCode::code(self)
+    }
+}
+
+impl CodeName for msh::Code {
+    fn code(self) -> &'static str {
+        self.as_str()
     }
 }
 

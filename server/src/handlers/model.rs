@@ -225,7 +225,7 @@ pub async fn pose(
         let view = &opened.view;
         if let Some(what) = report::not_poseable(view.kind) {
             return Err(ApiError::unprocessable(
-                "msh.unsupported",
+                msh::Code::Unsupported,
                 format!("{label} is {what}: its nodes are not decoded, so they cannot be posed"),
             ));
         }

@@ -4,24 +4,15 @@
 use super::{ErrorCode, NoteCode};
 
 /// Every code of this layer, errors then notes.
-pub(crate) fn own() -> Vec<&'static str> {
+fn own() -> Vec<&'static str> {
     let errors = ErrorCode::ALL.iter().map(|c| c.code());
     errors
         .chain(NoteCode::ALL.iter().map(|c| c.code()))
         .collect()
 }
 
-/// The codes of the libraries below: the container's, the model's, the game
-/// data's (a conversion's own are `mshconv_convert`'s once it has a registry).
-pub(crate) fn libraries() -> Vec<&'static str> {
-    let mut codes: Vec<&'static str> = nres::ErrorKind::ALL.iter().map(|k| k.code()).collect();
-    codes.extend(msh::Code::ALL.iter().map(|c| c.as_str()));
-    codes.extend(mshconv_material::ErrorKind::ALL.iter().map(|k| k.code()));
-    codes
-}
-
 /// The text of README.md and every page of docs/.
-pub(crate) fn docs() -> String {
+fn docs() -> String {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     let mut text = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
     for page in std::fs::read_dir(format!("{root}/docs")).unwrap() {
@@ -35,9 +26,15 @@ pub(crate) fn docs() -> String {
 
 #[test]
 fn every_code_is_unique_here_and_below() {
-    let mut all = own();
-    all.extend(libraries());
+    let mut all = super::every_code();
     let count = all.len();
+    let below =
+        nres::ErrorKind::ALL.len() + msh::Code::ALL.len() + mshconv_material::ErrorKind::ALL.len();
+    assert_eq!(
+        count,
+        own().len() + below,
+        "every registry is in every_code"
+    );
     all.sort_unstable();
     let repeated: Vec<_> = all.windows(2).filter(|w| w[0] == w[1]).collect();
     assert!(repeated.is_empty(), "codes given twice: {repeated:?}");

@@ -11,14 +11,9 @@ fn own() -> Vec<&'static str> {
         .collect()
 }
 
-/// Every layer's registry below the CLI.
+/// Every layer's registry below.
 fn below() -> Vec<&'static str> {
-    let mut codes: Vec<&'static str> = nres::ErrorKind::ALL.iter().map(|k| k.code()).collect();
-    codes.extend(msh::Code::ALL.iter().map(|c| c.as_str()));
-    codes.extend(mshconv_material::ErrorKind::ALL.iter().map(|k| k.code()));
-    codes.extend(mshconv_app::ErrorCode::ALL.iter().map(|c| c.code()));
-    codes.extend(mshconv_app::NoteCode::ALL.iter().map(|c| c.code()));
-    codes
+    mshconv_app::codes::every_code()
 }
 
 #[test]
