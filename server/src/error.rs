@@ -259,16 +259,11 @@ impl From<mshconv_app::Error> for ApiError {
     fn from(e: mshconv_app::Error) -> Self {
         let status =
             StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let detail = match e.code() {
-            // The library's advice (put the file beside the .gltf) does not apply to an upload.
-            "gltf.missing_buffer" => format!(
-                "{} The service never reads side-car files: embed buffers as data: URIs, or upload a .glb.",
-                e.message()
-                    .split(" (give it beside")
-                    .next()
-                    .unwrap_or(e.message())
-            ),
-            _ => e.message().to_string(),
+        // The library's advice (put the file beside the .gltf) does not apply
+        // to an upload: the service says its own after the library's message.
+        let detail = match advice(e.code()) {
+            Some(ours) => format!("{} {ours}", e.without_advice()),
+            None => e.message().to_string(),
         };
         let mut err = if status == StatusCode::INTERNAL_SERVER_ERROR {
             ApiError::internal(detail)
@@ -285,6 +280,14 @@ impl From<mshconv_app::Error> for ApiError {
         err.outcome = e.outcome();
         err
     }
+}
+
+/// The service's own advice for a library error whose advice does not hold
+/// for an upload.
+fn advice(code: &str) -> Option<&'static str> {
+    (code == "gltf.missing_buffer").then_some(
+        "The service never reads side-car files: embed buffers as data: URIs, or upload a .glb.",
+    )
 }
 
 impl From<mshconv_convert::Error> for ApiError {
@@ -375,14 +378,16 @@ mod tests {
         let missing = mshconv_convert::Error::new(
             mshconv_convert::ErrorKind::InvalidInput,
             "gltf.missing_buffer",
-            "buffer file \"a.bin\" is not available (give it beside the .gltf, or use a .glb)",
-        );
+            "buffer file \"a.bin\" is not available",
+        )
+        .with_advice("give it beside the .gltf, or use a .glb");
+        assert!(missing
+            .message()
+            .ends_with("(give it beside the .gltf, or use a .glb)"));
         let e = ApiError::from(missing);
-        assert!(
-            e.detail.contains("never reads side-car files"),
-            "{}",
-            e.detail
+        assert_eq!(
+            e.detail,
+            "buffer file \"a.bin\" is not available The service never reads side-car files: embed buffers as data: URIs, or upload a .glb."
         );
-        assert!(!e.detail.contains("give it beside"), "{}", e.detail);
     }
 }

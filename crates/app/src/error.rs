@@ -53,6 +53,8 @@ struct Inner {
     kind: Kind,
     code: String,
     message: String,
+    /// The library's advice, which ends `message` as ` (ADVICE)`.
+    advice: Option<String>,
     location: Location,
     findings: Vec<msh::Finding>,
     cause: Option<Cause>,
@@ -96,6 +98,7 @@ impl Error {
             kind,
             code,
             message,
+            advice: None,
             location: Location::default(),
             findings: Vec::new(),
             cause: None,
@@ -153,6 +156,20 @@ impl Error {
     pub fn message(&self) -> &str {
         &self.0.message
     }
+    /// What the library says to do, if it says it (it ends [`Error::message`]
+    /// in parentheses). A front end for which it does not hold gives its own
+    /// after [`Error::without_advice`].
+    pub fn advice(&self) -> Option<&str> {
+        self.0.advice.as_deref()
+    }
+    /// The message without the library's advice.
+    pub fn without_advice(&self) -> &str {
+        let message = &self.0.message;
+        match &self.0.advice {
+            Some(a) => &message[..message.len() - a.len() - " ()".len()],
+            None => message,
+        }
+    }
     /// Where the damage is.
     pub fn location(&self) -> &Location {
         &self.0.location
@@ -161,15 +178,17 @@ impl Error {
     pub fn findings(&self) -> &[msh::Finding] {
         &self.0.findings
     }
-    /// The same error with another message (the location and cause stay).
+    /// The same error with another message (the location and cause stay;
+    /// the advice goes with the old message).
     pub fn with_message(mut self, message: impl Into<String>) -> Error {
         self.0.message = message.into();
+        self.0.advice = None;
         self
     }
-    /// The same error with the message prefixed by `context: `.
-    pub fn context(self, context: impl fmt::Display) -> Error {
-        let message = format!("{context}: {}", self.0.message);
-        self.with_message(message)
+    /// The same error with the message prefixed by `context: ` (the advice stays).
+    pub fn context(mut self, context: impl fmt::Display) -> Error {
+        self.0.message = format!("{context}: {}", self.0.message);
+        self
     }
 
     /// The CLI's exit code: 1 for invalid input and failed operations on valid
@@ -314,6 +333,7 @@ impl From<mshconv_convert::Error> for Error {
             error.0.location = located.0.location;
             error.0.findings = located.0.findings;
         }
+        error.0.advice = e.advice().map(str::to_string);
         error.0.cause = Some(Cause::Conversion(e));
         error
     }
@@ -400,5 +420,32 @@ mod tests {
             Error::from(msh::Error::Unsupported("x".into())).code(),
             "msh.unsupported"
         );
+    }
+
+    #[test]
+    fn the_advice_is_its_own_part_of_the_message() {
+        let e = mshconv_convert::Error::new(
+            mshconv_convert::ErrorKind::InvalidInput,
+            "gltf.missing_buffer",
+            "buffer file \"a.bin\" is not available",
+        )
+        .with_advice("give it beside the .gltf, or use a .glb");
+        let e = Error::from(e).context("x.gltf");
+        assert_eq!(
+            e.message(),
+            "x.gltf: buffer file \"a.bin\" is not available (give it beside the .gltf, or use a .glb)"
+        );
+        assert_eq!(e.advice(), Some("give it beside the .gltf, or use a .glb"));
+        assert_eq!(
+            e.without_advice(),
+            "x.gltf: buffer file \"a.bin\" is not available"
+        );
+        let replaced = e.with_message("other");
+        assert_eq!(
+            (replaced.without_advice(), replaced.advice()),
+            ("other", None)
+        );
+        let plain = Error::bad_option("lod 7");
+        assert_eq!((plain.without_advice(), plain.advice()), ("lod 7", None));
     }
 }

@@ -192,10 +192,9 @@ pub(super) fn load_uri(uri: &str, resolver: Resolver<'_>) -> Result<Vec<u8>> {
     resolver(&name).ok_or_else(|| {
         invalid(
             "gltf.missing_buffer",
-            format!(
-                "buffer file {name:?} is not available (give it beside the .gltf, or use a .glb)"
-            ),
+            format!("buffer file {name:?} is not available"),
         )
+        .with_advice("give it beside the .gltf, or use a .glb")
     })
 }
 
