@@ -1,6 +1,7 @@
 //! The conversion error: a kind the CLI maps to exit codes and the service to
 //! HTTP statuses, a stable code, and a message that says what to do.
 
+use crate::codes::Code;
 use std::fmt;
 
 /// Broad kind of a conversion failure.
@@ -130,7 +131,7 @@ impl From<nres::Error> for Error {
 
 impl From<crate::options::BadOption> for Error {
     fn from(e: crate::options::BadOption) -> Self {
-        Error::new(ErrorKind::BadOption, "option.invalid", e.0)
+        Error::new(ErrorKind::BadOption, Code::OptionInvalid.code(), e.0)
     }
 }
 

@@ -22,6 +22,7 @@
 pub mod assemble;
 pub mod axes;
 pub mod clips;
+pub mod codes;
 mod error;
 pub mod gltf;
 pub mod look;

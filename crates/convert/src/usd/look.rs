@@ -4,6 +4,7 @@
 //! the texture uses alpha.
 
 use super::text::{self, Usda};
+use crate::codes::Code;
 use crate::look::{file_name_part, Alpha, Look, SideFiles, Texture};
 use crate::report::Report;
 use std::collections::BTreeMap;
@@ -46,9 +47,9 @@ impl<'m> LookState<'m> {
         if self.side_files.iter().any(|(n, _)| *n == name) {
             name = format!("{base}_{}.png", self.file_of.len());
         }
-        if t.alpha != Alpha::Opaque && !report.has("usd.opacity") {
+        if t.alpha != Alpha::Opaque && !report.has(Code::UsdOpacity.code()) {
             report.note(
-                "usd.opacity",
+                Code::UsdOpacity.code(),
                 format!(
                     "texture {:?} uses alpha: it is the surface's opacity{}",
                     t.name,

@@ -25,6 +25,7 @@ mod text;
 mod xform;
 
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::look::{Look, SideFiles};
 use crate::options::ExportOptions;
@@ -66,7 +67,7 @@ fn export_inner(
     if view.kind == Some(ModelKind::Terrain) {
         return Err(Error::new(
             ErrorKind::Unsupported,
-            "usd.terrain",
+            Code::UsdTerrain.code(),
             "terrain models (Res21 triangles, no Res6/Res13) are not written as USD; convert it to glTF instead, which shows the terrain's triangles and carries its tables through",
         ));
     }

@@ -2,6 +2,7 @@
 //! indices), the materials, and the winding the triangles are written with.
 
 use super::{b64, Exporter};
+use crate::codes::Code;
 use crate::error::Result;
 use crate::gltf::buffer::Layout;
 use crate::gltf::extras::wrap;
@@ -59,7 +60,7 @@ impl Exporter<'_> {
         }
         if score < 0 {
             self.report.note(
-                "export.winding_flipped",
+                Code::ExportWindingFlipped.code(),
                 "triangles wind clockwise seen from their normals' side; written reversed so glTF's counter-clockwise front faces match (restored on import)",
             );
         }
@@ -307,9 +308,9 @@ impl Exporter<'_> {
                 Layout::attribute(ComponentType::F32, Type::Vec3, false),
             );
             attributes.insert(Checked::Valid(Semantic::Normals), a);
-            if zero && !self.report.has("export.zero_normal") {
+            if zero && !self.report.has(Code::ExportZeroNormal.code()) {
                 self.report.note(
-                    "export.zero_normal",
+                    Code::ExportZeroNormal.code(),
                     "zero-length vertex normals are shown as +Z (the raw bytes are kept)",
                 );
             }
