@@ -285,7 +285,7 @@ impl From<mshconv_app::Error> for ApiError {
 /// The service's own advice for a library error whose advice does not hold
 /// for an upload.
 fn advice(code: &str) -> Option<&'static str> {
-    (code == "gltf.missing_buffer").then_some(
+    (code == mshconv_convert::codes::Code::GltfMissingBuffer.code()).then_some(
         "The service never reads side-car files: embed buffers as data: URIs, or upload a .glb.",
     )
 }
@@ -338,7 +338,8 @@ mod tests {
         ))
         .unwrap();
         let report = msh::validate_bytes(&bytes);
-        let e = ApiError::unprocessable("batch.index_count", "bad").with_findings(&report);
+        let e = ApiError::unprocessable(msh::Code::IndexCountNotTriangles, "bad")
+            .with_findings(&report);
         let v: serde_json::Value = serde_json::from_slice(&e.body(Some("abc"))).unwrap();
         assert_eq!(v["type"], "urn:mshconv:error:batch.index_count");
         assert_eq!(v["title"], "Unprocessable Entity");

@@ -127,7 +127,7 @@ pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options,
     }
     let text = std::str::from_utf8(field).map_err(|_| {
         ApiError::bad_request(
-            mshconv_convert::clips::INVALID,
+            mshconv_convert::codes::Code::ClipsInvalid,
             "the multipart field `clips` is not UTF-8 text",
         )
     })?;

@@ -1,6 +1,7 @@
 //! The application layer's codes, each defined once: the errors
 //! ([`ErrorCode`]) and the notes ([`NoteCode`]) this crate gives itself (the
-//! libraries' codes come with their errors). Call sites name a variant, never
+//! libraries' codes come with their errors; `option.invalid` is the
+//! conversions', `mshconv_convert::codes::Code::OptionInvalid`). Call sites name a variant, never
 //! the text; `codes::tests` checks that every code is unique, also against the
 //! libraries' registries, and that the docs list it.
 
@@ -16,8 +17,6 @@ pub trait CodeName: Copy {
 pub enum ErrorCode {
     /// `internal`: a bug: what should not happen did (exit 2, HTTP 500)
     Internal,
-    /// `option.invalid`: an option value that does not parse or is out of range
-    OptionInvalid,
     /// `input.unknown_format`: the input's format cannot be told, or the operation does not read it
     InputUnknownFormat,
     /// `input.no_such_entry`: the archive has no entry of the name given
@@ -76,7 +75,6 @@ impl ErrorCode {
     /// Every code, for documentation and tests.
     pub const ALL: &'static [ErrorCode] = &[
         ErrorCode::Internal,
-        ErrorCode::OptionInvalid,
         ErrorCode::InputUnknownFormat,
         ErrorCode::InputNoSuchEntry,
         ErrorCode::ConvertUnsupportedDirection,
@@ -109,7 +107,6 @@ impl ErrorCode {
     pub const fn code(self) -> &'static str {
         match self {
             ErrorCode::Internal => "internal",
-            ErrorCode::OptionInvalid => "option.invalid",
             ErrorCode::InputUnknownFormat => "input.unknown_format",
             ErrorCode::InputNoSuchEntry => "input.no_such_entry",
             ErrorCode::ConvertUnsupportedDirection => "convert.unsupported_direction",
@@ -250,12 +247,13 @@ impl NoteCode {
 }
 
 /// Every code of this layer and of the libraries below it (the container's,
-/// the model's, the game data's), for the docs and for the front ends' tests
-/// that no code is given twice.
+/// the model's, the game data's, the conversions'), for the docs and for the
+/// front ends' tests that no code is given twice.
 pub fn every_code() -> Vec<&'static str> {
     let mut codes: Vec<&'static str> = nres::ErrorKind::ALL.iter().map(|k| k.code()).collect();
     codes.extend(msh::Code::ALL.iter().map(|c| c.as_str()));
     codes.extend(mshconv_material::ErrorKind::ALL.iter().map(|k| k.code()));
+    codes.extend(mshconv_convert::codes::Code::ALL.iter().map(|c| c.code()));
     codes.extend(ErrorCode::ALL.iter().map(|c| c.code()));
     codes.extend(NoteCode::ALL.iter().map(|c| c.code()));
     codes
@@ -273,10 +271,9 @@ impl CodeName for msh::Code {
     }
 }
 
-/// Transitional, while the front ends' codes move into their registries.
-impl CodeName for &'static str {
+impl CodeName for mshconv_convert::codes::Code {
     fn code(self) -> &'static str {
-        self
+        mshconv_convert::codes::Code::code(self)
     }
 }
 

@@ -3,6 +3,7 @@
 //! the metrics label.
 
 use crate::codes::{CodeName, ErrorCode};
+use mshconv_convert::codes::Code as ConvertCode;
 use std::fmt;
 use std::sync::Arc;
 
@@ -110,7 +111,7 @@ impl Error {
     }
     /// [`Kind::BadOption`] with the code `option.invalid`.
     pub fn bad_option(message: impl Into<String>) -> Error {
-        Error::new(Kind::BadOption, ErrorCode::OptionInvalid, message)
+        Error::new(Kind::BadOption, ConvertCode::OptionInvalid, message)
     }
     /// [`Kind::UnknownFormat`] with the code `input.unknown_format`.
     pub fn unknown_format(message: impl Into<String>) -> Error {

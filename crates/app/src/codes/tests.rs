@@ -28,8 +28,10 @@ fn docs() -> String {
 fn every_code_is_unique_here_and_below() {
     let mut all = super::every_code();
     let count = all.len();
-    let below =
-        nres::ErrorKind::ALL.len() + msh::Code::ALL.len() + mshconv_material::ErrorKind::ALL.len();
+    let below = nres::ErrorKind::ALL.len()
+        + msh::Code::ALL.len()
+        + mshconv_material::ErrorKind::ALL.len()
+        + mshconv_convert::codes::Code::ALL.len();
     assert_eq!(
         count,
         own().len() + below,

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
     if to != Format::Msh {
         return Err(Error::usage(
-            mshconv_app::ErrorCode::OptionInvalid,
+            mshconv_convert::codes::Code::OptionInvalid,
             format!("--into puts MSH models into an archive: use --to msh, not --to {to}"),
         )
         .into());
