@@ -15,6 +15,7 @@
 //! upload until its request is done with it.
 
 use crate::budget::{BodyBudget, Charge, Reservation, STEP};
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::game::LookFields;
 use crate::RequestContext;
@@ -104,7 +105,7 @@ pub async fn read_body(
             Ok(None) => break,
             Ok(Some(Err(e))) => {
                 return Err(ApiError::bad_request(
-                    "request.body",
+                    ServerCode::RequestBody,
                     format!("the request body could not be read: {e}"),
                 ))
             }
@@ -174,7 +175,7 @@ pub async fn read_upload(
     };
     if upload.bytes.is_empty() {
         return Err(ApiError::bad_request(
-            "request.empty_body",
+            ServerCode::RequestEmptyBody,
             "the upload is empty: send the model as the request body, or as the multipart field `file`",
         ));
     }
@@ -194,7 +195,7 @@ async fn fields<const N: usize>(
 ) -> Result<[Option<Field>; N], ApiError> {
     let bad = |e: multer::Error| {
         ApiError::bad_request(
-            "request.multipart",
+            ServerCode::RequestMultipart,
             format!("the multipart/form-data body is malformed: {e}"),
         )
     };
@@ -206,13 +207,13 @@ async fn fields<const N: usize>(
         let name = field.name().unwrap_or("").to_string();
         let Some(i) = allowed.iter().position(|a| *a == name) else {
             return Err(ApiError::bad_request(
-                "request.multipart",
+                ServerCode::RequestMultipart,
                 format!("unknown multipart field {name:?}: {hint}"),
             ));
         };
         if found[i].is_some() {
             return Err(ApiError::bad_request(
-                "request.multipart",
+                ServerCode::RequestMultipart,
                 format!("the multipart field {name:?} is given twice"),
             ));
         }
@@ -248,7 +249,7 @@ async fn multipart(content_type: &str, bytes: Bytes, charge: Charge) -> Result<U
     .await?;
     let (bytes, filename) = file.ok_or_else(|| {
         ApiError::bad_request(
-            "request.missing_file",
+            ServerCode::RequestMissingFile,
             "the multipart body has no field `file` (curl -F file=@model.msh)",
         )
     })?;
@@ -288,7 +289,7 @@ pub async fn read_archive_upload(
     let content_type = content_type(headers);
     if !is_multipart(content_type) {
         return Err(ApiError::bad_request(
-            "request.multipart",
+            ServerCode::RequestMultipart,
             "send a multipart/form-data body with the archive as the field `archive` and the model as `file` (curl -F archive=@units.rlb -F file=@tank.msh)",
         ));
     }
@@ -301,25 +302,25 @@ pub async fn read_archive_upload(
     .await?;
     let (archive, archive_name) = archive.ok_or_else(|| {
         ApiError::bad_request(
-            "request.missing_archive",
+            ServerCode::RequestMissingArchive,
             "the multipart body has no field `archive`: send the .rlb as it (curl -F archive=@units.rlb)",
         )
     })?;
     let (model, filename) = file.ok_or_else(|| {
         ApiError::bad_request(
-            "request.missing_file",
+            ServerCode::RequestMissingFile,
             "the multipart body has no field `file`: send the model as it (curl -F file=@tank.msh)",
         )
     })?;
     if archive.is_empty() {
         return Err(ApiError::bad_request(
-            "request.empty_body",
+            ServerCode::RequestEmptyBody,
             "the field `archive` is empty: send the .rlb archive in it",
         ));
     }
     if model.is_empty() {
         return Err(ApiError::bad_request(
-            "request.empty_body",
+            ServerCode::RequestEmptyBody,
             "the field `file` is empty: send the model in it",
         ));
     }

@@ -7,6 +7,7 @@
 //! upload, also by work that runs on past its deadline). A body that does
 //! not fit is answered 503 `server.busy` with `Retry-After`, at once.
 
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use axum::http::StatusCode;
 use std::sync::Arc;
@@ -83,7 +84,7 @@ impl BodyBudget {
     fn busy(&self) -> ApiError {
         let mut e = ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "server.busy",
+            ServerCode::ServerBusy,
             format!(
                 "the service holds as many request bodies as its budget allows ({} MiB, --max-buffered); retry shortly",
                 self.bytes >> 20

@@ -10,6 +10,9 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use crate::codes::ServerCode;
+use mshconv_app::CodeName;
+
 /// The problem document's media type.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
@@ -83,10 +86,15 @@ fn is_zero(n: &usize) -> bool {
 
 impl ApiError {
     /// An error with a status, a code and a message.
-    pub fn new(status: StatusCode, code: impl Into<String>, detail: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: impl CodeName, detail: impl Into<String>) -> Self {
+        Self::with_code_text(status, code.code().to_string(), detail)
+    }
+
+    /// An error with a code a library error carries.
+    fn with_code_text(status: StatusCode, code: String, detail: impl Into<String>) -> Self {
         ApiError(Box::new(Problem {
             status,
-            code: code.into(),
+            code,
             detail: detail.into(),
             resource: None,
             record: None,
@@ -106,12 +114,12 @@ impl ApiError {
     }
 
     /// 400: the request itself is malformed (query, multipart, options).
-    pub fn bad_request(code: impl Into<String>, detail: impl Into<String>) -> Self {
+    pub fn bad_request(code: impl CodeName, detail: impl Into<String>) -> Self {
         Self::new(StatusCode::BAD_REQUEST, code, detail)
     }
 
     /// 422: the input is not a valid model (or holds what the target cannot).
-    pub fn unprocessable(code: impl Into<String>, detail: impl Into<String>) -> Self {
+    pub fn unprocessable(code: impl CodeName, detail: impl Into<String>) -> Self {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, code, detail)
     }
 
@@ -119,7 +127,7 @@ impl ApiError {
     pub fn too_large(limit: usize) -> Self {
         Self::new(
             StatusCode::PAYLOAD_TOO_LARGE,
-            "request.too_large",
+            ServerCode::RequestTooLarge,
             format!("the request body is over the limit of {limit} bytes (--max-body)"),
         )
     }
@@ -128,7 +136,7 @@ impl ApiError {
     pub fn unknown_format(detail: impl Into<String>) -> Self {
         Self::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "input.unknown_format",
+            mshconv_app::ErrorCode::InputUnknownFormat,
             detail,
         )
     }
@@ -137,7 +145,7 @@ impl ApiError {
     pub fn busy(max_jobs: usize) -> Self {
         let mut e = Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "server.busy",
+            ServerCode::ServerBusy,
             format!("all {max_jobs} conversion slots are busy; retry shortly"),
         );
         e.retry_after = Some(1);
@@ -148,7 +156,7 @@ impl ApiError {
     pub fn timeout(limit: std::time::Duration) -> Self {
         let mut e = Self::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "server.timeout",
+            ServerCode::ServerTimeout,
             format!(
                 "the work did not finish within the time limit of {} s (--timeout)",
                 limit.as_secs_f64()
@@ -162,7 +170,7 @@ impl ApiError {
     pub fn body_timeout(limit: std::time::Duration) -> Self {
         Self::new(
             StatusCode::REQUEST_TIMEOUT,
-            "request.timeout",
+            ServerCode::RequestTimeout,
             format!(
                 "the request body did not arrive within the time limit of {} s (--timeout)",
                 limit.as_secs_f64()
@@ -174,7 +182,7 @@ impl ApiError {
     pub fn internal(cause: impl Into<String>) -> Self {
         let mut e = Self::new(
             StatusCode::INTERNAL_SERVER_ERROR,
-            "internal",
+            mshconv_app::ErrorCode::Internal,
             "internal error; the service's log has the details under this request's id",
         );
         e.internal = Some(cause.into());
@@ -251,21 +259,16 @@ impl From<mshconv_app::Error> for ApiError {
     fn from(e: mshconv_app::Error) -> Self {
         let status =
             StatusCode::from_u16(e.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        let detail = match e.code() {
-            // The library's advice (put the file beside the .gltf) does not apply to an upload.
-            "gltf.missing_buffer" => format!(
-                "{} The service never reads side-car files: embed buffers as data: URIs, or upload a .glb.",
-                e.message()
-                    .split(" (give it beside")
-                    .next()
-                    .unwrap_or(e.message())
-            ),
-            _ => e.message().to_string(),
+        // The library's advice (put the file beside the .gltf) does not apply
+        // to an upload: the service says its own after the library's message.
+        let detail = match advice(e.code()) {
+            Some(ours) => format!("{} {ours}", e.without_advice()),
+            None => e.message().to_string(),
         };
         let mut err = if status == StatusCode::INTERNAL_SERVER_ERROR {
             ApiError::internal(detail)
         } else {
-            ApiError::new(status, e.code(), detail)
+            ApiError::with_code_text(status, e.code().to_string(), detail)
         };
         let location = e.location();
         err.resource = location.resource;
@@ -277,6 +280,14 @@ impl From<mshconv_app::Error> for ApiError {
         err.outcome = e.outcome();
         err
     }
+}
+
+/// The service's own advice for a library error whose advice does not hold
+/// for an upload.
+fn advice(code: &str) -> Option<&'static str> {
+    (code == mshconv_convert::codes::Code::GltfMissingBuffer.code()).then_some(
+        "The service never reads side-car files: embed buffers as data: URIs, or upload a .glb.",
+    )
 }
 
 impl From<mshconv_convert::Error> for ApiError {
@@ -327,7 +338,8 @@ mod tests {
         ))
         .unwrap();
         let report = msh::validate_bytes(&bytes);
-        let e = ApiError::unprocessable("batch.index_count", "bad").with_findings(&report);
+        let e = ApiError::unprocessable(msh::Code::IndexCountNotTriangles, "bad")
+            .with_findings(&report);
         let v: serde_json::Value = serde_json::from_slice(&e.body(Some("abc"))).unwrap();
         assert_eq!(v["type"], "urn:mshconv:error:batch.index_count");
         assert_eq!(v["title"], "Unprocessable Entity");
@@ -367,14 +379,16 @@ mod tests {
         let missing = mshconv_convert::Error::new(
             mshconv_convert::ErrorKind::InvalidInput,
             "gltf.missing_buffer",
-            "buffer file \"a.bin\" is not available (give it beside the .gltf, or use a .glb)",
-        );
+            "buffer file \"a.bin\" is not available",
+        )
+        .with_advice("give it beside the .gltf, or use a .glb");
+        assert!(missing
+            .message()
+            .ends_with("(give it beside the .gltf, or use a .glb)"));
         let e = ApiError::from(missing);
-        assert!(
-            e.detail.contains("never reads side-car files"),
-            "{}",
-            e.detail
+        assert_eq!(
+            e.detail,
+            "buffer file \"a.bin\" is not available The service never reads side-car files: embed buffers as data: URIs, or upload a .glb."
         );
-        assert!(!e.detail.contains("give it beside"), "{}", e.detail);
     }
 }

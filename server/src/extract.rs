@@ -3,6 +3,7 @@
 //! body limit and the request's time limit. A handler receives both ready.
 
 use crate::body::{read_upload, Upload};
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::{AppState, RequestContext};
 use axum::extract::{FromRequest, FromRequestParts, Request};
@@ -59,7 +60,7 @@ impl Query {
         for (i, (key, _)) in pairs.iter().enumerate() {
             if !keys.contains(&key.as_str()) {
                 return Err(ApiError::bad_request(
-                    "request.unknown_parameter",
+                    ServerCode::RequestUnknownParameter,
                     format!(
                         "unknown query parameter {key:?}: this endpoint takes {}",
                         keys.join(", ")
@@ -68,7 +69,7 @@ impl Query {
             }
             if pairs[..i].iter().any(|(k, _)| k == key) {
                 return Err(ApiError::bad_request(
-                    "request.query",
+                    ServerCode::RequestQuery,
                     format!("{key}= is given twice; give it once"),
                 ));
             }
@@ -85,7 +86,10 @@ impl Query {
     /// The value of `key`, which the endpoint needs.
     pub fn require(&mut self, key: &str, what: &str) -> Result<String, ApiError> {
         self.take(key).ok_or_else(|| {
-            ApiError::bad_request("request.query", format!("{key}= is missing: {what}"))
+            ApiError::bad_request(
+                ServerCode::RequestQuery,
+                format!("{key}= is missing: {what}"),
+            )
         })
     }
 
@@ -95,7 +99,7 @@ impl Query {
             None | Some("false") => Ok(false),
             Some("true") => Ok(true),
             Some(other) => Err(ApiError::bad_request(
-                "request.query",
+                ServerCode::RequestQuery,
                 format!("{key}={other:?}: {key} is true or false"),
             )),
         }
@@ -127,7 +131,7 @@ impl<S: Send + Sync, T: FromQuery> FromRequestParts<S> for Params<T> {
         let axum::extract::Query(pairs) =
             axum::extract::Query::<Vec<(String, String)>>::from_request_parts(parts, state)
                 .await
-                .map_err(|e| ApiError::bad_request("request.query", e.body_text()))?;
+                .map_err(|e| ApiError::bad_request(ServerCode::RequestQuery, e.body_text()))?;
         T::parse(Query::new(pairs, &keys::<T>())?).map(Params)
     }
 }
@@ -174,7 +178,7 @@ pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options,
     let name = row.field.unwrap_or(row.query);
     if options.clips.is_some() {
         return Err(ApiError::bad_request(
-            "request.query",
+            ServerCode::RequestQuery,
             format!(
                 "the clips are given twice: as {}= and as the multipart field `{name}`; give one",
                 row.query
@@ -183,7 +187,7 @@ pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options,
     }
     let text = std::str::from_utf8(field).map_err(|_| {
         ApiError::bad_request(
-            "clips.invalid",
+            mshconv_convert::codes::Code::ClipsInvalid,
             format!("the multipart field `{name}` is not UTF-8 text"),
         )
     })?;
@@ -195,7 +199,7 @@ pub fn with_clips(mut options: Options, field: Option<&[u8]>) -> Result<Options,
 pub fn format_param(param: &str, text: &str) -> Result<mshconv_app::Format, ApiError> {
     text.parse().map_err(|_| {
         ApiError::bad_request(
-            "request.bad_format",
+            ServerCode::RequestBadFormat,
             format!(
                 "{param}={text:?} is not a format: use {}",
                 mshconv_app::Format::ALL.map(|f| f.name()).join(", ")

@@ -17,6 +17,7 @@
 //!   `game.bad_textures_lib`, ...), as a damaged file is in the CLI: the
 //!   export goes on without what it lacks.
 
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use bytes::Bytes;
 use mshconv_app::game::{wear_name, wear_sibling, GivenLibraries, LibraryBytes};
@@ -70,7 +71,7 @@ impl LookFields {
                 .filter(|row| row.takes_look)
                 .map(|row| row.format);
             return Err(ApiError::bad_request(
-                "request.multipart",
+                ServerCode::RequestMultipart,
                 format!(
                     "the fields wear, materials and textures give an MSH model's look to its {} export; this conversion is {} -> {}",
                     Format::names_text(exports),
@@ -81,7 +82,7 @@ impl LookFields {
         }
         if !one_model && self.wear.is_some() {
             return Err(ApiError::bad_request(
-                "request.multipart",
+                ServerCode::RequestMultipart,
                 "the field `wear` is one model's WEAR: each model of an archive gets its .WEA sibling entry",
             ));
         }

@@ -36,6 +36,7 @@
 
 pub mod body;
 pub mod budget;
+pub mod codes;
 pub mod config;
 pub mod error;
 pub mod extract;

@@ -2,6 +2,7 @@
 //! connection limits, the head time limit and the draining of unread bodies,
 //! until a shutdown future ([`shutdown_signal`]) resolves.
 
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::routes::app;
 use crate::state::AppState;
@@ -83,7 +84,7 @@ pub async fn serve(
             } else {
                 let mut e = ApiError::new(
                     axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                    "server.too_many_connections",
+                    ServerCode::ServerTooManyConnections,
                     format!(
                         "the service has {max} connections open, its limit (--max-connections); retry shortly"
                     ),

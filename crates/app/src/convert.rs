@@ -1,6 +1,7 @@
 //! The one conversion entry point: bytes in a format, options and resources
 //! in, the output files and the report out.
 
+use crate::codes::NoteCode;
 use crate::error::Error;
 use crate::format::Format;
 use crate::options::Options;
@@ -192,7 +193,7 @@ fn clips_beside(
 fn note_clips_beside(report: &mut Report, beside: Option<String>) {
     if let Some(name) = beside {
         report.note(
-            "export.clips_beside",
+            NoteCode::ExportClipsBeside.code(),
             format!("clips read from {name} (give --clips to choose others)"),
         );
     }
@@ -243,7 +244,7 @@ fn msh_of(output: Output) -> Result<(Vec<u8>, Report), Error> {
     if output.files.iter().any(|f| f.name.ends_with(CLIPS_EXT)) {
         // An archive holds models only: the clip list stays in the report.
         report.note(
-            "import.clips_not_written",
+            NoteCode::ImportClipsNotWritten.code(),
             "the clip list is not written into an archive (it is in the note import.clip_list)",
         );
     }

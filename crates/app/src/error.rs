@@ -2,7 +2,10 @@
 //! is, and one mapping to the CLI's exit code, the service's HTTP status and
 //! the metrics label.
 
+use crate::codes::{CodeName, ErrorCode};
+use mshconv_convert::codes::Code as ConvertCode;
 use std::fmt;
+use std::sync::Arc;
 
 /// What kind of failure an [`Error`] is; it decides the exit code, the HTTP
 /// status and the metrics label.
@@ -41,7 +44,8 @@ pub struct Location {
 }
 
 /// A failure of the application layer or of a library below it (boxed: it
-/// travels in every `Result` and stays small there).
+/// travels in every `Result` and stays small there). The library error or
+/// I/O error it came from is kept: [`std::error::Error::source`] gives it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error(Box<Inner>);
 
@@ -50,8 +54,33 @@ struct Inner {
     kind: Kind,
     code: String,
     message: String,
+    /// The library's advice, which ends `message` as ` (ADVICE)`.
+    advice: Option<String>,
     location: Location,
     findings: Vec<msh::Finding>,
+    cause: Option<Cause>,
+}
+
+/// The error an [`Error`] came from.
+#[derive(Debug, Clone)]
+enum Cause {
+    Model(msh::Error),
+    Container(nres::Error),
+    Conversion(mshconv_convert::Error),
+    /// Shared: `io::Error` cannot be cloned.
+    Io(Arc<std::io::Error>),
+}
+
+impl PartialEq for Cause {
+    fn eq(&self, other: &Cause) -> bool {
+        match (self, other) {
+            (Cause::Model(a), Cause::Model(b)) => a == b,
+            (Cause::Container(a), Cause::Container(b)) => a == b,
+            (Cause::Conversion(a), Cause::Conversion(b)) => a == b,
+            (Cause::Io(a), Cause::Io(b)) => a.kind() == b.kind() && a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
 }
 
 /// Exit code for invalid input or a failed operation on valid input.
@@ -61,38 +90,59 @@ pub const EXIT_USAGE: u8 = 2;
 
 impl Error {
     /// A new error without a location.
-    pub fn new(kind: Kind, code: impl Into<String>, message: impl Into<String>) -> Error {
+    pub fn new(kind: Kind, code: impl CodeName, message: impl Into<String>) -> Error {
+        Error::with_code_text(kind, code.code().to_string(), message.into())
+    }
+    /// An error with a library's code (the libraries' errors carry theirs).
+    fn with_code_text(kind: Kind, code: String, message: String) -> Error {
         Error(Box::new(Inner {
             kind,
-            code: code.into(),
-            message: message.into(),
+            code,
+            message,
+            advice: None,
             location: Location::default(),
             findings: Vec::new(),
+            cause: None,
         }))
     }
     /// [`Kind::Usage`].
-    pub fn usage(code: impl Into<String>, message: impl Into<String>) -> Error {
+    pub fn usage(code: impl CodeName, message: impl Into<String>) -> Error {
         Error::new(Kind::Usage, code, message)
     }
     /// [`Kind::BadOption`] with the code `option.invalid`.
     pub fn bad_option(message: impl Into<String>) -> Error {
-        Error::new(Kind::BadOption, "option.invalid", message)
+        Error::new(Kind::BadOption, ConvertCode::OptionInvalid, message)
     }
     /// [`Kind::UnknownFormat`] with the code `input.unknown_format`.
     pub fn unknown_format(message: impl Into<String>) -> Error {
-        Error::new(Kind::UnknownFormat, "input.unknown_format", message)
+        Error::new(Kind::UnknownFormat, ErrorCode::InputUnknownFormat, message)
     }
     /// [`Kind::InvalidInput`].
-    pub fn invalid(code: impl Into<String>, message: impl Into<String>) -> Error {
+    pub fn invalid(code: impl CodeName, message: impl Into<String>) -> Error {
         Error::new(Kind::InvalidInput, code, message)
     }
     /// [`Kind::Internal`] (`internal`).
     pub fn internal(message: impl Into<String>) -> Error {
-        Error::new(Kind::Internal, "internal", message)
+        Error::new(Kind::Internal, ErrorCode::Internal, message)
     }
     /// An I/O error about `what` (a path), with the `io.*` code of its kind.
     pub fn io(what: impl fmt::Display, e: &std::io::Error) -> Error {
-        Error::new(Kind::Io, io_code(e), format!("{what}: {e}"))
+        Error::io_message(e, format!("{what}: {e}"))
+    }
+    /// An I/O error with the `io.*` code of its kind and a message of its own.
+    pub fn io_message(e: &std::io::Error, message: impl Into<String>) -> Error {
+        Error::new(Kind::Io, io_error_code(e), message).with_io_cause(e)
+    }
+    /// The same error with `e` as its cause (its `source()`).
+    pub fn with_io_cause(mut self, e: &std::io::Error) -> Error {
+        // `io::Error` is not `Clone`: an OS error is made again from its
+        // number, any other from its kind and text.
+        let copy = match e.raw_os_error() {
+            Some(n) => std::io::Error::from_raw_os_error(n),
+            None => std::io::Error::new(e.kind(), e.to_string()),
+        };
+        self.0.cause = Some(Cause::Io(Arc::new(copy)));
+        self
     }
 
     /// The kind.
@@ -107,6 +157,20 @@ impl Error {
     pub fn message(&self) -> &str {
         &self.0.message
     }
+    /// What the library says to do, if it says it (it ends [`Error::message`]
+    /// in parentheses). A front end for which it does not hold gives its own
+    /// after [`Error::without_advice`].
+    pub fn advice(&self) -> Option<&str> {
+        self.0.advice.as_deref()
+    }
+    /// The message without the library's advice.
+    pub fn without_advice(&self) -> &str {
+        let message = &self.0.message;
+        match &self.0.advice {
+            Some(a) => &message[..message.len() - a.len() - " ()".len()],
+            None => message,
+        }
+    }
     /// Where the damage is.
     pub fn location(&self) -> &Location {
         &self.0.location
@@ -115,15 +179,17 @@ impl Error {
     pub fn findings(&self) -> &[msh::Finding] {
         &self.0.findings
     }
-    /// The same error with another message (the location stays).
+    /// The same error with another message (the location and cause stay;
+    /// the advice goes with the old message).
     pub fn with_message(mut self, message: impl Into<String>) -> Error {
         self.0.message = message.into();
+        self.0.advice = None;
         self
     }
-    /// The same error with the message prefixed by `context: `.
-    pub fn context(self, context: impl fmt::Display) -> Error {
-        let message = format!("{context}: {}", self.0.message);
-        self.with_message(message)
+    /// The same error with the message prefixed by `context: ` (the advice stays).
+    pub fn context(mut self, context: impl fmt::Display) -> Error {
+        self.0.message = format!("{context}: {}", self.0.message);
+        self
     }
 
     /// The CLI's exit code: 1 for invalid input and failed operations on valid
@@ -164,15 +230,19 @@ impl Error {
 
 /// The stable code of an I/O error.
 pub fn io_code(e: &std::io::Error) -> &'static str {
+    io_error_code(e).code()
+}
+
+fn io_error_code(e: &std::io::Error) -> ErrorCode {
     use std::io::ErrorKind as K;
     match e.kind() {
-        K::NotFound => "io.not_found",
-        K::PermissionDenied => "io.permission_denied",
-        K::IsADirectory => "io.is_a_directory",
-        K::NotADirectory => "io.not_a_directory",
-        K::AlreadyExists => "io.already_exists",
-        K::StorageFull => "io.no_space",
-        _ => "io.error",
+        K::NotFound => ErrorCode::IoNotFound,
+        K::PermissionDenied => ErrorCode::IoPermissionDenied,
+        K::IsADirectory => ErrorCode::IoIsADirectory,
+        K::NotADirectory => ErrorCode::IoNotADirectory,
+        K::AlreadyExists => ErrorCode::IoAlreadyExists,
+        K::StorageFull => ErrorCode::IoNoSpace,
+        _ => ErrorCode::IoError,
     }
 }
 
@@ -182,15 +252,35 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self.0.cause.as_ref()? {
+            Cause::Model(e) => Some(e),
+            Cause::Container(e) => Some(e),
+            Cause::Conversion(e) => Some(e),
+            Cause::Io(e) => Some(e.as_ref()),
+        }
+    }
+}
+
+/// The application layer's kind of a conversion's kind. The model's and the
+/// container's errors get theirs from the conversion library's mapping
+/// (`From<msh::Error> for mshconv_convert::Error`), the one place that says
+/// which model error is which kind.
+fn kind_of(kind: mshconv_convert::ErrorKind) -> Kind {
+    use mshconv_convert::ErrorKind;
+    match kind {
+        ErrorKind::InvalidInput => Kind::InvalidInput,
+        ErrorKind::Unsupported => Kind::Unsupported,
+        ErrorKind::BadOption => Kind::BadOption,
+        ErrorKind::Output => Kind::Output,
+    }
+}
 
 impl From<msh::Error> for Error {
     fn from(e: msh::Error) -> Error {
-        let kind = match e {
-            msh::Error::Unsupported(_) => Kind::Unsupported,
-            _ => Kind::InvalidInput,
-        };
-        let mut error = Error::new(kind, e.code(), e.to_string());
+        let kind = kind_of(mshconv_convert::Error::from(e.clone()).kind());
+        let mut error = Error::with_code_text(kind, e.code().to_string(), e.to_string());
         match &e {
             msh::Error::Invalid(report) => {
                 error.0.findings = report.errors().cloned().collect();
@@ -209,14 +299,17 @@ impl From<msh::Error> for Error {
             }
             _ => {}
         }
+        error.0.cause = Some(Cause::Model(e));
         error
     }
 }
 
 impl From<nres::Error> for Error {
     fn from(e: nres::Error) -> Error {
-        let mut error = Error::invalid(e.code(), e.message());
+        let kind = kind_of(mshconv_convert::Error::from(e.clone()).kind());
+        let mut error = Error::with_code_text(kind, e.code().to_string(), e.message().to_string());
         error.0.location.offset = e.offset();
+        error.0.cause = Some(Cause::Container(e));
         error
     }
 }
@@ -226,23 +319,23 @@ impl From<mshconv_convert::Error> for Error {
     /// container error, its location and findings too (the conversion's own
     /// message is kept: it says which step failed).
     fn from(e: mshconv_convert::Error) -> Error {
-        use mshconv_convert::{Cause, ErrorKind};
-        let kind = match e.kind() {
-            ErrorKind::InvalidInput => Kind::InvalidInput,
-            ErrorKind::Unsupported => Kind::Unsupported,
-            ErrorKind::BadOption => Kind::BadOption,
-            ErrorKind::Output => Kind::Output,
-        };
+        use mshconv_convert::Cause as Source;
         let located = match e.cause() {
-            Some(Cause::Model(m)) => Some(Error::from(m.clone())),
-            Some(Cause::Container(c)) => Some(Error::from(c.clone())),
+            Some(Source::Model(m)) => Some(Error::from(m.clone())),
+            Some(Source::Container(c)) => Some(Error::from(c.clone())),
             _ => None,
         };
-        let mut error = Error::new(kind, e.code(), e.message());
+        let mut error = Error::with_code_text(
+            kind_of(e.kind()),
+            e.code().to_string(),
+            e.message().to_string(),
+        );
         if let Some(located) = located {
             error.0.location = located.0.location;
             error.0.findings = located.0.findings;
         }
+        error.0.advice = e.advice().map(str::to_string);
+        error.0.cause = Some(Cause::Conversion(e));
         error
     }
 }
@@ -264,7 +357,7 @@ mod tests {
             (Kind::Internal, 2, 500, Some("internal")),
         ];
         for (kind, exit, status, outcome) in cases {
-            let e = Error::new(kind, "x.y", "z");
+            let e = Error::new(kind, ErrorCode::Internal, "z");
             assert_eq!(
                 (e.exit_code(), e.http_status(), e.outcome()),
                 (exit, status, outcome),
@@ -279,5 +372,81 @@ mod tests {
         assert_eq!(e.kind(), Kind::InvalidInput);
         assert!(e.code().starts_with("nres."));
         assert!(e.location().offset.is_some());
+    }
+
+    #[test]
+    fn causes_are_kept() {
+        use std::error::Error as _;
+        let model = msh::open(b"NRes", msh::Mode::Strict).unwrap_err();
+        let e = Error::from(model.clone());
+        let source = e.source().and_then(|s| s.downcast_ref::<msh::Error>());
+        assert_eq!(source, Some(&model));
+        // Through a conversion error: the conversion error, then the model's.
+        let e = Error::from(mshconv_convert::Error::from(model.clone()));
+        let conversion = e.source().unwrap();
+        assert!(conversion.is::<mshconv_convert::Error>());
+        let below = conversion
+            .source()
+            .and_then(|s| s.downcast_ref::<msh::Error>());
+        assert_eq!(below, Some(&model));
+        // An I/O error, also after a context and another message.
+        let io = std::fs::read("/nonexistent/mshconv/x").unwrap_err();
+        let e = Error::io("x", &io).context("reading").with_message("m");
+        let source = e.source().and_then(|s| s.downcast_ref::<std::io::Error>());
+        let source = source.expect("the io::Error");
+        assert_eq!(source.kind(), io.kind());
+        assert_eq!(source.raw_os_error(), io.raw_os_error());
+        assert_eq!(e.code(), "io.not_found");
+        // An error of the application layer's own has none.
+        assert!(Error::bad_option("lod 7").source().is_none());
+    }
+
+    #[test]
+    fn a_model_layer_error_gets_the_conversion_librarys_kind() {
+        let cases = [
+            (msh::Error::Unsupported("terrain".into()), Kind::Unsupported),
+            (
+                msh::open(b"NRes", msh::Mode::Strict).unwrap_err(),
+                Kind::InvalidInput,
+            ),
+        ];
+        for (model, kind) in cases {
+            let from_model = Error::from(model.clone());
+            let from_conversion = Error::from(mshconv_convert::Error::from(model));
+            assert_eq!(from_model.kind(), kind);
+            assert_eq!(from_conversion.kind(), kind);
+            assert_eq!(from_model.code(), from_conversion.code());
+        }
+        assert_eq!(
+            Error::from(msh::Error::Unsupported("x".into())).code(),
+            "msh.unsupported"
+        );
+    }
+
+    #[test]
+    fn the_advice_is_its_own_part_of_the_message() {
+        let e = mshconv_convert::Error::new(
+            mshconv_convert::ErrorKind::InvalidInput,
+            "gltf.missing_buffer",
+            "buffer file \"a.bin\" is not available",
+        )
+        .with_advice("give it beside the .gltf, or use a .glb");
+        let e = Error::from(e).context("x.gltf");
+        assert_eq!(
+            e.message(),
+            "x.gltf: buffer file \"a.bin\" is not available (give it beside the .gltf, or use a .glb)"
+        );
+        assert_eq!(e.advice(), Some("give it beside the .gltf, or use a .glb"));
+        assert_eq!(
+            e.without_advice(),
+            "x.gltf: buffer file \"a.bin\" is not available"
+        );
+        let replaced = e.with_message("other");
+        assert_eq!(
+            (replaced.without_advice(), replaced.advice()),
+            ("other", None)
+        );
+        let plain = Error::bad_option("lod 7");
+        assert_eq!((plain.without_advice(), plain.advice()), ("lod 7", None));
     }
 }

@@ -6,6 +6,7 @@
 //! fields and zips, openapi.json, the web page, README.md) reads the table or
 //! is tested against it. Adding a format: a variant of [`Format`] and one row.
 
+use crate::codes::ErrorCode;
 use crate::error::Error;
 use std::fmt;
 use std::path::Path;
@@ -296,7 +297,7 @@ impl Format {
             Ok(())
         } else {
             Err(Error::usage(
-                "convert.unsupported_direction",
+                ErrorCode::ConvertUnsupportedDirection,
                 format!(
                     "converting {self} to {to} is not available; supported: {}",
                     Format::directions()

@@ -20,6 +20,7 @@
 //! - [`GameResources`] brings it to [`crate::convert()`] through
 //!   [`Resources::look`].
 
+use crate::codes::{ErrorCode, NoteCode};
 use crate::resources::Resources;
 use mshconv_convert::look::{Look, Material, Resolution, ResolvedMaterial, Texture, WearSource};
 use mshconv_convert::view::ExportView;
@@ -151,7 +152,7 @@ impl MaterialLib {
     fn missing(message: String) -> Self {
         MaterialLib {
             entries: Vec::new(),
-            notes: vec![note("game.no_material_lib", message)],
+            notes: vec![note(NoteCode::GameNoMaterialLib.code(), message)],
         }
     }
 
@@ -159,7 +160,7 @@ impl MaterialLib {
     fn unreadable(message: String) -> Self {
         MaterialLib {
             entries: Vec::new(),
-            notes: vec![note("game.bad_material_lib", message)],
+            notes: vec![note(NoteCode::GameBadMaterialLib.code(), message)],
         }
     }
 
@@ -183,7 +184,7 @@ impl MaterialLib {
                     mat0,
                 })),
                 Err(err) => lib.notes.push(note(
-                    "game.bad_mat0",
+                    NoteCode::GameBadMat0.code(),
                     format!(
                         "{MATERIAL_LIB} entry {:?} is damaged ({}): left out of the lookup",
                         e.name(),
@@ -200,7 +201,7 @@ impl TexturesLib {
     /// No library: `game.no_textures_lib`.
     fn missing(message: String) -> Self {
         TexturesLib {
-            notes: vec![note("game.no_textures_lib", message)],
+            notes: vec![note(NoteCode::GameNoTexturesLib.code(), message)],
             ..TexturesLib::default()
         }
     }
@@ -208,7 +209,7 @@ impl TexturesLib {
     /// A library that cannot be read: `game.bad_textures_lib`.
     fn unreadable(message: String) -> Self {
         TexturesLib {
-            notes: vec![note("game.bad_textures_lib", message)],
+            notes: vec![note(NoteCode::GameBadTexturesLib.code(), message)],
             ..TexturesLib::default()
         }
     }
@@ -329,7 +330,7 @@ impl GameDir {
             .filter(|p| p.is_dir())
             .ok_or_else(|| {
                 crate::Error::usage(
-                    "game_dir.not_found",
+                    ErrorCode::GameDirNotFound,
                     format!("the game folder {} is not a folder", dir.display()),
                 )
             })?;
@@ -497,12 +498,16 @@ impl GameDir {
                     .unwrap_or(Path::new("."));
                 let found = find_in_folder(dir, &name).ok_or_else(|| {
                     note(
-                        "game.no_wear",
+                        NoteCode::GameNoWear.code(),
                         format!("no {name} beside the model: materials are not resolved"),
                     )
                 })?;
-                let bytes = std::fs::read(&found)
-                    .map_err(|e| note("game.no_wear", format!("{}: {e}", found.display())))?;
+                let bytes = std::fs::read(&found).map_err(|e| {
+                    note(
+                        NoteCode::GameNoWear.code(),
+                        format!("{}: {e}", found.display()),
+                    )
+                })?;
                 let stored = found
                     .file_name()
                     .unwrap_or_default()
@@ -518,7 +523,7 @@ impl GameDir {
                     .map(|b| (name.clone(), b.clone()))
                     .ok_or_else(|| {
                         note(
-                            "game.no_wear",
+                            NoteCode::GameNoWear.code(),
                             format!(
                                 "no entry {name} beside {entry} in {}: materials are not resolved",
                                 archive.display()
@@ -528,7 +533,7 @@ impl GameDir {
             }
             ModelLocation::Given { model, wear } => wear.clone().ok_or_else(|| {
                 note(
-                    "game.no_wear",
+                    NoteCode::GameNoWear.code(),
                     format!("no WEAR came with {model}: materials are not resolved"),
                 )
             }),
@@ -545,11 +550,15 @@ impl GameDir {
         {
             return Ok(w.clone());
         }
-        let bytes = std::fs::read(archive)
-            .map_err(|e| note("game.no_wear", format!("{}: {e}", archive.display())))?;
+        let bytes = std::fs::read(archive).map_err(|e| {
+            note(
+                NoteCode::GameNoWear.code(),
+                format!("{}: {e}", archive.display()),
+            )
+        })?;
         let parsed = nres::Archive::parse(&bytes).map_err(|e| {
             note(
-                "game.no_wear",
+                NoteCode::GameNoWear.code(),
                 format!(
                     "{} is not a readable archive: {}",
                     archive.display(),
@@ -588,7 +597,7 @@ impl GameDir {
             Ok(w) => w,
             Err(e) => {
                 out.notes.push(note(
-                    "game.bad_wear",
+                    NoteCode::GameBadWear.code(),
                     format!("{wear_file} is damaged ({e}): materials are not resolved"),
                 ));
                 return out;
@@ -604,7 +613,7 @@ impl GameDir {
         let Some(first) = lib.entries.first() else {
             if lib.notes.is_empty() {
                 out.notes.push(note(
-                    "game.no_material_lib",
+                    NoteCode::GameNoMaterialLib.code(),
                     format!("{MATERIAL_LIB} has no MAT0 entry: materials are not resolved"),
                 ));
             }
@@ -619,14 +628,14 @@ impl GameDir {
                 Some(m) => (m, Resolution::Exact),
                 None => match find(DEFAULT_MATERIAL) {
                     Some(m) => {
-                        notes.push(note("game.material_default", format!(
+                        notes.push(note(NoteCode::GameMaterialDefault.code(), format!(
                             "material {index} ({wear_file} row {:?}): no such entry in {MATERIAL_LIB}; the runtime's fallback {DEFAULT_MATERIAL:?} is used",
                             row.name
                         )));
                         (m, Resolution::Default)
                     }
                     None => {
-                        notes.push(note("game.material_first_entry", format!(
+                        notes.push(note(NoteCode::GameMaterialFirstEntry.code(), format!(
                             "material {index} ({wear_file} row {:?}): neither it nor {DEFAULT_MATERIAL:?} is in {MATERIAL_LIB}; the runtime's fallback, its first entry {:?}, is used",
                             row.name, first.name
                         )));
@@ -639,7 +648,7 @@ impl GameDir {
                 match self.texture(&name) {
                     Ok(t) => Some(t),
                     Err(why) => {
-                        notes.push(note("game.no_texture", format!(
+                        notes.push(note(NoteCode::GameNoTexture.code(), format!(
                             "material {index} ({:?}) names texture {name:?}: {why}; exported untextured",
                             material.name
                         )));
@@ -704,7 +713,7 @@ pub fn add_notes(view: &ExportView<'_>, game: &GameLook, report: &mut mshconv_co
     for &index in &view.materials_drawn {
         if usize::from(index) >= rows {
             report.note(
-                "game.missing_wear_row",
+                NoteCode::GameMissingWearRow.code(),
                 format!("material {index}: the WEAR has {rows} rows; exported as without a game folder (mat{index})"),
             );
         }

@@ -15,7 +15,8 @@
 //! - [`archive`]: the archive policy (the game's lookup with its fallback, the
 //!   shared-bytes refusal, safe output names);
 //! - [`Error`]: one error with its stable code, CLI exit code, HTTP status and
-//!   metrics label;
+//!   metrics label, and the error it came from (`source()`);
+//! - [`codes`]: this layer's error and note codes, each defined once;
 //! - [`report`]: the output shapes of `inspect`, `pose` and `validate`;
 //! - [`txn`]: writing the user's files (archives, libraries, WEAR and model):
 //!   locked against other writers, as one transaction, links and modes kept.
@@ -29,6 +30,7 @@ pub mod report;
 pub use report::{EntryRow, FileResult, Inspection, PoseDoc, F32};
 
 pub mod archive;
+pub mod codes;
 mod convert;
 mod error;
 pub mod format;
@@ -40,6 +42,7 @@ mod options;
 pub mod resources;
 pub mod txn;
 
+pub use codes::{CodeName, ErrorCode, NoteCode};
 pub use convert::{
     convert, convert_bringing_look, model_as_msh, model_as_msh_bringing_look, Names, Output,
     OutputFile,

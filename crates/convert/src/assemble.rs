@@ -8,6 +8,7 @@
 //! and the entries get the canonical order. What MSH cannot hold is a typed
 //! error that says what to do.
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::reduce::{track, Reduced};
 use crate::report::Report;
@@ -84,7 +85,7 @@ fn parents_first(scene: &SceneModel, report: &mut Report) -> Result<Vec<usize>> 
     if n > MAX_NODES {
         return Err(Error::new(
             ErrorKind::Unsupported,
-            "model.too_many_nodes",
+            Code::ModelTooManyNodes.code(),
             format!("{n} nodes; an MSH model holds at most {MAX_NODES}: join objects first"),
         ));
     }
@@ -96,7 +97,7 @@ fn parents_first(scene: &SceneModel, report: &mut Report) -> Result<Vec<usize>> 
             Some(p) if p >= n => {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
-                    "scene.bad_parent",
+                    Code::SceneBadParent.code(),
                     format!("node {i}'s parent {p} does not exist"),
                 ))
             }
@@ -115,13 +116,13 @@ fn parents_first(scene: &SceneModel, report: &mut Report) -> Result<Vec<usize>> 
         let stuck = (0..n).find(|&i| !emitted[i]).unwrap_or(0);
         return Err(Error::new(
             ErrorKind::InvalidInput,
-            "scene.parent_cycle",
+            Code::SceneParentCycle.code(),
             format!("node {stuck} is part of a parent cycle: the hierarchy must be a tree"),
         ));
     }
     if order.iter().enumerate().any(|(k, &i)| k != i) {
         report.note(
-            "import.nodes_reordered",
+            Code::ImportNodesReordered.code(),
             "nodes were reordered so that every parent comes before its children",
         );
     }
@@ -183,7 +184,7 @@ impl<'s, 'r> Builder<'s, 'r> {
             if slot.lod > 2 || slot.group > 4 {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
-                    "scene.bad_slot",
+                    Code::SceneBadSlot.code(),
                     format!(
                         "LOD {} group {} does not exist (LOD 0-2, group 0-4)",
                         slot.lod, slot.group
@@ -194,7 +195,7 @@ impl<'s, 'r> Builder<'s, 'r> {
             if seen[k] {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
-                    "scene.duplicate_slot",
+                    Code::SceneDuplicateSlot.code(),
                     format!(
                         "a node has two pieces for LOD {} group {}",
                         slot.lod, slot.group
@@ -230,7 +231,7 @@ impl<'s, 'r> Builder<'s, 'r> {
         if tri_start + slot_tris.len() > MAX_TRIANGLES {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "model.too_many_triangles",
+                Code::ModelTooManyTriangles.code(),
                 format!(
                     "the model has more than {MAX_TRIANGLES} triangles ({} so far); MSH models hold at most {MAX_TRIANGLES}: decimate it or split it into several models",
                     tri_start + slot_tris.len()
@@ -241,7 +242,7 @@ impl<'s, 'r> Builder<'s, 'r> {
         if m.batches.len() > 0xFFFF || m.slots.len() >= 0xFFFF {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "model.too_many_batches",
+                Code::ModelTooManyBatches.code(),
                 "more than 65535 batches or slots: use fewer materials or pieces",
             ));
         }
@@ -269,7 +270,7 @@ impl<'s, 'r> Builder<'s, 'r> {
             match len {
                 Some(l) if l != n => Err(Error::new(
                     ErrorKind::InvalidInput,
-                    "scene.attribute_length",
+                    Code::SceneAttributeLength.code(),
                     format!("a batch has {n} positions but {l} {what}"),
                 )),
                 _ => Ok(()),
@@ -286,14 +287,14 @@ impl<'s, 'r> Builder<'s, 'r> {
         {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                "scene.bad_index",
+                Code::SceneBadIndex.code(),
                 format!("triangle {t:?} refers to a vertex past the batch's {n} vertices"),
             ));
         }
         if batch.positions.iter().flatten().any(|c| !c.is_finite()) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                "scene.non_finite",
+                Code::SceneNonFinite.code(),
                 "a vertex position is not a finite number",
             ));
         }
@@ -423,7 +424,7 @@ impl<'s, 'r> Builder<'s, 'r> {
         let r = &mut *self.report;
         if self.computed_normals > 0 {
             r.note(
-                "import.normals_computed",
+                Code::ImportNormalsComputed.code(),
                 format!(
                     "vertex normals were missing on {} meshes and were computed from the faces",
                     self.computed_normals
@@ -432,7 +433,7 @@ impl<'s, 'r> Builder<'s, 'r> {
         }
         if self.zero_uvs > 0 {
             r.note(
-                "import.uvs_zero",
+                Code::ImportUvsZero.code(),
                 format!(
                     "{} meshes have no texture coordinates; they were set to 0",
                     self.zero_uvs
@@ -441,7 +442,7 @@ impl<'s, 'r> Builder<'s, 'r> {
         }
         if self.split.0 > 0 {
             r.note(
-                "import.batch_split",
+                Code::ImportBatchSplit.code(),
                 format!(
                     "{} meshes were split into {} batches in all to fit u16 indices",
                     self.split.0, self.split.1
@@ -450,13 +451,13 @@ impl<'s, 'r> Builder<'s, 'r> {
         }
         if self.uv_shifted > 0 {
             r.note(
-                "import.uvs_shifted",
+                Code::ImportUvsShifted.code(),
                 format!("{} pieces of texture coordinates beyond Res5's range (-32 to +32) were moved by whole texture repeats into it (the same texels under repeat wrapping)", self.uv_shifted),
             );
         }
         if self.uv_unfit > 0 {
             r.note(
-                "import.uvs_clamped",
+                Code::ImportUvsClamped.code(),
                 format!("{} pieces of texture coordinates span more than Res5's 64 repeats and were clamped to -32..+32: split them or scale their UVs down", self.uv_unfit),
             );
         }

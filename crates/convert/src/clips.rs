@@ -21,6 +21,7 @@
 //! The JSON form is `{"clips": [{"name": "idle", "first": 0, "last": 10,
 //! "mode": "loop"}]}`; `mode` defaults to `loop` in both forms.
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use std::fmt;
 use std::str::FromStr;
@@ -32,20 +33,20 @@ pub const MAX_CLIPS: usize = 4096;
 pub const MAX_NAME_BYTES: usize = 256;
 
 /// Code of a clip list that does not parse or breaks a rule of its own.
-pub const INVALID: &str = "clips.invalid";
+pub const INVALID: &str = Code::ClipsInvalid.code();
 /// Code of a clip whose range reaches past the model's timeline.
-pub const PAST_TIMELINE: &str = "clips.past_timeline";
+pub const PAST_TIMELINE: &str = Code::ClipsPastTimeline.code();
 /// Code of a clip that animates nothing: clips given for a model without an
 /// animated node (refused), or a glTF animation without a channel on a node
 /// (left out of the timeline, with a note).
-pub const NO_TRACK: &str = "clips.no_track";
+pub const NO_TRACK: &str = Code::ClipsNoTrack.code();
 /// Code of a key time that is NaN or infinite (refused) or negative (noted:
 /// the timeline starts at 0).
-pub const KEY_TIME_INVALID: &str = "clips.key_time_invalid";
+pub const KEY_TIME_INVALID: &str = Code::ClipsKeyTimeInvalid.code();
 /// Code of two keys of one sampler at the same time (the first is kept, with a note).
-pub const KEY_TIME_DUPLICATE: &str = "clips.key_time_duplicate";
+pub const KEY_TIME_DUPLICATE: &str = Code::ClipsKeyTimeDuplicate.code();
 /// Code of a sampler's key times out of order (sorted, with a note).
-pub const KEY_TIME_ORDER: &str = "clips.key_time_order";
+pub const KEY_TIME_ORDER: &str = Code::ClipsKeyTimeOrder.code();
 
 /// How a clip plays once it reaches its last frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

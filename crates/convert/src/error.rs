@@ -1,6 +1,7 @@
 //! The conversion error: a kind the CLI maps to exit codes and the service to
 //! HTTP statuses, a stable code, and a message that says what to do.
 
+use crate::codes::Code;
 use std::fmt;
 
 /// Broad kind of a conversion failure.
@@ -22,6 +23,9 @@ pub struct Error {
     kind: ErrorKind,
     code: String,
     message: String,
+    /// What to do, said at the end of `message` as ` (ADVICE)`: a front end
+    /// for which it does not hold gives its own ([`Error::without_advice`]).
+    advice: Option<String>,
     /// Boxed: the error travels in every `Result` of the conversions and stays small there.
     cause: Option<Box<Cause>>,
 }
@@ -45,7 +49,26 @@ impl Error {
             kind,
             code: code.into(),
             message: message.into(),
+            advice: None,
             cause: None,
+        }
+    }
+    /// The same error with what to do, said after the message in parentheses.
+    pub fn with_advice(mut self, advice: impl Into<String>) -> Self {
+        let advice = advice.into();
+        self.message = format!("{} ({advice})", self.message);
+        self.advice = Some(advice);
+        self
+    }
+    /// What to do, if the library says it (it ends [`Error::message`]).
+    pub fn advice(&self) -> Option<&str> {
+        self.advice.as_deref()
+    }
+    /// The message without the advice: what went wrong.
+    pub fn without_advice(&self) -> &str {
+        match &self.advice {
+            Some(a) => &self.message[..self.message.len() - a.len() - " ()".len()],
+            None => &self.message,
         }
     }
     /// The model or container error this failure came from, if it came from one.
@@ -60,7 +83,7 @@ impl Error {
     pub fn code(&self) -> &str {
         &self.code
     }
-    /// Human message.
+    /// Human message (with the advice, if any).
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -108,7 +131,7 @@ impl From<nres::Error> for Error {
 
 impl From<crate::options::BadOption> for Error {
     fn from(e: crate::options::BadOption) -> Self {
-        Error::new(ErrorKind::BadOption, "option.invalid", e.0)
+        Error::new(ErrorKind::BadOption, Code::OptionInvalid.code(), e.0)
     }
 }
 

@@ -18,6 +18,7 @@
 pub mod assemble;
 pub mod axes;
 pub mod clips;
+pub mod codes;
 pub mod error;
 pub mod geometry;
 pub mod imported_look;

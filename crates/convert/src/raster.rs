@@ -9,6 +9,7 @@
 //! (not one of the three formats), `image.invalid` (the decoder refused the
 //! bytes) and `image.too_large`.
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use mshconv_material::texm::Rgba8Image;
 use std::io::Cursor;
@@ -59,7 +60,7 @@ impl ImageFormat {
 fn invalid(what: &str, detail: impl std::fmt::Display) -> Error {
     Error::new(
         ErrorKind::InvalidInput,
-        "image.invalid",
+        Code::ImageInvalid.code(),
         format!("{what}: not a decodable image: {detail}"),
     )
 }
@@ -72,7 +73,7 @@ fn check_size(what: &str, width: u32, height: u32) -> Result<()> {
     if width > MAX_SIDE || height > MAX_SIDE || u64::from(width) * u64::from(height) > MAX_PIXELS {
         return Err(Error::new(
             ErrorKind::Unsupported,
-            "image.too_large",
+            Code::ImageTooLarge.code(),
             format!(
                 "{what}: {width} x {height} pixels is over the limit ({MAX_SIDE} per side): scale it down"
             ),
@@ -90,7 +91,7 @@ pub fn decode(bytes: &[u8], what: &str) -> Result<Rgba8Image> {
         Some(ImageFormat::Webp) => decode_webp(bytes, what),
         None => Err(Error::new(
             ErrorKind::Unsupported,
-            "image.unsupported",
+            Code::ImageUnsupported.code(),
             format!("{what}: not a PNG, JPEG or WebP image"),
         )),
     }

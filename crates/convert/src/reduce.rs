@@ -10,6 +10,7 @@
 //! between two keys is never a span (it would play backwards, or not at all).
 
 use crate::assemble::AssembleOptions;
+use crate::codes::Code;
 use crate::report::Report;
 use crate::scene::{KeySample, SceneNode};
 use msh::derive::{self, Key, Track};
@@ -37,7 +38,7 @@ impl Reduced {
             format!("{} tracks", self.tracks)
         };
         report.note(
-            "import.keys_reduced",
+            Code::ImportKeysReduced.code(),
             format!(
                 "{tracks} of {} samples in all were reduced to {} keys (linear interpolation and short-arc slerp within {} units and {} per quaternion component at every frame)",
                 self.samples,

@@ -1,6 +1,7 @@
 //! Exports refuse a model whose overlapping ranges would repeat a table's rows
 //! past the bound `msh::repeats` sets (docs/ROBUSTNESS.md, "The exports").
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use msh::ModelRef;
 
@@ -13,7 +14,7 @@ pub fn check(view: &ModelRef<'_>, per_node: Option<(usize, usize)>) -> Result<()
         None => Ok(()),
         Some(why) => Err(Error::new(
             ErrorKind::Unsupported,
-            "export.ranges_overlap",
+            Code::ExportRangesOverlap.code(),
             format!("{why}: the model is valid but repeats the same data over and over; it is not exported"),
         )),
     }

@@ -358,3 +358,15 @@ fn every_cut_wear_and_mat0_is_an_error_or_a_valid_shorter_table() {
         }
     }
 }
+
+#[test]
+fn docs_list_every_code() {
+    let materials = include_str!("../../../docs/MATERIALS.md");
+    for kind in ErrorKind::ALL {
+        let row = format!("| `{}` |", kind.code());
+        assert!(
+            materials.contains(&row),
+            "docs/MATERIALS.md does not list {row}"
+        );
+    }
+}

@@ -9,6 +9,7 @@
 //! [`SampleError`] instead of reading out of range.
 
 use crate::raw::{AnimKey24, Node38, NONE};
+use crate::report::Code;
 use std::fmt;
 use zerocopy::little_endian::U16;
 
@@ -68,12 +69,13 @@ pub enum SampleError {
 impl SampleError {
     /// Stable machine-readable code.
     pub fn code(&self) -> &'static str {
-        match self {
-            SampleError::FallbackOutOfRange { .. } => "anim.fallback_range",
-            SampleError::MapOutOfRange { .. } => "anim.map_range",
-            SampleError::KeyOutOfRange { .. } => "anim.map_value",
-            SampleError::NoSuchNode { .. } => "anim.no_such_node",
-        }
+        let code = match self {
+            SampleError::FallbackOutOfRange { .. } => Code::FallbackOutOfRange,
+            SampleError::MapOutOfRange { .. } => Code::MapOutOfRange,
+            SampleError::KeyOutOfRange { .. } => Code::MapValueOutOfRange,
+            SampleError::NoSuchNode { .. } => Code::NoSuchNode,
+        };
+        code.as_str()
     }
 }
 

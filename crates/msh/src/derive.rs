@@ -21,6 +21,7 @@
 
 use crate::model::Model;
 use crate::raw::{AnimKey24, ModelHeader, Position, Slot68, TriDesc16, NONE};
+use crate::report::Code;
 use crate::validate::canonical_map_value;
 use std::fmt;
 use zerocopy::little_endian::{F32, I16, U16};
@@ -565,12 +566,13 @@ pub enum AnimError {
 impl AnimError {
     /// Stable machine-readable code.
     pub fn code(&self) -> &'static str {
-        match self {
-            AnimError::TrackCount { .. } => "anim.track_count",
-            AnimError::EmptyTrack { .. } => "anim.empty_track",
-            AnimError::KeyTimes { .. } => "anim.key_order",
-            AnimError::TooLarge(_) => "anim.too_large",
-        }
+        let code = match self {
+            AnimError::TrackCount { .. } => Code::TrackCount,
+            AnimError::EmptyTrack { .. } => Code::EmptyTrack,
+            AnimError::KeyTimes { .. } => Code::KeyTimesNotIncreasing,
+            AnimError::TooLarge(_) => Code::AnimTooLarge,
+        };
+        code.as_str()
     }
 }
 

@@ -1,6 +1,6 @@
 //! The model library's error type.
 
-use crate::report::Report;
+use crate::report::{Code, Report};
 use std::fmt;
 
 /// Why a model could not be read, sampled or written.
@@ -22,8 +22,11 @@ impl Error {
     pub fn code(&self) -> &'static str {
         match self {
             Error::Container(e) => e.code(),
-            Error::Invalid(r) => r.errors().next().map_or("msh.invalid", |f| f.code.as_str()),
-            Error::Unsupported(_) => "msh.unsupported",
+            Error::Invalid(r) => r
+                .errors()
+                .next()
+                .map_or(Code::Invalid.as_str(), |f| f.code.as_str()),
+            Error::Unsupported(_) => Code::Unsupported.as_str(),
             Error::Sample(e) => e.code(),
         }
     }
@@ -44,7 +47,7 @@ impl fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Unsupported(what) => write!(f, "msh.unsupported: {what}"),
+            Error::Unsupported(what) => write!(f, "{}: {what}", Code::Unsupported),
             Error::Sample(e) => write!(f, "{e}"),
         }
     }

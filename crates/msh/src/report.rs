@@ -15,7 +15,9 @@ pub enum Severity {
     Error,
 }
 
-/// Stable machine-readable codes. The string form (`Code::as_str`) never changes.
+/// Stable machine-readable codes: the model layer's one registry, the
+/// validator's findings and the errors of opening, sampling and writing
+/// animation ([`Code::ALL`]). The string form (`Code::as_str`) never changes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Code {
@@ -99,6 +101,18 @@ pub enum Code {
     LegacyNodeTable,
     /// Info: a terrain model (Res21 instead of Res6/Res13); carried through, not decoded.
     TerrainModel,
+    /// Not a finding: strict validation refused a model whose report has no error (not expected).
+    Invalid,
+    /// Not a finding: the model has a layout an operation does not handle (legacy nodes, terrain).
+    Unsupported,
+    /// Not a finding: a node sampled is past the node table ([`crate::anim::SampleError`]).
+    NoSuchNode,
+    /// Not a finding: animation to write has not one track per node ([`crate::derive::AnimError`]).
+    TrackCount,
+    /// Not a finding: an animated node's track to write has no key.
+    EmptyTrack,
+    /// Not a finding: animation to write has more keys, frames or map words than u16 fields address.
+    AnimTooLarge,
 }
 
 impl Code {
@@ -108,7 +122,7 @@ impl Code {
         match self {
             Container(kind) => kind.code(),
             Unreadable => "msh.unreadable",
-            PayloadOverlap => "nres.payload_overlap",
+            PayloadOverlap => nres::ErrorKind::PayloadOverlap.code(),
             MissingResource => "resource.missing",
             DuplicateResource => "resource.duplicate",
             PartialRecord => "resource.partial_record",
@@ -145,8 +159,66 @@ impl Code {
             NonCanonicalNameTerminator => "canon.name_terminator",
             LegacyNodeTable => "model.legacy_nodes",
             TerrainModel => "model.terrain",
+            Invalid => "msh.invalid",
+            Unsupported => "msh.unsupported",
+            NoSuchNode => "anim.no_such_node",
+            TrackCount => "anim.track_count",
+            EmptyTrack => "anim.empty_track",
+            AnimTooLarge => "anim.too_large",
         }
     }
+
+    /// Every code of the model layer, for documentation and tests. Not listed:
+    /// [`Code::Container`] and [`Code::PayloadOverlap`], whose codes are the
+    /// container's (`nres::ErrorKind::ALL`).
+    pub const ALL: [Code; 43] = {
+        use Code::*;
+        [
+            Unreadable,
+            MissingResource,
+            DuplicateResource,
+            PartialRecord,
+            BadAttr3,
+            SlotCountMismatch,
+            ShortHeader,
+            SlotOutOfRange,
+            BatchRangeOutOfRange,
+            TriRangeOutOfRange,
+            IndexRangeOutOfRange,
+            IndexCountNotTriangles,
+            VertexOutOfRange,
+            StreamLengthMismatch,
+            BadNames,
+            LinkOutOfRange,
+            BadParent,
+            FallbackOutOfRange,
+            MapOutOfRange,
+            MapValueOutOfRange,
+            KeyTimesNotIncreasing,
+            TrackTooShort,
+            ZeroFrameCount,
+            MissingKeys,
+            NonCanonicalFallbackOrder,
+            NonCanonicalTrackStart,
+            NonCanonicalFrameCount,
+            NonCanonicalMapLayout,
+            NonCanonicalMapValue,
+            NonCanonicalKeyTime,
+            NonCanonicalPadding,
+            NonCanonicalSortIndex,
+            NonCanonicalAttr,
+            NonCanonicalNameField,
+            NonCanonicalNameTerminator,
+            LegacyNodeTable,
+            TerrainModel,
+            Invalid,
+            Unsupported,
+            NoSuchNode,
+            TrackCount,
+            EmptyTrack,
+            AnimTooLarge,
+        ]
+    };
 
     /// The severity findings with this code have.
     pub fn severity(self) -> Severity {

@@ -6,6 +6,7 @@
 //! folder's lock, taken before the archive is read: a kill at any moment
 //! leaves the old archive whole, and two writers both land.
 
+use crate::codes::CliNote;
 use crate::input::read_file;
 use crate::out;
 use anyhow::Context;
@@ -53,7 +54,7 @@ pub fn target(output: &Path) -> Result<Target, Error> {
     if mshconv_app::is_archive_path(&archive) {
         return Err(Error::new(
             mshconv_app::Kind::Io,
-            "io.not_found",
+            mshconv_app::ErrorCode::IoNotFound,
             format!(
                 "{} does not exist: a model is put into an existing archive (`mshconv nres pack` makes one)",
                 archive.display()
@@ -103,8 +104,8 @@ pub fn edited<T>(
 /// `note[archive.replaced]: units.rlb:TANK.MSH replaced` (or `added`) on stderr.
 pub fn placed_line(archive: &Path, name: &str, placed: Placed) {
     let (code, what) = match placed {
-        Placed::Replaced => ("archive.replaced", "replaced"),
-        Placed::Added => ("archive.added", "added (a new entry)"),
+        Placed::Replaced => (CliNote::ArchiveReplaced.code(), "replaced"),
+        Placed::Added => (CliNote::ArchiveAdded.code(), "added (a new entry)"),
     };
     out::note_line(code, &format!("{}:{name} {what}", archive.display()));
 }
@@ -150,7 +151,7 @@ pub fn put_file(
 pub fn remove(archive: &Path, name: &str) -> anyhow::Result<std::process::ExitCode> {
     edit(archive, |editor| editor.remove(name))?;
     out::note_line(
-        "archive.removed",
+        CliNote::ArchiveRemoved.code(),
         &format!("{}:{name} removed", archive.display()),
     );
     Ok(std::process::ExitCode::SUCCESS)

@@ -1,5 +1,6 @@
 //! The command line: subcommands, options and help texts.
 
+use crate::codes::CliCode;
 use clap::{Args, Parser, Subcommand};
 use mshconv_app::Format;
 use std::path::PathBuf;
@@ -533,7 +534,7 @@ fn clips_text(value: &str) -> Result<String, mshconv_app::Error> {
     }
     std::fs::read_to_string(value).map_err(|e| {
         mshconv_app::Error::usage(
-            "clips.unreadable",
+            CliCode::ClipsUnreadable,
             format!(
                 "--clips {value}: not a clip list (NAME=FIRST..LAST) and not a readable file: {e}"
             ),

@@ -9,6 +9,7 @@
 
 use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
+use crate::codes::{CliCode, CliNote};
 use crate::fs::write_atomically;
 use crate::input;
 use crate::look_notes;
@@ -28,7 +29,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let to = match (&target, args.to) {
         (Target::Entry { .. }, Some(f)) if f != Format::Msh => {
             return Err(Error::usage(
-                "convert.unsupported_direction",
+                mshconv_app::ErrorCode::ConvertUnsupportedDirection,
                 format!(
                     "{} names an entry of an archive, which holds MSH models; leave out --to {f}",
                     args.output.display()
@@ -40,7 +41,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         (_, Some(f)) => f,
         (_, None) => Format::from_path(&args.output).ok_or_else(|| {
             Error::usage(
-                "convert.unknown_format",
+                CliCode::ConvertUnknownFormat,
                 format!(
                     "cannot tell the format of {} from its name; give --to",
                     args.output.display()
@@ -113,7 +114,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let print_notes = |report: &mshconv_convert::Report| {
         if !args.quiet {
             if let Some(note) = &sniffed {
-                out::note_line("input.format_sniffed", note);
+                out::note_line(CliNote::InputFormatSniffed.code(), note);
             }
             for note in &report.notes {
                 out::note_line(note.code, &note.message);
@@ -144,7 +145,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         if let Some(c) = plan.conflicts.first() {
             // Two images (or materials) of the model claim one entry.
             return Err(Error::invalid(
-                "look.edit_conflict",
+                CliCode::LookEditConflict,
                 format!(
                     "the model edits {} entry {} twice, differently (two of its images or materials): nothing is written",
                     c.library, c.entry
@@ -239,7 +240,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         // For stdout: the .obj alone, no .mtl.
         if to == Format::Gltf && output.files.len() > 1 && !args.quiet {
             out::note_line(
-                "convert.textures_not_written",
+                CliNote::ConvertTexturesNotWritten.code(),
                 "the .gltf names PNG files beside it, which are not written to stdout; give an output file",
             );
         }

@@ -7,7 +7,7 @@ use crate::out::{self, Out};
 use clap::{Args, Subcommand};
 use mshconv_app::library_files::{self, backup_path, materials, textures, ImportPlan};
 use mshconv_app::look_import::{change_line, Action, Library};
-use mshconv_app::Error;
+use mshconv_app::{Error, ErrorCode, NoteCode};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -154,11 +154,11 @@ pub fn run_textures(command: &TexturesCommand, out: &mut Out) -> anyhow::Result<
                 crate::fs::write_atomically(&dir.join(name), bytes)?;
             }
             for (entry, why) in &exported.skipped {
-                out::note_line("textures.skipped", &format!("{entry}: {why}"));
+                out::note_line(NoteCode::TexturesSkipped.code(), &format!("{entry}: {why}"));
             }
             for other in textures::other_pngs(dir, &exported)? {
                 out::note_line(
-                    "textures.other_png",
+                    NoteCode::TexturesOtherPng.code(),
                     &format!(
                         "{} is not one of the library's textures: an import adds it as a new texture (remove it if it is not meant to be one)",
                         dir.join(other).display()
@@ -190,7 +190,7 @@ pub fn run_materials(command: &MaterialsCommand, out: &mut Out) -> anyhow::Resul
         } => {
             if !force && file.exists() {
                 return Err(Error::usage(
-                    "io.already_exists",
+                    ErrorCode::IoAlreadyExists,
                     format!(
                         "{} exists: exporting would overwrite it (edits included); name a new file, or pass --force",
                         file.display()
@@ -257,7 +257,7 @@ fn import(
             let backup = backup_path(&args.library);
             if written.wrote(&backup) {
                 out::note_line(
-                    "look.backup",
+                    mshconv_app::NoteCode::LookBackup.code(),
                     &format!("{} saved as {}", args.library.display(), backup.display()),
                 );
             }

@@ -7,6 +7,7 @@
 //! original bytes with `--lossless`, and to the canonical layout by default.
 
 use crate::cli::NresCommand;
+use crate::codes::CliCode;
 use crate::input::read_file;
 use crate::jsonf::{hex, unhex};
 use crate::out::Out;
@@ -236,7 +237,11 @@ fn extract(path: &Path, dir: &Path, force: bool, out: &mut Out) -> anyhow::Resul
 }
 
 fn bad_manifest(path: &Path, message: impl std::fmt::Display) -> anyhow::Error {
-    Error::invalid("manifest.invalid", format!("{}: {message}", path.display())).into()
+    Error::invalid(
+        CliCode::ManifestInvalid,
+        format!("{}: {message}", path.display()),
+    )
+    .into()
 }
 
 /// Reads and checks a manifest: format, version, orders `0..n`, plain file names.
@@ -391,7 +396,7 @@ pub(crate) fn refuse_non_empty(dir: &Path) -> anyhow::Result<()> {
     };
     if entries.next().is_some() {
         return Err(Error::usage(
-            "io.not_empty",
+            CliCode::IoNotEmpty,
             format!(
                 "{} is not empty: extracting into it would overwrite its files (edits included); name an empty or new folder, or pass --force to overwrite",
                 dir.display()
@@ -426,7 +431,7 @@ fn unlisted_files(dir: &Path, manifest: &Manifest) -> anyhow::Result<Vec<String>
 fn refuse_unlisted(dir: &Path, unlisted: &[String]) -> anyhow::Error {
     let shown: Vec<String> = unlisted.iter().take(10).map(|n| format!("{n:?}")).collect();
     Error::usage(
-        "manifest.unlisted",
+        CliCode::ManifestUnlisted,
         format!(
             "{} holds {} the manifest does not list: {}{}; pass --add to pack them as new entries (named after the file), or move them out of the folder",
             dir.display(),
@@ -469,7 +474,7 @@ fn add_unlisted(
     for name in unlisted {
         let type_id = derived_type(name).ok_or_else(|| {
             Error::usage(
-                "manifest.unlisted",
+                CliCode::ManifestUnlisted,
                 format!(
                     "{}: no type can be derived for {name:?} (it needs an extension of 2 to 4 letters or digits, such as .msh or .txt); list it in {MANIFEST_FILE} with its type_id instead",
                     dir.display()
@@ -482,7 +487,7 @@ fn add_unlisted(
             .position(|e| nres::cmp_names(e.name.as_bytes(), name.as_bytes()).is_eq());
         if let Some(i) = taken {
             return Err(Error::usage(
-                "manifest.unlisted",
+                CliCode::ManifestUnlisted,
                 format!(
                     "{}: {name:?} would be a second entry named like entry {i}; edit that entry's file instead, or rename it",
                     dir.display()
@@ -516,7 +521,7 @@ fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode>
     let payloads = archive.payload_total();
     if payloads > bytes.len() as u64 {
         return Err(Error::invalid(
-            "nres.entries_overlap",
+            CliCode::NresEntriesOverlap,
             format!(
                 "{}: the entries share their bytes ({} bytes of payloads in a {}-byte file); a canonical repack would copy each shared byte once per entry, so it is not repacked",
                 path.display(),

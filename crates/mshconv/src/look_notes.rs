@@ -8,6 +8,7 @@
 //!   it;
 //! - `archive.entry_loses`: what an entry loses to the model replacing it.
 
+use crate::codes::CliNote;
 use mshconv_app::look_import::users::{Users, WearPlace};
 use mshconv_app::look_import::{self, Action, Change, Libraries, LookPlan};
 use mshconv_convert::imported_look::ImportedLook;
@@ -48,7 +49,7 @@ pub fn shared_edit(change: &Change, users: &[String]) -> Option<Note> {
         return None;
     }
     Some(Note {
-        code: "look.shared_edit",
+        code: CliNote::LookSharedEdit.code(),
         message: format!(
             "{}: {} is edited, and {} other model{} show{} it too: {}",
             change.library,
@@ -134,7 +135,7 @@ pub fn unwritten(
 /// folder `dir`'s by `what`, and `command` writes it.
 pub fn not_written(dir: &Path, what: &str, command: &str) -> Note {
     Note {
-        code: "look.not_written",
+        code: CliNote::LookNotWritten.code(),
         message: format!(
             "its look differs from the game folder {}'s ({what}) and was not written (no --game-dir); this writes it: {command}",
             as_typed(dir)
@@ -147,7 +148,7 @@ pub fn not_written(dir: &Path, what: &str, command: &str) -> Note {
 pub fn entry_loses(label: &str, old: &[u8], new: &[u8]) -> Option<Note> {
     let lost = mshconv_app::archive::entry_losses(old, new)?;
     Some(Note {
-        code: "archive.entry_loses",
+        code: CliNote::ArchiveEntryLoses.code(),
         message: format!("{label} loses {lost}"),
     })
 }

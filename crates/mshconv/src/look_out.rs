@@ -123,7 +123,7 @@ pub fn backup_notes<'a>(written: &Written, libs: impl IntoIterator<Item = &'a Li
         let backup = backup_path(&lib.path);
         if written.wrote(&backup) {
             out::note_line(
-                "look.backup",
+                mshconv_app::NoteCode::LookBackup.code(),
                 &format!("{} saved as {}", lib.path.display(), backup.display()),
             );
         }
@@ -155,7 +155,7 @@ pub fn write(
     if !quiet {
         backup_notes(&written, [&libs.textures, &libs.materials]);
         for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
-            out::note_line("look.entry", &change_line(c));
+            out::note_line(mshconv_app::NoteCode::LookEntry.code(), &change_line(c));
         }
         if let (Target::Entry { archive, name }, Some(placed)) = (target, placed) {
             archive_out::placed_line(archive, name, placed);

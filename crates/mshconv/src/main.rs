@@ -23,6 +23,7 @@ mod cmd_library;
 mod cmd_nres;
 mod cmd_pose;
 mod cmd_validate;
+mod codes;
 mod fail;
 mod fs;
 mod glob;

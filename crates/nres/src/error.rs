@@ -44,6 +44,20 @@ impl ErrorKind {
             ErrorKind::TooLarge => "nres.too_large",
         }
     }
+
+    /// Every kind: the container layer's registry, for documentation and tests.
+    pub const ALL: [ErrorKind; 10] = [
+        ErrorKind::Truncated,
+        ErrorKind::BadMagic,
+        ErrorKind::BadVersion,
+        ErrorKind::NegativeCount,
+        ErrorKind::SizeMismatch,
+        ErrorKind::DirectoryOutOfRange,
+        ErrorKind::PayloadOutOfRange,
+        ErrorKind::PayloadOverlap,
+        ErrorKind::BadName,
+        ErrorKind::TooLarge,
+    ];
 }
 
 /// A container error with the entry and absolute byte offset it concerns.

@@ -66,3 +66,19 @@ fn errors_name_entry_and_offset() {
         ErrorKind::Truncated
     );
 }
+
+#[test]
+fn codes_are_unique_namespaced_and_documented() {
+    let mut codes: Vec<_> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+    assert!(codes.iter().all(|c| c.starts_with("nres.")), "{codes:?}");
+    let format = include_str!("../../../docs/FORMAT.md");
+    for code in &codes {
+        assert!(
+            format.contains(&format!("| `{code}` |")),
+            "docs/FORMAT.md does not list {code}"
+        );
+    }
+    codes.sort_unstable();
+    codes.dedup();
+    assert_eq!(codes.len(), ErrorKind::ALL.len(), "a code is given twice");
+}

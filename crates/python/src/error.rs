@@ -12,9 +12,6 @@ pyo3::create_exception!(
     "A failure of mshconv: `.code` is the stable code the CLI prints (`error[CODE]`), str() the message."
 );
 
-/// The code of a panic caught at the boundary: a bug, as the CLI's `internal`.
-pub const INTERNAL: &str = "internal";
-
 /// `mshconv.Error(message)` with its `.code`.
 pub fn raise(py: Python<'_>, code: &str, message: &str) -> PyErr {
     let err = Error::new_err(message.to_string());
@@ -47,7 +44,7 @@ where
                 .unwrap_or_default();
             Err(raise(
                 py,
-                INTERNAL,
+                mshconv_app::ErrorCode::Internal.code(),
                 &format!("a bug in mshconv (please report it with the input): {what}"),
             ))
         }

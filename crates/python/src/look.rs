@@ -101,14 +101,14 @@ pub fn write_model(
             let backup = backup_path(&lib.path);
             if written.wrote(&backup) {
                 notes.push(Note {
-                    code: "look.backup".into(),
+                    code: mshconv_app::NoteCode::LookBackup.code().into(),
                     message: format!("{} saved as {}", lib.path.display(), backup.display()),
                 });
             }
         }
         for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
             notes.push(Note {
-                code: "look.entry".into(),
+                code: mshconv_app::NoteCode::LookEntry.code().into(),
                 message: change_line(c),
             });
         }

@@ -32,6 +32,7 @@
 
 use super::{put_look, respond};
 use crate::body::ArchiveUpload;
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::extract::{format_param, FromQuery, Params, Query};
 use crate::zip::Zip;
@@ -82,7 +83,7 @@ impl FromQuery for ArchivePutRequest {
             Some(e) if !e.is_empty() => e,
             _ => {
                 return Err(ApiError::bad_request(
-                    "request.entry_required",
+                    mshconv_app::ErrorCode::RequestEntryRequired,
                     "name the model entry to replace or add with entry=NAME.MSH (POST the archive to /v1/archive/list to see its entries)",
                 ))
             }
@@ -222,7 +223,7 @@ pub async fn archive_put(
     let put = match result {
         Ok(r) => r?,
         Err(e) => {
-            if from != Format::Msh && e.code == "server.timeout" {
+            if from != Format::Msh && e.code == ServerCode::ServerTimeout.code() {
                 metrics.conversion(from.name(), Format::Msh.name(), "timeout");
             }
             return Err(e);
@@ -253,7 +254,7 @@ pub async fn archive_put(
         zip.add(&file_name, &put.archive);
         let zip = zip.finish().map_err(|_| {
             ApiError::unprocessable(
-                "output.too_large",
+                ServerCode::OutputTooLarge,
                 "the output would be over the 4 GiB a zip without zip64 holds",
             )
         })?;

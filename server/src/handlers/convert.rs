@@ -4,6 +4,7 @@
 use super::model::{model_name, require_msh, select};
 use super::respond;
 use crate::body::Upload;
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::extract::{format_param, with_clips, FromQuery, Params, Query};
 use crate::zip::Zip;
@@ -53,7 +54,7 @@ impl FromQuery for ConvertRequest {
             from.check_direction(to)?;
             if entry.is_some() && from != Format::Msh {
                 return Err(ApiError::bad_request(
-                    "request.query",
+                    ServerCode::RequestQuery,
                     "entry= names a model inside an .rlb archive; the input is not one",
                 ));
             }
@@ -81,7 +82,7 @@ pub(crate) fn bad_part(part: &str) -> ApiError {
         })
         .collect();
     ApiError::bad_request(
-        "request.query",
+        ServerCode::RequestQuery,
         format!("part={part:?}: part is {}", with.join("; or ")),
     )
 }
@@ -102,7 +103,7 @@ pub async fn convert(
     let game = crate::game::game(folder, &upload.look);
     if q.entry.is_some() && from != Format::Msh {
         return Err(ApiError::bad_request(
-            "request.query",
+            ServerCode::RequestQuery,
             format!(
                 "entry= names a model inside an .rlb archive; the input is {}",
                 from.name()
@@ -182,11 +183,15 @@ pub async fn convert(
             ))
         }
         Err(e) => {
-            if let Some(outcome) = e.outcome.or(match e.code.as_str() {
-                "server.timeout" => Some("timeout"),
-                "internal" => Some("internal"),
-                _ => None,
-            }) {
+            let code = e.code.as_str();
+            let unlabelled = if code == ServerCode::ServerTimeout.code() {
+                Some("timeout")
+            } else if code == mshconv_app::ErrorCode::Internal.code() {
+                Some("internal")
+            } else {
+                None
+            };
+            if let Some(outcome) = e.outcome.or(unlabelled) {
                 metrics.conversion(from.name(), to.name(), outcome);
             }
             Err(e)
@@ -196,7 +201,7 @@ pub async fn convert(
 
 fn too_big() -> ApiError {
     ApiError::unprocessable(
-        "output.too_large",
+        ServerCode::OutputTooLarge,
         "the output would be over the 4 GiB a zip without zip64 holds",
     )
 }
@@ -354,7 +359,7 @@ pub async fn archive_convert(
             }
             if report.models == 0 {
                 return Err(ApiError::unprocessable(
-                    "archive.no_models",
+                    ServerCode::ArchiveNoModels,
                     format!(
                         "the archive has no model entries (names ending in .msh) among its {} entries",
                         parsed.len()

@@ -5,6 +5,7 @@
 
 use super::respond;
 use crate::body::Upload;
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::extract::{FromQuery, Params, Query};
 use crate::{AppState, RequestContext};
@@ -56,7 +57,7 @@ impl FromQuery for PoseQuery {
         let time = q.require("time", "the time in frames")?;
         let time = time.parse().map_err(|_| {
             ApiError::bad_request(
-                "request.query",
+                ServerCode::RequestQuery,
                 format!("time={time:?}: the time is a number of frames"),
             )
         })?;
@@ -244,7 +245,7 @@ pub async fn pose(
         let view = &opened.view;
         if let Some(what) = report::not_poseable(view.kind) {
             return Err(ApiError::unprocessable(
-                "msh.unsupported",
+                msh::Code::Unsupported,
                 format!("{label} is {what}: its nodes are not decoded, so they cannot be posed"),
             ));
         }

@@ -13,6 +13,7 @@
 //! either, or for an `.msh` (it has no look to bring back), nothing of the
 //! look is done and the answer is what it always was.
 
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::game::LookFields;
 use mshconv_app::game::{wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
@@ -35,7 +36,7 @@ pub fn libraries(
     if !look_import::brings_look(from) {
         if given {
             return Err(ApiError::bad_request(
-                "request.multipart",
+                ServerCode::RequestMultipart,
                 "the fields materials and textures take the look of a glb, gltf or obj back into the game's libraries; an .msh has no look to bring back",
             ));
         }
@@ -85,7 +86,10 @@ pub fn plan(
     report.notes.append(&mut notes.notes);
     report.notes.append(&mut plan.report.notes);
     for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
-        report.note("look.entry", look_import::change_line(c));
+        report.note(
+            mshconv_app::NoteCode::LookEntry.code(),
+            look_import::change_line(c),
+        );
     }
     Ok(plan)
 }

@@ -1,6 +1,7 @@
 //! The service's own endpoints: health, readiness, metrics, the OpenAPI
 //! document, and the answers for unknown paths and methods.
 
+use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::State;
@@ -24,7 +25,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Response, ApiError>
     if state.is_shutting_down() {
         let mut e = ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "server.shutting_down",
+            ServerCode::ServerShuttingDown,
             "the service is shutting down: it finishes the requests in flight and takes no new work",
         );
         e.retry_after = Some(1);
@@ -65,7 +66,7 @@ pub async fn openapi() -> Response {
 pub async fn not_found() -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
-        "request.not_found",
+        ServerCode::RequestNotFound,
         "no such endpoint; GET /openapi.json lists them",
     )
 }
@@ -74,7 +75,7 @@ pub async fn not_found() -> ApiError {
 pub async fn method_not_allowed() -> ApiError {
     ApiError::new(
         StatusCode::METHOD_NOT_ALLOWED,
-        "request.method_not_allowed",
+        ServerCode::RequestMethodNotAllowed,
         "this endpoint does not take this method; GET /openapi.json lists them",
     )
 }

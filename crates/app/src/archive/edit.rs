@@ -4,6 +4,7 @@
 //! (the lossless writer: physical order, gaps, stored `sort_index`).
 
 use super::{entry_name, find};
+use crate::codes::ErrorCode;
 use crate::error::Error;
 use nres::{OwnedArchive, OwnedEntry, WriteMode};
 
@@ -161,7 +162,7 @@ impl Editor {
         }
         let entry = OwnedEntry::new(type_id.unwrap_or(MSH_TYPE), name, data).map_err(|e| {
             Error::usage(
-                "archive.bad_name",
+                ErrorCode::ArchiveBadName,
                 format!("{name:?} cannot be an entry name: {}", e.message()),
             )
         })?;
@@ -213,7 +214,7 @@ impl Editor {
 pub fn check_model_entry_name(name: &str) -> Result<(), Error> {
     if name.is_empty() || !name.bytes().all(|b| (0x20..0x7f).contains(&b)) {
         return Err(Error::usage(
-            "archive.bad_name",
+            ErrorCode::ArchiveBadName,
             format!(
                 "{name:?}: a model's entry name is printable ASCII (the game's names are Windows-1251 bytes, so another character would not be stored as the game reads it)"
             ),
@@ -221,7 +222,7 @@ pub fn check_model_entry_name(name: &str) -> Result<(), Error> {
     }
     if name.len() > nres::raw::MAX_NAME_LEN {
         return Err(Error::usage(
-            "archive.bad_name",
+            ErrorCode::ArchiveBadName,
             format!(
                 "{name:?} cannot be an entry name: it is {} bytes, and an entry's name holds at most {}",
                 name.len(),
@@ -231,7 +232,7 @@ pub fn check_model_entry_name(name: &str) -> Result<(), Error> {
     }
     if name.contains(['/', '\\', ':']) || name.contains("..") || name.starts_with('.') {
         return Err(Error::usage(
-            "archive.bad_name",
+            ErrorCode::ArchiveBadName,
             format!(
                 "{name:?}: a model's entry name holds no /, \\, : or \"..\" and does not start with \".\" (on the command line ARCHIVE:ENTRY would read it as a path, and an extracted entry becomes a file of its name)"
             ),
@@ -240,7 +241,7 @@ pub fn check_model_entry_name(name: &str) -> Result<(), Error> {
     if !nres::is_model_name(name.as_bytes()) {
         let stem = crate::names::stem(name).unwrap_or_else(|| "MODEL".to_string());
         return Err(Error::usage(
-            "request.entry_not_model",
+            ErrorCode::RequestEntryNotModel,
             format!(
                 "{name:?} is not a model's name: the model goes in as MSH, and a model entry's name ends in .msh (as the game's do), e.g. \"{stem}.MSH\""
             ),
@@ -264,7 +265,7 @@ pub fn check_is_archive(bytes: &[u8]) -> Result<(), Error> {
 /// (`archive.is_model`).
 pub(super) fn is_model() -> Error {
     Error::invalid(
-        "archive.is_model",
+        ErrorCode::ArchiveIsModel,
         "this is a model (it has a node table), not an archive of models: put the model into the .rlb that holds it",
     )
 }

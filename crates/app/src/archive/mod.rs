@@ -18,6 +18,7 @@ pub use edit::{
 pub use losses::entry_losses;
 pub use put_rule::{closest, decide, placement, MAX_SUGGESTIONS};
 
+use crate::codes::ErrorCode;
 use crate::error::Error;
 use nres::raw::RawEntry;
 use std::ops::Range;
@@ -101,7 +102,7 @@ pub fn check_models_fit(models: &[ModelEntry], archive_len: u64) -> Result<(), E
     let total: u64 = models.iter().map(|m| m.range.end - m.range.start).sum();
     if total > archive_len {
         return Err(Error::invalid(
-            "archive.entries_overlap",
+            ErrorCode::ArchiveEntriesOverlap,
             format!(
                 "the archive's model entries share their bytes: together they are {total} bytes of a {archive_len}-byte archive, so each shared model would be converted once per entry; repack it with one entry per model"
             ),
@@ -123,7 +124,7 @@ pub fn entry_required(archive: &nres::Archive<'_>, what: &str, how: &str) -> Err
     let models: Vec<String> = archive.nested_models().map(|e| e.name()).collect();
     let shown: Vec<&str> = models.iter().take(5).map(String::as_str).collect();
     Error::usage(
-        "request.entry_required",
+        ErrorCode::RequestEntryRequired,
         format!(
             "{what} is an archive of {} models ({}{}): {how}",
             models.len(),
@@ -142,7 +143,7 @@ pub fn entry_required(archive: &nres::Archive<'_>, what: &str, how: &str) -> Err
 /// how to list the entries.
 pub fn no_such_entry(what: &str, name: &str, entries: usize, how: &str) -> Error {
     Error::usage(
-        "input.no_such_entry",
+        ErrorCode::InputNoSuchEntry,
         format!("{what} has no entry named {name:?} ({entries} entries; {how})"),
     )
 }

@@ -7,6 +7,7 @@
 //! names the archive has ("did you mean G5150_013.MSH?").
 
 use super::{entry_name, Listing, Placed};
+use crate::codes::ErrorCode;
 use crate::error::Error;
 
 /// Most names a refusal suggests.
@@ -42,7 +43,7 @@ pub fn decide<'a>(
         format!("did you mean {}?", closest.join(" or "))
     };
     Err(Error::usage(
-        "archive.no_such_entry",
+        ErrorCode::ArchiveNoSuchEntry,
         format!(
             "{what} has no entry named {name:?} ({hint}); to add a new model under that name, {how_to_add}"
         ),

@@ -2,6 +2,7 @@
 //! one gives an error naming the file, the record and the field
 //! (`textures.bad_index`, `materials.bad_file`), never a panic.
 
+use crate::codes::ErrorCode;
 use crate::error::Error;
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -10,7 +11,7 @@ use std::path::Path;
 #[derive(Clone, Copy)]
 pub(super) struct Source<'a> {
     pub file: &'a Path,
-    pub code: &'static str,
+    pub code: ErrorCode,
 }
 
 impl<'a> Source<'a> {
@@ -224,7 +225,7 @@ mod tests {
     fn a_damaged_field_names_file_record_and_field() {
         let source = Source {
             file: Path::new("t/textures.json"),
-            code: "textures.bad_index",
+            code: ErrorCode::TexturesBadIndex,
         };
         let records = source
             .records(

@@ -7,6 +7,7 @@
 
 use super::fields::{from_hex, number, numbers, pretty, to_hex, Record, Source};
 use super::{parse_library, ImportPlan, Planning};
+use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
 use crate::game::{same_name, MATERIAL_LIB};
 use crate::look_import::{fit_name, Action, Change, Library, ENTRY_NAME_MAX};
@@ -341,7 +342,7 @@ fn change(entry: &str, action: Action, m: &Mat0) -> Change {
 pub fn plan_import(file: &Path, text: &[u8], library: &Library) -> Result<ImportPlan, Error> {
     let source = Source {
         file,
-        code: "materials.bad_file",
+        code: ErrorCode::MaterialsBadFile,
     };
     let records = source.records(text, "materials")?;
     let mut wanted_list = Vec::new();
@@ -377,7 +378,7 @@ pub fn plan_import(file: &Path, text: &[u8], library: &Library) -> Result<Import
                 });
                 if name != *wanted_name {
                     planning.report.note(
-                        "look.name_fitted",
+                        NoteCode::LookNameFitted.code(),
                         format!("material name {wanted_name:?} is stored as {name:?}"),
                     );
                 }

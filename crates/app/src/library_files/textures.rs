@@ -18,6 +18,7 @@
 
 use super::fields::{from_hex, pretty, to_hex, Record, Source};
 use super::{parse_library, ImportPlan, Planning};
+use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
 use crate::game::{same_name, TEXTURES_LIB};
 use crate::look_import::{
@@ -120,7 +121,10 @@ pub fn export(library: &Library) -> Result<Exported, Error> {
             }
         };
         let pixels = texm.decode_rgba8().map_err(|err| {
-            Error::invalid("textures.bad_entry", format!("texture {name:?}: {err}"))
+            Error::invalid(
+                ErrorCode::TexturesBadEntry,
+                format!("texture {name:?}: {err}"),
+            )
         })?;
         let file = file_name(&name, &used);
         used.push(file.clone());
@@ -367,7 +371,7 @@ pub fn plan_import(dir: &Path, library: &Library) -> Result<ImportPlan, Error> {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(Error::usage(
-                "textures.no_index",
+                ErrorCode::TexturesNoIndex,
                 format!(
                     "{} has no {INDEX}: give a folder `mshconv textures export` wrote",
                     dir.display()
@@ -378,7 +382,7 @@ pub fn plan_import(dir: &Path, library: &Library) -> Result<ImportPlan, Error> {
     };
     let source = Source {
         file: &index_path,
-        code: "textures.bad_index",
+        code: ErrorCode::TexturesBadIndex,
     };
     let records = source.records(&text, "textures")?;
     let mut wanted_list: Vec<Wanted> = Vec::new();
@@ -400,7 +404,7 @@ pub fn plan_import(dir: &Path, library: &Library) -> Result<ImportPlan, Error> {
     for (w, r) in wanted_list.iter().zip(&records) {
         let Some(pixels) = read_png(dir, &w.file)? else {
             planning.report.note(
-                "textures.png_missing",
+                NoteCode::TexturesPngMissing.code(),
                 format!(
                     "{} is not there: texture {:?} is left as it is",
                     w.file, w.entry
@@ -410,7 +414,7 @@ pub fn plan_import(dir: &Path, library: &Library) -> Result<ImportPlan, Error> {
         };
         let what = |e: mshconv_material::Error| {
             Error::invalid(
-                "look.bad_texture",
+                ErrorCode::LookBadTexture,
                 format!("texture {:?} ({}): {e}", w.entry, w.file),
             )
         };
@@ -473,10 +477,16 @@ fn add_new_pngs(dir: &Path, wanted: &[Wanted], planning: &mut Planning<'_>) -> R
         };
         let stem = &file[..file.len() - 4];
         let texm = new_texm(&pixels).map_err(|e| {
-            Error::invalid("look.bad_texture", format!("a new texture ({file}): {e}"))
+            Error::invalid(
+                ErrorCode::LookBadTexture,
+                format!("a new texture ({file}): {e}"),
+            )
         })?;
         let bytes = texm.write().map_err(|e| {
-            Error::invalid("look.bad_texture", format!("a new texture ({file}): {e}"))
+            Error::invalid(
+                ErrorCode::LookBadTexture,
+                format!("a new texture ({file}): {e}"),
+            )
         })?;
         let name = fit_name(stem, "TEXTURE", TEXTURE_NAME_MAX, |n| {
             planning
@@ -494,7 +504,7 @@ fn add_new_pngs(dir: &Path, wanted: &[Wanted], planning: &mut Planning<'_>) -> R
         let (width, height) = new_texture_size(pixels.width, pixels.height);
         if (width, height) != (pixels.width, pixels.height) {
             planning.report.note(
-                "look.texture_resized",
+                NoteCode::LookTextureResized.code(),
                 format!(
                     "{file} ({} x {}) becomes texture {name:?} of {width} x {height} (powers of two, at most {MAX_NEW_TEXTURE_SIDE})",
                     pixels.width, pixels.height
@@ -503,7 +513,7 @@ fn add_new_pngs(dir: &Path, wanted: &[Wanted], planning: &mut Planning<'_>) -> R
         }
         if name != stem {
             planning.report.note(
-                "look.name_fitted",
+                NoteCode::LookNameFitted.code(),
                 format!("texture name {stem:?} is stored as {name:?} (15 bytes of letters, digits, _ - .)"),
             );
         }

@@ -22,6 +22,7 @@
 
 use super::naming::{fit_name, ENTRY_NAME_MAX};
 use super::{Action, Change, Edits, Library, Log};
+use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
 use crate::game::{same_name, DEFAULT_MATERIAL, MATERIAL_LIB};
 use mshconv_convert::imported_look::ImportedMaterial;
@@ -135,9 +136,12 @@ impl<'l> Planner<'l> {
     }
 
     fn put(&mut self, name: &str, attr1: u32, mat0: &Mat0) -> Result<(), Error> {
-        let data = mat0
-            .write()
-            .map_err(|e| Error::invalid("look.bad_material", format!("material {name:?}: {e}")))?;
+        let data = mat0.write().map_err(|e| {
+            Error::invalid(
+                ErrorCode::LookBadMaterial,
+                format!("material {name:?}: {e}"),
+            )
+        })?;
         let editor = self.edits.editor()?;
         editor.put(name, Some(MAT0_TYPE_ID), data.clone())?;
         editor.set_attributes(name, [attr1, mat0.version, 0])?;
@@ -207,7 +211,7 @@ impl<'l> Planner<'l> {
                         } else {
                             if action == Action::Replaced {
                                 report.note(
-                                    "look.material_replaced",
+                                    NoteCode::LookMaterialReplaced.code(),
                                     format!("material {name:?} changed (its texture or fields): the entry is replaced"),
                                 );
                             }
@@ -261,7 +265,7 @@ impl<'l> Planner<'l> {
                         Some(name) => (Action::Reused, name.clone(), name),
                         None => {
                             report.note(
-                                "look.material_untextured",
+                                NoteCode::LookMaterialUntextured.code(),
                                 format!(
                                     "material {index} ({:?}) has no texture and no {MATERIAL_LIB} entry of its name: its WEAR row stays as it is ({DEFAULT_MATERIAL} where a row must be added)",
                                     m.name.as_deref().unwrap_or("unnamed")
@@ -335,7 +339,7 @@ impl<'l> Planner<'l> {
         });
         if name != wanted {
             report.note(
-                "look.name_fitted",
+                NoteCode::LookNameFitted.code(),
                 format!("material name {wanted:?} is stored as {name:?}"),
             );
         }

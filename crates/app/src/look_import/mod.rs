@@ -22,6 +22,7 @@ mod wear;
 pub mod write;
 
 use crate::archive::Editor;
+use crate::codes::ErrorCode;
 use crate::error::Error;
 use crate::game::{find_in_folder, MATERIAL_LIB, TEXTURES_LIB};
 use mshconv_convert::imported_look::ImportedLook;
@@ -70,7 +71,7 @@ impl Library {
         };
         let archive = nres::Archive::parse(bytes).map_err(|e| {
             Error::invalid(
-                "look.bad_library",
+                ErrorCode::LookBadLibrary,
                 format!("{}: {}", self.path.display(), e.message()),
             )
         })?;
@@ -83,7 +84,7 @@ impl Library {
         match &self.bytes {
             Some(bytes) => Editor::open(bytes).map_err(|e| {
                 Error::invalid(
-                    "look.bad_library",
+                    ErrorCode::LookBadLibrary,
                     format!(
                         "{} cannot be updated: {} (repair or restore it first)",
                         self.path.display(),
@@ -157,7 +158,7 @@ pub fn check_libraries(dir: &Path, new_libraries: bool) -> Result<(), Error> {
         return Ok(());
     }
     Err(Error::usage(
-        "game_dir.no_libraries",
+        ErrorCode::GameDirNoLibraries,
         format!(
             "the game folder {} has no {}: the look cannot go back into it; give the folder that holds the game's Material.lib and Textures.lib (--game-dir or MSHCONV_GAME_DIR), or --new-libraries to create them there",
             dir.display(),

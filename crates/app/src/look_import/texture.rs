@@ -19,6 +19,7 @@
 
 use super::naming::{fit_name, TEXTURE_NAME_MAX};
 use super::{Action, Change, Edits, Library, Log};
+use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
 use crate::game::{same_name, TEXTURES_LIB};
 use mshconv_convert::imported_look::{ImportedImage, ImportedMaterial, RecordedTexm};
@@ -92,7 +93,7 @@ fn full_chain(width: u32, height: u32) -> u32 {
 }
 
 fn material_error(e: mshconv_material::Error, what: &str) -> Error {
-    Error::invalid("look.bad_texture", format!("{what}: {e}"))
+    Error::invalid(ErrorCode::LookBadTexture, format!("{what}: {e}"))
 }
 
 /// One planned image: its identity and the entry it became.
@@ -277,7 +278,7 @@ impl<'l> Planner<'l> {
         }
         if action == Action::Replaced {
             report.note(
-                "look.texture_replaced",
+                NoteCode::LookTextureReplaced.code(),
                 format!(
                     "texture {name:?} was edited: re-encoded in its format {} ({}), mips rebuilt by a 2 x 2 box filter",
                     texm.format.code(),
@@ -328,7 +329,7 @@ impl<'l> Planner<'l> {
         }
         if (width, height) != (image.pixels.width, image.pixels.height) {
             report.note(
-                "look.texture_resized",
+                NoteCode::LookTextureResized.code(),
                 format!(
                     "image {wanted:?} ({} x {}) becomes texture {name:?} of {width} x {height} (powers of two, at most {MAX_NEW_TEXTURE_SIDE})",
                     image.pixels.width, image.pixels.height
@@ -337,7 +338,7 @@ impl<'l> Planner<'l> {
         }
         if name != wanted {
             report.note(
-                "look.name_fitted",
+                NoteCode::LookNameFitted.code(),
                 format!("texture name {wanted:?} is stored as {name:?} (15 bytes of letters, digits, _ - .)"),
             );
         }

@@ -11,6 +11,7 @@
 //! WEAR (no base) has a row for every index the glTF's materials use.
 
 use super::material::Row;
+use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
 use crate::game::{same_name, DEFAULT_MATERIAL};
 use mshconv_convert::imported_look::ImportedLook;
@@ -32,7 +33,7 @@ fn base(
         {
             Some(found) => return Some(found),
             None => report.note(
-                "look.recorded_wear_unreadable",
+                NoteCode::LookRecordedWearUnreadable.code(),
                 format!("the WEAR recorded in the glTF ({:?}) does not read back: the rows are made anew", recorded.name),
             ),
         }
@@ -42,7 +43,7 @@ fn base(
         Ok(w) => Some((bytes.to_vec(), w)),
         Err(e) => {
             report.note(
-                "look.existing_wear_unreadable",
+                NoteCode::LookExistingWearUnreadable.code(),
                 format!("the WEAR at the output's place does not read ({e}): it is replaced"),
             );
             None
@@ -114,7 +115,10 @@ pub(super) fn build(
     }
     let write = |w: &Wear| {
         w.write().map_err(|e| {
-            Error::invalid("look.bad_wear", format!("the WEAR cannot be written: {e}"))
+            Error::invalid(
+                ErrorCode::LookBadWear,
+                format!("the WEAR cannot be written: {e}"),
+            )
         })
     };
     match base {

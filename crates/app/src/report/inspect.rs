@@ -30,13 +30,13 @@ const OPTIONAL: [u32; 12] = [
     res::AUX20,
 ];
 /// Codes of the canonical-form warnings about animation.
-const ANIM_CANON: [&str; 6] = [
-    "canon.fallback_order",
-    "canon.track_start",
-    "canon.frame_count",
-    "canon.map_layout",
-    "canon.map_value",
-    "canon.key_time",
+const ANIM_CANON: [msh::Code; 6] = [
+    msh::Code::NonCanonicalFallbackOrder,
+    msh::Code::NonCanonicalTrackStart,
+    msh::Code::NonCanonicalFrameCount,
+    msh::Code::NonCanonicalMapLayout,
+    msh::Code::NonCanonicalMapValue,
+    msh::Code::NonCanonicalKeyTime,
 ];
 
 /// Everything `inspect` prints.
@@ -318,13 +318,7 @@ pub fn inspect(label: &str, opened: &Opened<'_>) -> Inspection {
     let decoded = kind == Some(ModelKind::Standard);
     let non_canonical: Vec<String> = ANIM_CANON
         .iter()
-        .filter(|code| {
-            opened
-                .report
-                .findings
-                .iter()
-                .any(|f| f.code.as_str() == **code)
-        })
+        .filter(|code| opened.report.findings.iter().any(|f| f.code == **code))
         .map(|code| code.to_string())
         .collect();
     let animation = AnimationInfo {

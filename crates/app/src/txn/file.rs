@@ -3,6 +3,7 @@
 //! the temporary file beside it, made exclusively and given its mode, owner
 //! and group.
 
+use crate::codes::ErrorCode;
 use crate::{Error, Kind};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -21,10 +22,8 @@ pub fn folder_of(path: &Path) -> &Path {
 pub fn real_path(path: &Path) -> Result<PathBuf, Error> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
-            Error::new(
-                Kind::Io,
-                crate::io_code(&e),
-                format!(
+            Error::io_message(
+&e, format!(
                     "{} is a symbolic link to a file that cannot be reached ({e}); mshconv writes through a link to its target",
                     path.display()
                 ),
@@ -54,14 +53,14 @@ pub fn check_replaceable(path: &Path, shown: &Path) -> Result<(), Error> {
     if meta.is_dir() {
         return Err(Error::new(
             Kind::Io,
-            "io.is_a_directory",
+            ErrorCode::IoIsADirectory,
             format!("{} is a folder, not a file", shown.display()),
         ));
     }
     if meta.permissions().readonly() {
         return Err(Error::new(
             Kind::Io,
-            "io.read_only",
+            ErrorCode::IoReadOnly,
             format!(
                 "{} is read-only{}: mshconv does not replace a file without write permission; make it writable (chmod u+w) to write it",
                 shown.display(),
@@ -72,7 +71,7 @@ pub fn check_replaceable(path: &Path, shown: &Path) -> Result<(), Error> {
     if let Some(links) = extra_names(&meta) {
         return Err(Error::new(
             Kind::Io,
-            "io.hard_linked",
+            ErrorCode::IoHardLinked,
             format!(
                 "{} has {links} names (hard links): a file is replaced by writing a new one and renaming it, which would leave the other names holding the old content; give it one name (copy it over itself: cp --remove-destination), or link it symbolically (mshconv writes through a symbolic link)",
                 shown.display()

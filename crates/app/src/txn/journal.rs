@@ -6,6 +6,7 @@
 //! rolled back, one that had is rolled forward.
 
 use super::file::{folder_of, remove_if_there, sync_folder};
+use crate::codes::{ErrorCode, NoteCode};
 use crate::{Error, Kind};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -236,7 +237,7 @@ pub fn parse(bytes: &[u8], folder: &Path) -> Result<Found, Error> {
         Ok(j) if j.format == FORMAT && j.version == 1 && !j.names_only_its_own(folder) => {
             return Err(Error::new(
                 Kind::Io,
-                "txn.journal_unknown",
+                ErrorCode::TxnJournalUnknown,
                 format!(
                     "{} names files this mshconv would not have written (outside its folders, or not its temporary names): nothing was done; remove it after checking the files it names",
                     path.display()
@@ -247,7 +248,7 @@ pub fn parse(bytes: &[u8], folder: &Path) -> Result<Found, Error> {
         Ok(j) => {
             return Err(Error::new(
                 Kind::Io,
-                "txn.journal_unknown",
+                ErrorCode::TxnJournalUnknown,
                 format!(
                     "{} is a journal of format {:?} version {}, which this mshconv does not know: finish with the mshconv that wrote it, or remove it after checking the files it names",
                     path.display(),
@@ -273,13 +274,14 @@ pub fn recover(journal: &Journal, state: State) -> Result<Recovered, Error> {
     let fail = |what: &Path, e: &std::io::Error| {
         Error::new(
             Kind::Io,
-            "txn.recovery_failed",
+            ErrorCode::TxnRecoveryFailed,
             format!(
                 "an interrupted mshconv run left its journal in {} and cannot be finished: {}: {e}; the journal stays, the next mshconv command there tries again",
                 folders.first().map(|f| f.display().to_string()).unwrap_or_default(),
                 what.display()
             ),
         )
+        .with_io_cause(e)
     };
     let mut names = Vec::new();
     match state {
@@ -339,12 +341,12 @@ pub fn recover(journal: &Journal, state: State) -> Result<Recovered, Error> {
         .join(", ");
     Ok(if state == State::Committed {
         (
-            "txn.rolled_forward",
+            NoteCode::TxnRolledForward.code(),
             format!("an interrupted mshconv run was completed: {list} now hold what it wrote"),
         )
     } else {
         (
-            "txn.rolled_back",
+            NoteCode::TxnRolledBack.code(),
             format!(
                 "an interrupted mshconv run was rolled back: {list} are as they were before it"
             ),

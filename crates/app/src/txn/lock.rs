@@ -8,7 +8,8 @@
 
 use super::file::{check_replaceable, folder_of, real_path};
 use super::journal::{self, Found, JOURNAL};
-use crate::{Error, Kind};
+use crate::codes::NoteCode;
+use crate::Error;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions, TryLockError};
 use std::path::{Path, PathBuf};
@@ -116,7 +117,7 @@ fn recover_all(
                 super::file::remove_if_there(&folder.join(JOURNAL))
                     .map_err(|e| Error::io(folder.join(JOURNAL).display(), &e))?;
                 on(Event::Recovered(
-                    "txn.rolled_back",
+                    NoteCode::TxnRolledBack.code(),
                     &format!(
                         "an mshconv run interrupted before it wrote anything left an incomplete journal in {}; removed",
                         folder.display()
@@ -150,9 +151,8 @@ fn lock_all(folders: &BTreeSet<PathBuf>, on: &mut dyn FnMut(Event<'_>)) -> Resul
 fn lock_one(folder: &Path, on: &mut dyn FnMut(Event<'_>)) -> Result<File, Error> {
     let path = folder.join(LOCK_FILE);
     let cannot = |e: &std::io::Error| {
-        Error::new(
-            Kind::Io,
-            crate::io_code(e),
+        Error::io_message(
+            e,
             format!(
                 "cannot lock {} against other mshconv processes ({}): {e}",
                 folder.display(),

@@ -27,7 +27,7 @@ pub use hook::HOOK_VAR;
 pub use journal::{parse as parse_journal, Found as FoundJournal, Journal, JOURNAL};
 pub use lock::{recover_pending, Event, Lock, LOCK_FILE};
 
-use crate::{Error, Kind};
+use crate::Error;
 use file::{copy_exclusively, remove_if_there};
 use journal::State;
 use std::path::{Path, PathBuf};
@@ -298,11 +298,7 @@ impl Run<'_> {
                 } else {
                     format!("cannot write {}", file.display())
                 };
-                Error::new(
-                    Kind::Io,
-                    crate::io_code(&e),
-                    format!("{what}: {e}; nothing was changed"),
-                )
+                Error::io_message(&e, format!("{what}: {e}; nothing was changed"))
             })
     }
 
@@ -330,9 +326,8 @@ impl Run<'_> {
             Ok(_) => "every file this run had replaced was put back".to_string(),
             Err(r) => format!("putting the files back failed too: {}", r.message()),
         };
-        Error::new(
-            Kind::Io,
-            crate::io_code(e),
+        Error::io_message(
+            e,
             format!("cannot replace {}: {e}; {outcome}", failed.display()),
         )
     }

@@ -28,8 +28,8 @@ pub mod original;
 
 // The core's modules, under the names they had when this crate was a module of it.
 use mshconv_convert::{
-    assemble, axes, clips, error, geometry, imported_look, look, names, options, palette, raster,
-    reduce, repeats, report, scene,
+    assemble, axes, clips, codes, error, geometry, imported_look, look, names, options, palette,
+    raster, reduce, repeats, report, scene,
 };
 
 pub use export::{export, export_view, export_with_look, GltfFiles};

@@ -4,6 +4,7 @@
 //! back with this file and keeps its bytes where nothing was edited
 //! (`import/recognise/`).
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine as _;
 use std::io::{Read, Write};
@@ -32,7 +33,7 @@ pub fn decode(text: &str, limit: usize) -> Result<Vec<u8>> {
     let bad = |why: String| {
         Error::new(
             ErrorKind::InvalidInput,
-            "gltf.bad_extras",
+            Code::GltfBadExtras.code(),
             format!("/scenes/0/extras/msh/original: {why}"),
         )
     };

@@ -5,6 +5,7 @@
 
 use super::{material_colour, ObjExportOptions, ObjFiles};
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::names;
 use crate::options::rotation_name;
@@ -83,14 +84,14 @@ fn pose_view(model: &ExportView<'_>, options: &ObjExportOptions) -> Result<Posed
         Some(ModelKind::LegacyNodes) => {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "obj.legacy_nodes",
+                Code::ObjLegacyNodes.code(),
                 "the model has the legacy 24-byte node table (MTCHECK.MSH), whose nodes are not decoded, so there is no hierarchy to pose for OBJ; convert it to glTF instead, which carries it through",
             ))
         }
         Some(ModelKind::Terrain) => {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "obj.terrain",
+                Code::ObjTerrain.code(),
                 "terrain models (Res21 triangles, no Res6/Res13) are not written as OBJ, which could not bring their tables back; convert it to glTF instead, which shows the terrain's triangles and carries its tables through",
             ))
         }
@@ -109,7 +110,7 @@ fn pose_view(model: &ExportView<'_>, options: &ObjExportOptions) -> Result<Posed
     let cw = model.clockwise;
     if cw {
         report.note(
-            "obj.winding_flipped",
+            Code::ObjWindingFlipped.code(),
             "triangles wind clockwise seen from their normals' side; written reversed so OBJ's counter-clockwise front faces match (an import keeps the OBJ's winding)",
         );
     }
@@ -162,7 +163,7 @@ fn pose_view(model: &ExportView<'_>, options: &ObjExportOptions) -> Result<Posed
             if q.iter().any(|c| !c.is_finite()) {
                 return Err(Error::new(
                     ErrorKind::Unsupported,
-                    "obj.non_finite",
+                    Code::ObjNonFinite.code(),
                     format!(
                         "vertex {v} of node {i} ({}) is not a finite number once posed; fix the position or the node's rest pose in the MSH first",
                         node_names[i].0
@@ -197,25 +198,25 @@ fn pose_view(model: &ExportView<'_>, options: &ObjExportOptions) -> Result<Posed
     }
     if zero_normals {
         report.note(
-            "obj.zero_normal",
+            Code::ObjZeroNormal.code(),
             "zero-length vertex normals are written as their node's +Z",
         );
     }
     if posed {
         report.note(
-            "obj.pose_baked",
+            Code::ObjPoseBaked.code(),
             "geometry is written in world space with each node's rest pose applied through the hierarchy; OBJ has no node transforms, so it comes back baked under root nodes",
         );
     }
     if view.is_animated() {
         report.note(
-            "obj.animation_dropped",
+            Code::ObjAnimationDropped.code(),
             "the model is animated; OBJ holds no animation, only the rest pose is written",
         );
     }
     if other_slots > 0 {
         report.note(
-            "obj.slots_dropped",
+            Code::ObjSlotsDropped.code(),
             format!(
                 "{other_slots} slot reference(s) at other LOD/groups are not written; OBJ holds one LOD/group (choose it with lod/group)"
             ),
@@ -223,7 +224,7 @@ fn pose_view(model: &ExportView<'_>, options: &ObjExportOptions) -> Result<Posed
     }
     if skipped > 0 {
         report.note(
-            "obj.nodes_without_geometry",
+            Code::ObjNodesWithoutGeometry.code(),
             format!(
                 "{skipped} of {} node(s) have no triangles at LOD {lod} group {group} and are not in the OBJ",
                 view.nodes.len()

@@ -8,6 +8,7 @@ use super::triangulate::triangulate;
 use super::ObjImportOptions;
 use crate::assemble::{assemble, AssembleOptions, MAX_TRIANGLES};
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::names;
 use crate::report::Report;
@@ -39,9 +40,9 @@ pub fn to_scene(
     options: &ObjImportOptions,
 ) -> Result<(SceneModel, Report)> {
     let mut report = Report::default();
-    let text = utf8(obj, "obj.not_utf8", "the OBJ")?;
+    let text = utf8(obj, Code::ObjNotUtf8.code(), "the OBJ")?;
     let defined = match mtl {
-        Some(m) => Some(mtl_names(utf8(m, "obj.mtl_not_utf8", "the MTL")?)),
+        Some(m) => Some(mtl_names(utf8(m, Code::ObjMtlNotUtf8.code(), "the MTL")?)),
         None => None,
     };
     let parsed = Parser::default().run(text, &mut report)?;
@@ -178,14 +179,14 @@ impl Parser {
         for ((faces, line), what) in self.dropped.iter().zip(["texture coordinates", "normals"]) {
             if *faces > 0 {
                 report.note(
-                    "obj.attribute_dropped",
+                    Code::ObjAttributeDropped.code(),
                     format!("{faces} face(s) (the first on line {line}) name {what} past those defined: those faces have no {what}"),
                 );
             }
         }
         if self.lines_or_points > 0 {
             report.note(
-                "obj.lines_ignored",
+                Code::ObjLinesIgnored.code(),
                 format!(
                     "{} line/point statement(s) (`l`, `p`) were ignored: MSH holds triangles only",
                     self.lines_or_points
@@ -194,7 +195,7 @@ impl Parser {
         }
         for keyword in &self.ignored {
             report.note(
-                "obj.statement_ignored",
+                Code::ObjStatementIgnored.code(),
                 format!("`{keyword}` statements were ignored (not geometry MSH can hold)"),
             );
         }
@@ -219,7 +220,7 @@ impl Parser {
                     6 | 7 => Some([nums[3], nums[4], nums[5]]),
                     _ => {
                         return Err(bad(
-                            "obj.bad_number",
+                            Code::ObjBadNumber.code(),
                             n,
                             format!("`v` needs 3 numbers (x y z), optionally a 4th (w) or 3 more (r g b); found {count}"),
                         ))
@@ -233,7 +234,7 @@ impl Parser {
                 let count = numbers(words, &mut nums, n, "a texture coordinate (`vt u v`)")?;
                 if !(1..=3).contains(&count) {
                     return Err(bad(
-                        "obj.bad_number",
+                        Code::ObjBadNumber.code(),
                         n,
                         format!("`vt` needs 1 to 3 numbers (u [v [w]]), found {count}"),
                     ));
@@ -245,7 +246,7 @@ impl Parser {
                 let count = numbers(words, &mut nums, n, "a normal (`vn x y z`)")?;
                 if count != 3 {
                     return Err(bad(
-                        "obj.bad_number",
+                        Code::ObjBadNumber.code(),
                         n,
                         format!("`vn` needs 3 numbers (x y z), found {count}"),
                     ));
@@ -305,7 +306,7 @@ impl Parser {
             let vn = parts.next();
             if parts.next().is_some() || v.is_empty() {
                 return Err(bad(
-                    "obj.bad_face",
+                    Code::ObjBadFace.code(),
                     n,
                     format!(
                         "face corner {:?} is not v, v/vt, v//vn or v/vt/vn",
@@ -356,7 +357,7 @@ impl Parser {
         }
         if count < 3 {
             return Err(bad(
-                "obj.bad_face",
+                Code::ObjBadFace.code(),
                 n,
                 format!("a face needs at least 3 corners, this one has {count}"),
             ));
@@ -368,7 +369,7 @@ impl Parser {
         if self.triangles > MAX_TRIANGLES {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "model.too_many_triangles",
+                Code::ModelTooManyTriangles.code(),
                 format!(
                     "line {n}: the faces so far make {} triangles; MSH models hold at most {MAX_TRIANGLES}: decimate it or split it into several models",
                     self.triangles
@@ -398,7 +399,7 @@ fn numbers<'a>(
     for word in words {
         let x: f32 = word.parse().map_err(|_| {
             bad(
-                "obj.bad_number",
+                Code::ObjBadNumber.code(),
                 n,
                 format!(
                     "{:?} is not a number in {what}",
@@ -408,7 +409,7 @@ fn numbers<'a>(
         })?;
         if !x.is_finite() {
             return Err(bad(
-                "obj.non_finite",
+                Code::ObjNonFinite.code(),
                 n,
                 format!(
                     "{:?} in {what} is not a finite number (or is too large for 32-bit floats)",
@@ -445,7 +446,7 @@ fn index(
         .filter(|v: &i64| v.unsigned_abs() <= u64::from(u32::MAX))
         .ok_or_else(|| {
             bad(
-                "obj.bad_index",
+                Code::ObjBadIndex.code(),
                 n,
                 format!("{shown:?} is not a {what} index (an integer within range)"),
             )
@@ -453,7 +454,7 @@ fn index(
     let resolved = match value {
         0 => {
             return Err(bad(
-                "obj.bad_index",
+                Code::ObjBadIndex.code(),
                 n,
                 format!(
                 "{what} index 0: OBJ indices start at 1 (negative ones count back from the last)"
@@ -465,7 +466,7 @@ fn index(
     };
     if resolved < 0 || resolved >= defined as i64 || resolved >= i64::from(DROPPED) {
         return Ok(Err(bad(
-            "obj.bad_index",
+            Code::ObjBadIndex.code(),
             n,
             format!("{what} index {shown} is out of range: {defined} {plural} are defined before this line"),
         )));
@@ -483,7 +484,7 @@ fn build(
     if p.faces.is_empty() {
         return Err(Error::new(
             ErrorKind::InvalidInput,
-            "obj.no_faces",
+            Code::ObjNoFaces.code(),
             "the OBJ has no faces (`f` statements), so there is no geometry for an MSH model",
         ));
     }
@@ -509,7 +510,7 @@ fn build(
         let empty = p.objects.len() - node_keys.iter().filter(|k| k.is_some()).count();
         if empty > 0 {
             report.note(
-                "obj.empty_objects",
+                Code::ObjEmptyObjects.code(),
                 format!("{empty} object(s) without faces were left out"),
             );
         }
@@ -540,7 +541,7 @@ fn build(
     }
     if fan_fallbacks > 0 {
         report.note(
-            "obj.fan_triangulation",
+            Code::ObjFanTriangulation.code(),
             format!("{fan_fallbacks} non-convex polygon(s) could not be ear-clipped (self-intersecting or very large) and were cut as fans"),
         );
     }
@@ -590,13 +591,13 @@ fn build(
     }
     if partial_uv {
         report.note(
-            "obj.partial_uvs",
+            Code::ObjPartialUvs.code(),
             "some face corners have no texture coordinate while others in the same material do; those were set to 0",
         );
     }
     if partial_normals {
         report.note(
-            "obj.partial_normals",
+            Code::ObjPartialNormals.code(),
             "some face corners have no usable normal (missing or zero length); their meshes' normals are computed from the faces",
         );
     }
@@ -652,7 +653,7 @@ fn map_materials(
             undefined += 1;
             if undefined <= UNDEFINED_NOTED {
                 report.note(
-                    "obj.material_undefined",
+                    Code::ObjMaterialUndefined.code(),
                     format!("material {name:?} (line {line}) is not defined in the MTL"),
                 );
             }
@@ -664,7 +665,7 @@ fn map_materials(
     }
     if undefined > UNDEFINED_NOTED {
         report.note(
-            "obj.material_undefined",
+            Code::ObjMaterialUndefined.code(),
             format!(
                 "and {} more material(s) are not defined in the MTL",
                 undefined - UNDEFINED_NOTED
@@ -677,13 +678,13 @@ fn map_materials(
         let Some(k) = free.next() else {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "obj.too_many_materials",
+                Code::ObjTooManyMaterials.code(),
                 "more than 65536 materials: MSH material indices are 16-bit; merge materials first",
             ));
         };
         out[at] = k;
         report.note(
-            "obj.material_assigned",
+            Code::ObjMaterialAssigned.code(),
             format!("{what} has no mat<index> name; it becomes MSH material {k}"),
         );
     }

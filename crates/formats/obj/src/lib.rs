@@ -30,7 +30,8 @@ pub use import::{import, to_scene};
 
 // The core's modules, under the names they had when this crate was a module of it.
 use mshconv_convert::{
-    assemble, axes, error, imported_look, names, options, raster, repeats, report, scene, Resolver,
+    assemble, axes, codes, error, imported_look, names, options, raster, repeats, report, scene,
+    Resolver,
 };
 
 use crate::options::{Axis, BadOption, Rotation};

@@ -10,6 +10,7 @@
 //! comment says its WEAR row resolved by a fallback (the row's own name is
 //! not in the `.mtl`) keep their WEAR rows as they are, with a note each.
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::imported_look::{ImportedImage, ImportedLook, ImportedMaterial};
 use crate::names;
@@ -107,7 +108,7 @@ pub fn read_look(
     for block in blocks(&text) {
         let Some(index) = names::material_index(block.name) else {
             report.note(
-                "look.obj_material_unnamed",
+                Code::LookObjMaterialUnnamed.code(),
                 format!(
                     "material {:?} has no mat<index> name: its look is not brought back (its WEAR row stays)",
                     block.name
@@ -117,7 +118,7 @@ pub fn read_look(
         };
         if let Some((name, how)) = block.resolved.filter(|(_, how)| *how != "exact") {
             report.note(
-                "look.obj_fallback_kept",
+                Code::LookObjFallbackKept.code(),
                 format!(
                     "material {index} showed {name:?} by the runtime's fallback ({how}): its WEAR row stays as it is"
                 ),
@@ -132,7 +133,7 @@ pub fn read_look(
             .ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidInput,
-                    "look.missing_image",
+                    Code::LookMissingImage.code(),
                     format!("{what}: the image is not available (give it beside the .obj, by a plain file name)"),
                 )
             })
@@ -143,7 +144,7 @@ pub fn read_look(
             Ok(p) => p,
             Err(e) => {
                 report.note(
-                    "look.image_unreadable",
+                    Code::LookImageUnreadable.code(),
                     format!(
                         "{} ({}); material {index} keeps its look",
                         e.message(),

@@ -30,9 +30,10 @@ mod text;
 mod xform;
 
 // The core's modules, under the names they had when this crate was a module of it.
-use mshconv_convert::{axes, error, geometry, names, options, palette, repeats, report};
+use mshconv_convert::{axes, codes, error, geometry, names, options, palette, repeats, report};
 
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::{Axis, BadOption, ExportOptions, Rotation};
 use crate::report::Report;
@@ -125,7 +126,7 @@ pub fn export_view(model: &ExportView<'_>, options: &UsdOptions) -> Result<Expor
     if view.kind == Some(ModelKind::Terrain) {
         return Err(Error::new(
             ErrorKind::Unsupported,
-            "usd.terrain",
+            Code::UsdTerrain.code(),
             "terrain models (Res21 triangles, no Res6/Res13) are not written as USD; convert it to glTF instead, which shows the terrain's triangles and carries its tables through",
         ));
     }

@@ -4,6 +4,7 @@
 //! the texture uses alpha.
 
 use super::text::{self, Usda};
+use crate::codes::Code;
 use crate::report::Report;
 use mshconv_convert::look::{side_file_name, Alpha, Look, SideFiles, Texture};
 use std::collections::BTreeMap;
@@ -44,9 +45,9 @@ impl<'m> LookState<'m> {
         let name = side_file_name(&self.image_stem, &t.name, "png", self.file_of.len(), |f| {
             self.side_files.iter().any(|(n, _)| n == f)
         });
-        if t.alpha != Alpha::Opaque && !report.has("usd.opacity") {
+        if t.alpha != Alpha::Opaque && !report.has(Code::UsdOpacity.code()) {
             report.note(
-                "usd.opacity",
+                Code::UsdOpacity.code(),
                 format!(
                     "texture {:?} uses alpha: it is the surface's opacity{}",
                     t.name,

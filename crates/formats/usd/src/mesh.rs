@@ -4,6 +4,7 @@
 
 use super::text::{self, Usda};
 use super::Walk;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::geometry::shown_normal;
 
@@ -28,7 +29,7 @@ impl Walk<'_> {
     pub(super) fn slot_meshes(&mut self, usda: &mut Usda) -> Result<()> {
         if self.clockwise {
             self.report.note(
-                "usd.winding_flipped",
+                Code::UsdWindingFlipped.code(),
                 "triangles wind clockwise seen from their normals' side; written reversed so USD's counter-clockwise (rightHanded) front faces match, as in the glTF export",
             );
         }
@@ -240,7 +241,7 @@ const VERTEX: &str = "interpolation = \"vertex\"";
 fn out_of_range(what: String) -> Error {
     Error::new(
         ErrorKind::InvalidInput,
-        "usd.out_of_range",
+        Code::UsdOutOfRange.code(),
         format!("{what} lie outside the model's tables"),
     )
 }

@@ -4,6 +4,7 @@
 
 use super::text::{self, Siblings, Usda};
 use super::Walk;
+use crate::codes::Code;
 use crate::error::Result;
 use crate::names;
 use msh::anim::Pose;
@@ -32,7 +33,7 @@ impl Walk<'_> {
         root.name("Materials");
         if self.view.kind == Some(ModelKind::LegacyNodes) {
             self.report.note(
-                "usd.legacy_nodes",
+                Code::UsdLegacyNodes.code(),
                 "legacy 24-byte node table: not decoded; every slot is shown under the root prim",
             );
             for slot in 0..self.view.slots.len() {
@@ -192,9 +193,9 @@ impl Walk<'_> {
         let len = (w * w + x * x + y * y + z * z).sqrt();
         let mut pose = *pose;
         if (len - 1.0).abs() >= UNIT_TOLERANCE {
-            if !self.report.has("usd.degenerate_quaternion") {
+            if !self.report.has(Code::UsdDegenerateQuaternion.code()) {
                 self.report.note(
-                    "usd.degenerate_quaternion",
+                    Code::UsdDegenerateQuaternion.code(),
                     format!("node {node}: a rotation {:?} is not unit length; shown normalised (identity when zero), as in the glTF export", pose.rotation),
                 );
             }

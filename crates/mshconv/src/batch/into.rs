@@ -2,6 +2,7 @@
 
 use super::report::{Record, Status};
 use super::Plan;
+use crate::codes::CliNote;
 use crate::fail;
 use crate::input::read_file;
 use crate::out;
@@ -15,7 +16,7 @@ use std::path::{Path, PathBuf};
 pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
     if to != Format::Msh {
         return Err(Error::usage(
-            "option.invalid",
+            mshconv_convert::codes::Code::OptionInvalid,
             format!("--into puts MSH models into an archive: use --to msh, not --to {to}"),
         )
         .into());
@@ -161,8 +162,8 @@ pub(super) fn tell_placed(records: &mut [Record], staged: Staged, quiet: bool) {
             let record = &records[i];
             out::note_line(
                 match p {
-                    Placed::Replaced => "archive.replaced",
-                    Placed::Added => "archive.added",
+                    Placed::Replaced => CliNote::ArchiveReplaced.code(),
+                    Placed::Added => CliNote::ArchiveAdded.code(),
                 },
                 &format!(
                     "{}: {}",

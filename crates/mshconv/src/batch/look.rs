@@ -15,6 +15,7 @@
 //! models; all of it one transaction.
 
 use super::report::{Record, Status};
+use crate::codes::CliCode;
 use crate::look_notes::{self, FolderUsers};
 use crate::look_out::{self, wear_file};
 use crate::out;
@@ -179,7 +180,7 @@ pub(super) fn bring_back(
                 change_lines.push(line.clone());
             }
             notes.push(mshconv_convert::Note {
-                code: "look.entry",
+                code: mshconv_app::NoteCode::LookEntry.code(),
                 message: line,
             });
         }
@@ -261,7 +262,11 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
         why.push(conflict);
         for i in [*a, *b] {
             if records[i].status == Status::Converted {
-                fail(&mut records[i], "look.edit_conflict", message.clone());
+                fail(
+                    &mut records[i],
+                    CliCode::LookEditConflict.code(),
+                    message.clone(),
+                );
             }
         }
     }
@@ -270,7 +275,7 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
         if record.status == Status::Converted {
             fail(
                 record,
-                "look.run_refused",
+                CliCode::LookRunRefused.code(),
                 format!("not written: {why}{written}"),
             );
         }

@@ -24,6 +24,7 @@ mod work;
 mod write;
 
 use crate::cli::BatchArgs;
+use crate::codes::CliCode;
 use crate::fail;
 use crate::fs::write_atomically;
 use crate::glob::Filter;
@@ -205,7 +206,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         records.push(record.unwrap_or_else(|| {
             Record::skipped(
                 &task.input,
-                "run.interrupted",
+                CliCode::RunInterrupted.code(),
                 "not converted: the batch was interrupted",
             )
         }));
@@ -331,7 +332,7 @@ fn check_report_path(path: &Path) -> anyhow::Result<()> {
     if !meta.is_dir() || path.is_dir() {
         return Err(Error::new(
             mshconv_app::Kind::Io,
-            "io.not_a_directory",
+            mshconv_app::ErrorCode::IoNotADirectory,
             format!(
                 "cannot write the report {}: not a file in a folder",
                 path.display()
@@ -353,7 +354,10 @@ pub(super) fn print_skip(progress: &ProgressBar, record: &Record) {
 }
 
 pub(super) fn print_failure(progress: &ProgressBar, record: &Record) {
-    let code = record.code.as_deref().unwrap_or("internal");
+    let code = record
+        .code
+        .as_deref()
+        .unwrap_or(mshconv_app::ErrorCode::Internal.code());
     let message = record.message.as_deref().unwrap_or("");
     progress.suspend(|| out::error_line(code, &format!("{}: {message}", record.input)));
 }

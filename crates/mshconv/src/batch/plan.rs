@@ -3,6 +3,7 @@
 
 use super::report::Record;
 use super::{Plan, Source, Task};
+use crate::codes::CliCode;
 use crate::fail;
 use crate::glob::Filter;
 use crate::input::read_directory;
@@ -63,7 +64,7 @@ pub(super) fn plan_input(
         if to == Format::Msh {
             plan.decided.push(Record::skipped(
                 &label,
-                "input.not_convertible",
+                CliCode::InputNotConvertible.code(),
                 "an archive holds .msh models already; there is nothing to convert to msh",
             ));
         } else {
@@ -88,12 +89,12 @@ pub(super) fn plan_input(
         }
         Some(from) => plan.decided.push(Record::skipped(
             &label,
-            "input.not_convertible",
+            CliCode::InputNotConvertible.code(),
             format!("{from} does not convert to {to} ({})", Format::directions()),
         )),
         None => plan.decided.push(Record::skipped(
             &label,
-            "input.not_convertible",
+            CliCode::InputNotConvertible.code(),
             "not a model: the name ends in none of .msh .glb .gltf .obj .rlb",
         )),
     }
@@ -247,7 +248,7 @@ pub(super) fn plan_archive(
         if models.is_empty() {
             plan.decided.push(Record::skipped(
                 &format!("{label}:{name}"),
-                "input.not_convertible",
+                CliCode::InputNotConvertible.code(),
                 "the entry is not a model (its name does not end in .msh)",
             ));
             return;
@@ -301,7 +302,7 @@ pub(super) fn order_and_check(plan: &mut Plan) -> Vec<Task> {
         if let Some(owner) = owners.get(&task.output) {
             plan.decided.push(Record::failed(
                 &task.input,
-                "output.conflict",
+                CliCode::OutputConflict.code(),
                 format!(
                     "{} is the output of {owner} already; leave one of them out (--exclude) or convert it separately",
                     task.output.display()

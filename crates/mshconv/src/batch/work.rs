@@ -103,7 +103,7 @@ pub(super) fn run_task(task: &Task, options: &Options) -> Record {
         }
         Err(_) => {
             record.status = Status::Failed;
-            record.code = Some("internal".to_string());
+            record.code = Some(mshconv_app::ErrorCode::Internal.code().to_string());
             record.message = Some(
                 "the conversion panicked (a bug in mshconv; please report it with this file)"
                     .to_string(),

@@ -7,6 +7,7 @@ use super::nodes::quat_exact;
 use super::{Exporter, UNIT_TOLERANCE};
 use crate::buffer::Layout;
 use crate::clips::ClipList;
+use crate::codes::Code;
 use crate::error::Result;
 use crate::extras as ex;
 use gltf_json as json;
@@ -98,7 +99,7 @@ impl Exporter<'_> {
                     } else {
                         exact = false;
                         self.report.note(
-                            "export.degenerate_quaternion",
+                            Code::ExportDegenerateQuaternion.code(),
                             format!("node {i}: some rotation keys are not unit length; written normalised"),
                         );
                         Rotations::Float(
@@ -125,7 +126,7 @@ impl Exporter<'_> {
                 None => {
                     exact = false;
                     self.report.note(
-                        "export.animation_baked",
+                        Code::ExportAnimationBaked.code(),
                         format!(
                             "node {i}: its keys and frame map are not the canonical layout the glTF timeline can show as is; sampled as the engine does at every frame 0..={fc}"
                         ),

@@ -3,6 +3,7 @@
 
 use super::{b64, shown_normal, Exporter};
 use crate::buffer::Layout;
+use crate::codes::Code;
 use crate::error::Result;
 use crate::extras::wrap;
 use crate::geometry::batch_indices;
@@ -22,7 +23,7 @@ impl Exporter<'_> {
         let clockwise = self.clockwise;
         if clockwise {
             self.report.note(
-                "export.winding_flipped",
+                Code::ExportWindingFlipped.code(),
                 "triangles wind clockwise seen from their normals' side; written reversed so glTF's counter-clockwise front faces match (restored on import)",
             );
         }
@@ -270,9 +271,9 @@ impl Exporter<'_> {
                 Layout::attribute(ComponentType::F32, Type::Vec3, false),
             );
             attributes.insert(Checked::Valid(Semantic::Normals), a);
-            if zero && !self.report.has("export.zero_normal") {
+            if zero && !self.report.has(Code::ExportZeroNormal.code()) {
                 self.report.note(
-                    "export.zero_normal",
+                    Code::ExportZeroNormal.code(),
                     "zero-length vertex normals are shown as +Z (the raw bytes are kept)",
                 );
             }

@@ -1,5 +1,6 @@
 //! The document written out: its JSON text, and the GLB container around it.
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::GltfFormat;
 use crate::report::Report;
@@ -47,7 +48,7 @@ impl Document {
         json_text::write(&self.root, self.typed(), &mut text).map_err(|e| {
             Error::new(
                 ErrorKind::Output,
-                "export.json",
+                Code::ExportJson.code(),
                 format!("could not write the glTF JSON: {e}"),
             )
         })?;
@@ -71,7 +72,7 @@ pub(super) fn glb(mut head: Vec<u8>, bin: Option<Vec<u8>>) -> Result<Vec<u8>> {
         u32::try_from(what).map_err(|_| {
             Error::new(
                 ErrorKind::Output,
-                "export.glb",
+                Code::ExportGlb.code(),
                 format!("the GLB would be {total} bytes, more than a GLB can hold (4 GiB)"),
             )
         })

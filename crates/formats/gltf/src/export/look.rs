@@ -8,6 +8,7 @@
 
 use super::super::extras::wrap;
 use super::Exporter;
+use crate::codes::Code;
 use crate::look::{side_file_name, Alpha, Look, Material, Texture};
 use crate::options::GltfFormat;
 use base64::Engine as _;
@@ -164,7 +165,7 @@ impl Exporter<'_> {
         };
         if t.alpha != Alpha::Opaque {
             self.report.note(
-                "export.alpha_mode",
+                Code::ExportAlphaMode.code(),
                 format!(
                     "texture {:?}: alpha {} gives alphaMode {}",
                     t.name,

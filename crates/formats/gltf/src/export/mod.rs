@@ -22,6 +22,7 @@ pub(crate) use crate::geometry::shown_normal;
 use super::buffer::BufferBuilder;
 use super::extras as ex;
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::look::Look;
 use crate::options::{ExportOptions, GltfFormat};
@@ -215,14 +216,14 @@ impl<'m> Exporter<'m> {
         };
         if kind == ModelKind::LegacyNodes {
             self.report.note(
-                "export.legacy_nodes",
+                Code::ExportLegacyNodes.code(),
                 "legacy 24-byte node table: not decoded; every slot is shown under one root node",
             );
         }
         self.check_finite()?;
         if self.options.clips.is_some() && kind != ModelKind::Standard {
             self.report.note(
-                "export.clips_ignored",
+                Code::ExportClipsIgnored.code(),
                 "the clips apply to standard models only: this model's animation tables travel raw",
             );
         }
@@ -261,7 +262,7 @@ impl<'m> Exporter<'m> {
         let bad = |what: &str, i: usize| {
             Error::new(
                 ErrorKind::Unsupported,
-                "export.non_finite",
+                Code::ExportNonFinite.code(),
                 format!("{what} {i} is not a finite number; glTF cannot hold it (fix the value in the MSH first)"),
             )
         };

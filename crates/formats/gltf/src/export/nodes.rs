@@ -3,6 +3,7 @@
 //! every slot's mesh; terrain nodes are in terrain.rs).
 
 use super::{b64, empty_node, Exporter, UNIT_TOLERANCE};
+use crate::codes::Code;
 use crate::error::Result;
 use crate::{extras as ex, names};
 use gltf_json as json;
@@ -128,7 +129,7 @@ impl Exporter<'_> {
             [0.0, 0.0, 0.0, 1.0]
         };
         self.report.note(
-            "export.degenerate_quaternion",
+            Code::ExportDegenerateQuaternion.code(),
             format!(
                 "node {node}: rest rotation {raw:?} is {} and is shown {}; the stored value is kept for the way back",
                 if len == 0.0 { "zero" } else { "not unit length" },

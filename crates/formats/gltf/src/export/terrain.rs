@@ -18,6 +18,7 @@
 use super::geometry::material;
 use super::{empty_node, Exporter};
 use crate::buffer::Layout;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::geometry::{cross, dot, sub};
 use crate::names;
@@ -194,7 +195,7 @@ impl Exporter<'_> {
         if visits > bound {
             return Err(Error::new(
                 ErrorKind::Unsupported,
-                "export.ranges_overlap",
+                Code::ExportRangesOverlap.code(),
                 format!("the terrain's slots cover {visits} triangles of Res21's {} (more than {bound}): the model repeats the same data over and over; it is not exported", t.tris.len()),
             ));
         }
@@ -221,7 +222,7 @@ impl Exporter<'_> {
         self.cw = terrain_winding(&t, &shown);
         if self.cw {
             self.report.note(
-                "export.winding_flipped",
+                Code::ExportWindingFlipped.code(),
                 "triangles wind clockwise seen from their normals' side; written reversed so glTF's counter-clockwise front faces match (restored on import)",
             );
         }
@@ -393,7 +394,7 @@ impl Exporter<'_> {
             (false, false) => "",
         };
         self.report.note(
-            "export.terrain",
+            Code::ExportTerrain.code(),
             format!(
                 "terrain model: each node's slots show their Res21 triangles over the Res3 positions{streams}, one primitive per primary material; secondary (blend) materials, triangle flags, Res11 and Res14 are not shown, and every table is carried in extras for the exact way back (an edited terrain does not import)"
             ),
@@ -440,7 +441,7 @@ impl Exporter<'_> {
         }
         if !parts.is_empty() {
             self.report.note(
-                "export.terrain_skipped",
+                Code::ExportTerrainSkipped.code(),
                 format!(
                     "terrain tables partly out of range: {}; the tables are carried unchanged",
                     parts.join("; ")

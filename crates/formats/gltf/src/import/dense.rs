@@ -1,6 +1,7 @@
 //! Sparse accessors: the listed elements replace those of the base (the
 //! buffer view's elements, or zeros), every index and range checked.
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The sparse part of one accessor, its views' bytes already located.
@@ -30,13 +31,13 @@ pub(crate) fn apply_sparse(dense: &mut [u8], size: usize, sparse: Sparse<'_>) ->
     }
     let indices = fits(sparse.indices, n, sparse.index_size).ok_or_else(|| {
         invalid(
-            "gltf.accessor_out_of_range",
+            Code::GltfAccessorOutOfRange.code(),
             format!("/accessors/{a}/sparse/indices: {n} indices run past their buffer view"),
         )
     })?;
     let values = fits(sparse.values, n, size).ok_or_else(|| {
         invalid(
-            "gltf.accessor_out_of_range",
+            Code::GltfAccessorOutOfRange.code(),
             format!("/accessors/{a}/sparse/values: {n} values of {size} bytes run past their buffer view"),
         )
     })?;
@@ -53,7 +54,7 @@ pub(crate) fn apply_sparse(dense: &mut [u8], size: usize, sparse: Sparse<'_>) ->
             .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
         if i >= elements {
             return Err(invalid(
-                "gltf.sparse_out_of_range",
+                Code::GltfSparseOutOfRange.code(),
                 format!("/accessors/{a}/sparse/indices: index {k} is {i}, past the accessor's {elements} elements"),
             ));
         }

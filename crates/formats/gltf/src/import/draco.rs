@@ -10,6 +10,7 @@
 use super::extensions::Extensions;
 use super::limits;
 use super::read::Source;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use gltf::accessor::{DataType, Dimensions};
 use std::collections::HashMap;
@@ -27,7 +28,11 @@ pub struct Decoded {
 }
 
 fn invalid(message: String) -> Error {
-    Error::new(ErrorKind::InvalidInput, "gltf.draco_invalid", message)
+    Error::new(
+        ErrorKind::InvalidInput,
+        Code::GltfDracoInvalid.code(),
+        message,
+    )
 }
 
 /// Decodes one Draco mesh bitstream; refuses one whose attributes would take
@@ -45,7 +50,7 @@ pub fn decode(bytes: &[u8], max_bytes: usize) -> Result<Decoded> {
         .map_err(|e| match e.kind() {
             draco_core::ErrorKind::LimitExceeded => Error::new(
                 ErrorKind::Unsupported,
-                "gltf.decoded_too_large",
+                Code::GltfDecodedTooLarge.code(),
                 format!("the Draco data decodes to more than this file may: {e}"),
             ),
             _ => invalid(format!("the Draco data does not decode: {e}")),

@@ -5,6 +5,7 @@
 //! nodes. Read in one pass over the JSON that skips everything else.
 
 use super::meshopt::Compressed;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use serde::Deserialize;
 
@@ -164,7 +165,7 @@ impl Extensions {
         let ext = parsed.map_err(|e| {
             Error::new(
                 ErrorKind::InvalidInput,
-                "gltf.invalid",
+                Code::GltfInvalid.code(),
                 format!("not a valid glTF document: an extension object is malformed: {e}"),
             )
         })?;
@@ -173,7 +174,7 @@ impl Extensions {
                 if t.m.iter().flatten().any(|v| !v.is_finite()) {
                     return Err(Error::new(
                         ErrorKind::InvalidInput,
-                        "gltf.non_finite",
+                        Code::GltfNonFinite.code(),
                         format!("/materials/{m}/pbrMetallicRoughness/baseColorTexture/extensions/KHR_texture_transform holds NaN or infinity"),
                     ));
                 }

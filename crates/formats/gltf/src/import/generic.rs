@@ -11,6 +11,7 @@ use super::read::Source;
 use super::{AnimationChoice, Laid, Resolved};
 use crate::axes::Axes;
 use crate::clips::{Clip, LoopMode};
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extras::{self as ex, ModelExtras};
 use crate::names;
@@ -89,7 +90,7 @@ pub fn scene_traced(
     super::skin::note_unused(doc, report);
     if doc.cameras().next().is_some() {
         report.note(
-            "import.cameras_ignored",
+            Code::ImportCamerasIgnored.code(),
             "cameras are not part of a model and were left out",
         );
     }
@@ -123,7 +124,7 @@ pub fn scene_traced(
         }
         Err(Error::new(
             ErrorKind::InvalidInput,
-            "gltf.node_cycle",
+            Code::GltfNodeCycle.code(),
             format!(
                 "node {} is reached twice: the node graph is not a tree",
                 node.index()
@@ -152,7 +153,7 @@ pub fn scene_traced(
         if items.len() == crate::assemble::MAX_NODES {
             // Checked while walking: the assembler would refuse the model anyway.
             return Err(unsupported(
-                "model.too_many_nodes",
+                Code::ModelTooManyNodes.code(),
                 format!(
                     "more than {} nodes; an MSH model holds at most {}: join objects first",
                     crate::assemble::MAX_NODES,
@@ -203,7 +204,7 @@ pub fn scene_traced(
     }
     if instanced_nodes > 0 {
         report.note(
-            "import.instances_expanded",
+            Code::ImportInstancesExpanded.code(),
             format!(
                 "{} instances of {instanced_nodes} nodes (EXT_mesh_gpu_instancing) became nodes of their own, each a child of its node holding the mesh",
                 items.iter().filter(|it| it.instance.is_some()).count()
@@ -220,7 +221,7 @@ pub fn scene_traced(
         .collect();
     if items.iter().any(|it| !is_identity(&it.k)) {
         report.note(
-            "import.scale_baked",
+            Code::ImportScaleBaked.code(),
             "node scale was baked into the geometry (MSH nodes have no scale)",
         );
     }
@@ -420,7 +421,7 @@ fn animation(
         AnimationChoice::Index(i) => vec![src.doc.animations().nth(*i).ok_or_else(|| {
             Error::new(
                 ErrorKind::BadOption,
-                "option.no_such_animation",
+                Code::OptionNoSuchAnimation.code(),
                 format!("there is no animation {i}"),
             )
         })?],
@@ -431,7 +432,7 @@ fn animation(
             .ok_or_else(|| {
                 Error::new(
                     ErrorKind::BadOption,
-                    "option.no_such_animation",
+                    Code::OptionNoSuchAnimation.code(),
                     format!("there is no animation named {name:?}"),
                 )
             })?],
@@ -523,7 +524,7 @@ fn animation(
             if times.is_empty() || values.len() != times.len() * per_key {
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
-                    "gltf.bad_sampler",
+                    Code::GltfBadSampler.code(),
                     format!(
                         "animation {:?}: a sampler's input and output counts disagree",
                         anim.name().unwrap_or("")
@@ -553,7 +554,7 @@ fn animation(
         let total = (offset as u64 + frames as u64 + 1) * animated_count;
         if total > 0xFFFF {
             return Err(unsupported(
-                "anim.too_long",
+                Code::AnimTooLong.code(),
                 format!(
                     "the animation runs {} frames at {fps} fps over {animated_count} animated nodes; an MSH frame map holds at most 65535 frames x nodes: shorten the animation, choose one with --animation, or lower --fps",
                     offset as u64 + frames as u64 + 1
@@ -600,13 +601,13 @@ fn animation(
     let offset = next;
     if !merged.is_empty() {
         report.note(
-            "import.animations_merged",
+            Code::ImportAnimationsMerged.code(),
             format!("{} groups of animations animate different nodes and play together (Blender writes one animation per object): {}", merged.len(), merged.join(", ")),
         );
     }
     if !scaled.is_empty() {
         report.note(
-            "import.scale_animation_ignored",
+            Code::ImportScaleAnimationIgnored.code(),
             format!(
                 "scale animation ignored on {} nodes: MSH nodes cannot hold it",
                 scaled.len()
@@ -626,7 +627,7 @@ fn animation(
     mends.report(report);
     if clips.len() > 1 && placed.is_none() {
         report.note(
-            "import.clips",
+            Code::ImportClips.code(),
             format!("animations laid end to end: {}", clips.join(", ")),
         );
     }

@@ -16,6 +16,7 @@
 //! `extensionsRequired` is checked here against what the importer honours.
 
 use super::extensions::Extensions;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use serde::Deserialize;
 use serde_json::Value;
@@ -65,7 +66,12 @@ const HONOURED: [&str; 11] = [
 /// `limits::check_json`).
 pub(crate) fn document(json: &str) -> Result<Parsed> {
     let strict = serde_json::from_str::<gltf_json::Root>(json)
-        .map_err(|e| invalid("gltf.invalid", format!("not a valid glTF document: {e}")))
+        .map_err(|e| {
+            invalid(
+                Code::GltfInvalid.code(),
+                format!("not a valid glTF document: {e}"),
+            )
+        })
         .and_then(|root| {
             let extensions = if root.extensions_used.is_empty() {
                 Extensions::default()
@@ -78,7 +84,7 @@ pub(crate) fn document(json: &str) -> Result<Parsed> {
         Ok(parsed) => return Ok(parsed),
         // Refusals of what the document means (a bad index, a required
         // extension) stand; only what normalising can mend is read again.
-        Err(e) if e.code() != "gltf.invalid" => return Err(e),
+        Err(e) if e.code() != Code::GltfInvalid.code() => return Err(e),
         Err(e) => e,
     };
     let Ok(mut value) = serde_json::from_str::<Value>(json) else {
@@ -91,7 +97,7 @@ pub(crate) fn document(json: &str) -> Result<Parsed> {
     };
     let extensions = Extensions::read(Extensions::deserialize(&value))?;
     match finish(root, extensions, notes) {
-        Err(e) if e.code() == "gltf.invalid" => Err(first),
+        Err(e) if e.code() == Code::GltfInvalid.code() => Err(first),
         other => other,
     }
 }
@@ -131,7 +137,7 @@ fn validate(root: &gltf_json::Root) -> Result<()> {
         return Ok(());
     }
     Err(invalid(
-        "gltf.invalid",
+        Code::GltfInvalid.code(),
         format!(
             "not a valid glTF document: {}",
             gltf::Error::Validation(errors)
@@ -148,7 +154,7 @@ fn check_required(root: &gltf_json::Root) -> Result<()> {
         }
         return Err(Error::new(
             ErrorKind::Unsupported,
-            "gltf.extension_required",
+            Code::GltfExtensionRequired.code(),
             format!("/extensionsRequired/{i}: the file requires {name}: the importer does not know it, and a file that requires it cannot be read without it"),
         ));
     }
@@ -170,11 +176,14 @@ fn note_ignored(root: &gltf_json::Root, extensions: &Extensions, notes: &mut Vec
         } else {
             continue;
         };
-        notes.push(("import.extension_ignored", format!("{name}: {what}")));
+        notes.push((
+            Code::ImportExtensionIgnored.code(),
+            format!("{name}: {what}"),
+        ));
     }
     if extensions.transforms_baked() {
         notes.push((
-            "import.texture_transform_baked",
+            Code::ImportTextureTransformBaked.code(),
             "KHR_texture_transform of the base colour textures was baked into the texture coordinates".to_string(),
         ));
     }
@@ -194,7 +203,7 @@ fn check_what_gltf_json_skips(root: &gltf_json::Root) -> Result<()> {
                 .find(|a| a.value() >= root.accessors.len())
             {
                 return Err(invalid(
-                    "gltf.bad_index",
+                    Code::GltfBadIndex.code(),
                     format!(
                         "meshes[{m}].primitives[{p}] names accessor {}, which does not exist",
                         a.value()
@@ -218,7 +227,7 @@ fn check_what_gltf_json_skips(root: &gltf_json::Root) -> Result<()> {
                 continue;
             };
             return Err(invalid(
-                "gltf.bad_index",
+                Code::GltfBadIndex.code(),
                 format!("animations[{a}].channels[{c}] {problem}"),
             ));
         }
@@ -231,7 +240,7 @@ fn check_what_gltf_json_skips(root: &gltf_json::Root) -> Result<()> {
         .position(|im| im.uri.is_none() && im.buffer_view.is_none())
     {
         return Err(invalid(
-            "gltf.invalid",
+            Code::GltfInvalid.code(),
             format!("/images/{i}: an image needs a uri or a bufferView"),
         ));
     }
@@ -264,7 +273,7 @@ fn normalise(root: &mut Value, notes: &mut Vec<Note>) {
     }
     if pointers > 0 {
         notes.push((
-            "import.channel_ignored",
+            Code::ImportChannelIgnored.code(),
             format!("{pointers} animation channel(s) target no node (KHR_animation_pointer): they were left out"),
         ));
     }
@@ -351,7 +360,7 @@ fn textures_without_source(obj: &mut serde_json::Map<String, Value>, notes: &mut
         }
     }
     notes.push((
-        "import.texture_without_image",
+        Code::ImportTextureWithoutImage.code(),
         format!(
             "texture(s) {imageless:?} have no image (no source, no image extension): materials use no texture there"
         ),

@@ -20,6 +20,7 @@
 //!   it: its elements lie in its buffers, and every accessor and primitive
 //!   takes more than [`READ_OVERHEAD`] / [`READ_FACTOR`] bytes of JSON.
 
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::Cell;
@@ -89,7 +90,7 @@ pub(crate) fn check_json(json: &str) -> Result<()> {
     };
     if footprint > limit {
         return Err(too_large(
-            "gltf.json_too_large",
+            Code::GltfJsonTooLarge.code(),
             format!(
                 "the glTF JSON ({} bytes) describes so many objects that parsing it would take about {footprint} bytes, more than {JSON_FACTOR} times its size: it is not a model (an MSH model holds at most 65535 nodes and triangles)",
                 json.len()
@@ -366,7 +367,7 @@ impl ReadBudget {
     pub fn take_built(&self, count: usize, accessor: usize) -> Result<()> {
         self.take(count).map_err(|_| {
             too_large(
-                "gltf.accessor_too_large",
+                Code::GltfAccessorTooLarge.code(),
                 format!(
                     "/accessors/{accessor}/count: {count} elements without data in the file (zeros or sparse) are more than a file of this size may make (at most {} accessor elements are read in all)",
                     self.limit
@@ -383,7 +384,7 @@ impl ReadBudget {
                 Ok(())
             }
             None => Err(too_large(
-                "gltf.data_reused",
+                Code::GltfDataReused.code(),
                 format!(
                     "the file reads its data over and over (meshes shared by many nodes, accessors shared by many primitives or channels): more than {} accessor elements for a file of {} bytes; an MSH model has no instancing and holds at most 65535 triangles",
                     self.limit,

@@ -11,6 +11,7 @@
 //! (`image.*`), since the import was asked to bring the look back.
 
 use super::read::{self, Resolver};
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extras as ex;
 use crate::imported_look::{
@@ -276,7 +277,7 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
                         }
                         Err(e) => {
                             look.notes.push(crate::report::Note {
-                                code: "look.image_unreadable",
+                                code: Code::LookImageUnreadable.code(),
                                 message: format!(
                                     "image {i} ({}): {}; material {index} comes back without it",
                                     e.code(),
@@ -323,7 +324,7 @@ fn read_image(
             let slice = buffer.get(range).ok_or_else(|| {
                 Error::new(
                     ErrorKind::InvalidInput,
-                    "gltf.view_out_of_range",
+                    Code::GltfViewOutOfRange.code(),
                     format!(
                         "{what}: buffer view {} lies outside its buffer",
                         view.index()
@@ -367,13 +368,13 @@ pub(crate) fn material_indices(doc: &gltf::Document, report: &mut Report) -> Res
             let Some(next) = free.next() else {
                 return Err(Error::new(
                     ErrorKind::Unsupported,
-                    "gltf.too_many_materials",
+                    Code::GltfTooManyMaterials.code(),
                     "more than 65536 materials: MSH material indices are 16-bit; merge materials first",
                 ));
             };
             out[i] = Some(next);
             report.note(
-                "import.material_assigned",
+                Code::ImportMaterialAssigned.code(),
                 format!(
                     "material {:?} has no MSH index; it gets index {next}",
                     m.name().unwrap_or("(unnamed)")

@@ -7,6 +7,7 @@
 use super::read::Source;
 use super::Resolved;
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::export::shown_normal;
 use crate::extras::{self as ex, ModelExtras};
@@ -24,7 +25,7 @@ use zerocopy::{FromBytes, FromZeros, IntoBytes};
 pub type Outcome = std::result::Result<Model, String>;
 
 fn bad(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::InvalidInput, "gltf.bad_extras", message)
+    Error::new(ErrorKind::InvalidInput, Code::GltfBadExtras.code(), message)
 }
 
 fn b64(s: &str) -> Result<Vec<u8>> {

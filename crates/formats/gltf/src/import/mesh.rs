@@ -4,6 +4,7 @@
 use super::linear::{apply, apply_affine, det3, inverse_transpose, normalize3, Affine};
 use super::read::Source;
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extras as ex;
 use crate::report::Report;
@@ -41,7 +42,7 @@ impl MeshNotes {
                 .collect();
             let more = self.skipped.len().saturating_sub(4);
             report.note(
-                "import.primitive_skipped",
+                Code::ImportPrimitiveSkipped.code(),
                 format!(
                     "{total} primitives that are not triangles (points or lines) were left out (only triangles are models), of mesh {}{}",
                     names.join(", "),
@@ -51,7 +52,7 @@ impl MeshNotes {
         }
         if self.degenerate > 0 {
             report.note(
-                "import.degenerate_transform",
+                Code::ImportDegenerateTransform.code(),
                 format!(
                     "{} mesh parts sit under a zero scale; their geometry collapses to a point",
                     self.degenerate
@@ -60,13 +61,13 @@ impl MeshNotes {
         }
         if self.morphed > 0 {
             report.note(
-                "import.morph_weights_applied",
+                Code::ImportMorphWeightsApplied.code(),
                 format!("the default morph weights (mesh or node weights) shape {} primitives: applied to their positions (and normals where the targets have them), as a viewer shows them", self.morphed),
             );
         }
         for (set, count) in self.uv_sets {
             report.note(
-                "import.uv_set",
+                Code::ImportUvSet.code(),
                 format!("the base colour texture reads TEXCOORD_{set} on {count} primitives: that set (with its texture transform) became their UVs (Res5)"),
             );
         }
@@ -268,7 +269,7 @@ impl<'m> MeshReader<'m> {
         if let Some(&bad) = indices.iter().find(|&&i| i as usize >= n) {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                "gltf.bad_index",
+                Code::GltfBadIndex.code(),
                 format!("an index ({bad}) is past the primitive's {n} vertices"),
             ));
         }

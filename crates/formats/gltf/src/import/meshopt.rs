@@ -9,6 +9,7 @@
 
 use super::extensions::Extensions;
 use super::limits;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -63,7 +64,11 @@ pub enum Filter {
 }
 
 fn invalid(message: String) -> Error {
-    Error::new(ErrorKind::InvalidInput, "gltf.meshopt_invalid", message)
+    Error::new(
+        ErrorKind::InvalidInput,
+        Code::GltfMeshoptInvalid.code(),
+        message,
+    )
 }
 
 impl Compressed {
@@ -124,9 +129,10 @@ pub(crate) fn decode_views(
             .ok_or_else(|| at("its compressed bytes run past their buffer".into()))?;
         let mut bytes =
             decode(encoded, mode, filter, c.byte_stride, c.count, left).map_err(|e| {
-                match e.code() {
-                    "gltf.meshopt_invalid" => at(e.message().to_string()),
-                    _ => e,
+                if e.code() == Code::GltfMeshoptInvalid.code() {
+                    at(e.message().to_string())
+                } else {
+                    e
                 }
             })?;
         left -= bytes.len();
@@ -161,7 +167,7 @@ pub fn decode(
         .ok_or_else(|| {
             Error::new(
                 ErrorKind::Unsupported,
-                "gltf.decoded_too_large",
+                Code::GltfDecodedTooLarge.code(),
                 format!("{count} elements of {stride} bytes decoded from {} bytes: more than the {max_bytes} bytes this file may decode to", encoded.len()),
             )
         })?;

@@ -29,6 +29,7 @@ pub use read::Resolver;
 
 use super::extras::{self as ex, ModelExtras};
 use crate::assemble::AssembleOptions;
+use crate::codes::Code;
 use crate::error::Result;
 use crate::options::{Axis, Rotation};
 use crate::report::Report;
@@ -151,7 +152,7 @@ fn with_clips(
         .transpose()?;
     if let Some(list) = &clips {
         report.note(
-            "import.clip_list",
+            Code::ImportClipList.code(),
             format!(
                 "clips: {}",
                 list.clips()
@@ -217,7 +218,7 @@ fn import_source(
     if !(resolved.fps.is_finite() && resolved.fps > 0.0 && resolved.fps <= 1000.0) {
         return Err(mshconv_convert::Error::new(
             mshconv_convert::ErrorKind::BadOption,
-            "option.invalid",
+            Code::OptionInvalid.code(),
             format!("fps {} is out of range", resolved.fps),
         ));
     }
@@ -279,7 +280,7 @@ fn import_source(
                         return Ok((r.msh, r.laid, report));
                     }
                     report.note(
-                        "import.rebuilt",
+                        Code::ImportRebuilt.code(),
                         format!("the file was written by mshconv but {why}; the model was rebuilt from its content"),
                     )
                 }
@@ -288,7 +289,7 @@ fn import_source(
     }
     if recorded.is_none() && looks_exported_without_extras(source) {
         report.note(
-            "import.custom_properties_missing",
+            Code::ImportCustomPropertiesMissing.code(),
             "the file looks like an mshconv export saved without Custom Properties (Blender's default glTF export drops them): \
              the model was rebuilt from its content, without the original node order, the unknown per-node, per-slot and per-batch fields, \
              the entry names and layout, the normals' fourth bytes, the triangle records' unknown fields, the original animation keys \
@@ -336,7 +337,7 @@ fn check_valid(bytes: &[u8]) -> Result<()> {
         Ok(_) => Ok(()),
         Err(e) => Err(mshconv_convert::Error::new(
             mshconv_convert::ErrorKind::InvalidInput,
-            "import.invalid_result",
+            Code::ImportInvalidResult.code(),
             format!("the glTF could not be turned into a valid model: {e}"),
         )),
     }
@@ -349,7 +350,7 @@ fn check_valid(bytes: &[u8]) -> Result<()> {
 fn left_out(extension: &str, feature: &str) -> mshconv_convert::Error {
     mshconv_convert::Error::new(
         mshconv_convert::ErrorKind::Unsupported,
-        "gltf.extension_required",
+        Code::GltfExtensionRequired.code(),
         format!("the file uses {extension}: this build of the importer leaves it out (mshconv-gltf without its {feature:?} feature), and its data cannot be read without it"),
     )
 }

@@ -7,6 +7,7 @@ use super::extensions::Extensions;
 use super::lenient::{self, Note};
 use super::limits::{self, ReadBudget};
 use super::{dense, draco, meshopt};
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use base64::Engine as _;
 use gltf::accessor::{DataType, Dimensions};
@@ -71,7 +72,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
     // every string again.
     let json = std::str::from_utf8(json).map_err(|e| {
         invalid(
-            "gltf.invalid",
+            Code::GltfInvalid.code(),
             format!(
                 "not a valid glTF document: the JSON is not UTF-8 (byte {})",
                 e.valid_up_to()
@@ -92,7 +93,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
             // Only buffer 0 may be the GLB binary chunk (borrowed, never once per buffer).
             gltf::buffer::Source::Bin if buffer.index() > 0 => {
                 return Err(invalid(
-                    "gltf.missing_uri",
+                    Code::GltfMissingUri.code(),
                     format!(
                         "buffer {0} has no URI (/buffers/{0}/uri); only buffer 0 can be a GLB's binary chunk",
                         buffer.index()
@@ -101,7 +102,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
             }
             gltf::buffer::Source::Bin => blob.map(Cow::Borrowed).ok_or_else(|| {
                 invalid(
-                    "gltf.missing_bin",
+                    Code::GltfMissingBin.code(),
                     "buffer 0 refers to the GLB binary chunk, which is missing",
                 )
             })?,
@@ -109,7 +110,7 @@ pub fn parse<'a>(bytes: &'a [u8], resolver: Resolver<'_>) -> Result<Source<'a>> 
         };
         if data.len() < buffer.length() && !(fallback && data.is_empty()) {
             return Err(invalid(
-                "gltf.buffer_short",
+                Code::GltfBufferShort.code(),
                 format!(
                     "/buffers/{}/byteLength: declares {} bytes but the buffer holds {}",
                     buffer.index(),
@@ -146,7 +147,7 @@ fn split_glb(bytes: &[u8]) -> Result<(&[u8], Option<&[u8]>)> {
             .get(at..at + 4)
             .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize)
     };
-    let bad = |what: &str| invalid("glb.malformed", format!("malformed GLB: {what}"));
+    let bad = |what: &str| invalid(Code::GlbMalformed.code(), format!("malformed GLB: {what}"));
     if u32_at(4) != Some(2) {
         return Err(bad("version is not 2"));
     }
@@ -183,7 +184,7 @@ pub(super) fn load_uri(uri: &str, resolver: Resolver<'_>) -> Result<Vec<u8>> {
     if let Some(rest) = uri.strip_prefix("data:") {
         let (_, data) = rest.split_once(";base64,").ok_or_else(|| {
             invalid(
-                "gltf.bad_data_uri",
+                Code::GltfBadDataUri.code(),
                 "a data: URI must be base64 (';base64,')",
             )
         })?;
@@ -191,7 +192,7 @@ pub(super) fn load_uri(uri: &str, resolver: Resolver<'_>) -> Result<Vec<u8>> {
             .decode(data)
             .map_err(|e| {
                 invalid(
-                    "gltf.bad_data_uri",
+                    Code::GltfBadDataUri.code(),
                     format!("a data: URI is not valid base64: {e}"),
                 )
             });
@@ -205,17 +206,16 @@ pub(super) fn load_uri(uri: &str, resolver: Resolver<'_>) -> Result<Vec<u8>> {
         && !name.chars().any(char::is_control);
     if !plain {
         return Err(invalid(
-            "gltf.uri_refused",
+            Code::GltfUriRefused.code(),
             format!("buffer URI {uri:?} is not followed: only data: URIs and plain file names beside the .gltf are read"),
         ));
     }
     resolver(&name).ok_or_else(|| {
         invalid(
-            "gltf.missing_buffer",
-            format!(
-                "buffer file {name:?} is not available (give it beside the .gltf, or use a .glb)"
-            ),
+            Code::GltfMissingBuffer.code(),
+            format!("buffer file {name:?} is not available"),
         )
+        .with_advice("give it beside the .gltf, or use a .glb")
     })
 }
 
@@ -339,7 +339,7 @@ impl Source<'_> {
         }
         let buffer = self.buffers.get(view.buffer().index()).ok_or_else(|| {
             invalid(
-                "gltf.bad_buffer",
+                Code::GltfBadBuffer.code(),
                 format!(
                     "/bufferViews/{}/buffer: its buffer is missing",
                     view.index()
@@ -352,7 +352,7 @@ impl Source<'_> {
             .filter(|&e| e <= buffer.len())
             .ok_or_else(|| {
                 invalid(
-                    "gltf.view_out_of_range",
+                    Code::GltfViewOutOfRange.code(),
                     format!("/bufferViews/{}: runs past its buffer", view.index()),
                 )
             })?;
@@ -372,7 +372,7 @@ impl Source<'_> {
         let stride = view.stride().unwrap_or(size);
         if stride < size {
             return Err(invalid(
-                "gltf.bad_stride",
+                Code::GltfBadStride.code(),
                 format!(
                     "{}: the stride of its buffer view ({stride}) is smaller than its {size}-byte elements",
                     where_()
@@ -390,7 +390,7 @@ impl Source<'_> {
             Some(n) if n <= data.len() => {}
             _ => {
                 return Err(invalid(
-                    "gltf.accessor_out_of_range",
+                    Code::GltfAccessorOutOfRange.code(),
                     format!(
                         "{}/count: {count} elements of {size} bytes run past its buffer view",
                         where_()
@@ -405,7 +405,7 @@ impl Source<'_> {
     pub fn floats<const N: usize>(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<[f32; N]>> {
         if components(accessor.dimensions()) != N {
             return Err(invalid(
-                "gltf.accessor_type",
+                Code::GltfAccessorType.code(),
                 format!(
                     "/accessors/{}/type: {:?} elements, {N} components were expected",
                     accessor.index(),
@@ -428,7 +428,7 @@ impl Source<'_> {
         };
         if values.iter().flatten().any(|v| !v.is_finite()) {
             return Err(invalid(
-                "gltf.non_finite",
+                Code::GltfNonFinite.code(),
                 format!("/accessors/{}: holds NaN or infinity", accessor.index()),
             ));
         }
@@ -460,7 +460,7 @@ impl Source<'_> {
             || !matches!(ty, DataType::U8 | DataType::U16 | DataType::U32)
         {
             return Err(invalid(
-                "gltf.accessor_type",
+                Code::GltfAccessorType.code(),
                 format!(
                     "/accessors/{}: an index accessor must be an unsigned scalar",
                     accessor.index()
@@ -488,7 +488,7 @@ impl Source<'_> {
     pub fn accessor(&self, index: u32) -> Result<gltf::Accessor<'_>> {
         self.doc.accessors().nth(index as usize).ok_or_else(|| {
             invalid(
-                "gltf.bad_accessor",
+                Code::GltfBadAccessor.code(),
                 format!("extras name accessor {index}, which does not exist"),
             )
         })

@@ -16,26 +16,31 @@ use super::linear::{affine_of, apply_affine, compose, normalize, quat_matrix, Af
 use super::mesh::{place, MeshNotes, MeshReader};
 use super::read::Source;
 use crate::axes::Axes;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::report::Report;
 use crate::scene::{SceneBatch, SceneNode};
 use std::collections::BTreeMap;
 
 /// The note of a skin no mesh uses.
-pub const UNUSED: &str = "import.skin_unused";
+pub const UNUSED: &str = Code::ImportSkinUnused.code();
 /// The note of a skin made into rigid nodes.
-pub const RIGID: &str = "import.skin_rigid";
+pub const RIGID: &str = Code::ImportSkinRigid.code();
 /// The note giving the largest position error of blended weights.
-pub const BLENDED: &str = "import.skin_blended";
+pub const BLENDED: &str = Code::ImportSkinBlended.code();
 /// The note of morph targets left out.
-pub const MORPH_DROPPED: &str = "import.morph_targets_dropped";
+pub const MORPH_DROPPED: &str = Code::ImportMorphTargetsDropped.code();
 
 /// At most this many (corner, joint, frame) evaluations for the error note;
 /// above it the animation frames are sampled with a stride (said in the note).
 const ERROR_WORK: u64 = 1 << 24;
 
 fn invalid(message: String) -> Error {
-    Error::new(ErrorKind::InvalidInput, "gltf.skin_invalid", message)
+    Error::new(
+        ErrorKind::InvalidInput,
+        Code::GltfSkinInvalid.code(),
+        message,
+    )
 }
 
 /// Notes the skins no mesh node uses (they are left out: the joints are

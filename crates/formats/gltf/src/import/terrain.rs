@@ -10,6 +10,7 @@
 
 use super::read::{self, Source};
 use super::{lossless, Resolved};
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extras::ModelExtras;
 use crate::options::{ExportOptions, GltfFormat};
@@ -17,7 +18,7 @@ use crate::options::{ExportOptions, GltfFormat};
 fn refuse(why: impl std::fmt::Display) -> Error {
     Error::new(
         ErrorKind::Unsupported,
-        "import.terrain_edited",
+        Code::ImportTerrainEdited.code(),
         format!(
             "this terrain model's glTF {why}; importing a terrain from edited geometry is not supported (its Res21/Res11/Res14 tables come back only from an unedited mshconv export)"
         ),

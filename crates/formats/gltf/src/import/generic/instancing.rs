@@ -6,12 +6,13 @@
 
 use super::super::read::Source;
 use crate::assemble::{MAX_NODES, MAX_TRIANGLES};
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The code of instances that would not fit an MSH model.
-pub const TOO_MANY: &str = "gltf.instances_too_many";
+pub const TOO_MANY: &str = Code::GltfInstancesTooMany.code();
 /// The code of a malformed `EXT_mesh_gpu_instancing` object.
-pub const INVALID: &str = "gltf.instancing_invalid";
+pub const INVALID: &str = Code::GltfInstancingInvalid.code();
 
 /// One instance's local transform (relative to its node): translation,
 /// rotation `[x, y, z, w]`, scale.

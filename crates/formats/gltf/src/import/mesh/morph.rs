@@ -4,10 +4,11 @@
 
 use super::super::linear::normalize3;
 use super::super::read::Source;
+use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 
 /// The code of a morph target that does not match its primitive.
-pub const INVALID: &str = "gltf.morph_invalid";
+pub const INVALID: &str = Code::GltfMorphInvalid.code();
 
 /// Adds `weights[k]` times target `k`'s (of primitive `prim` of mesh `mesh`) displacements to `positions` (and to
 /// `normals`, renormalised, where the target has normals); weights past the
@@ -44,7 +45,7 @@ pub(super) fn apply(
         if !w.is_finite() {
             return Err(Error::new(
                 ErrorKind::InvalidInput,
-                "gltf.non_finite",
+                Code::GltfNonFinite.code(),
                 format!("the weight of {} is not a finite number", what(k)),
             ));
         }

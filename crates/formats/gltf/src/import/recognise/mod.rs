@@ -29,6 +29,7 @@ mod scene;
 use super::read::Source;
 use super::{AnimationChoice, Laid, Resolved};
 use crate::assemble::AssembleOptions;
+use crate::codes::Code;
 use crate::error::Result;
 use crate::extras::ModelExtras;
 use crate::report::Report;
@@ -95,7 +96,7 @@ pub(super) fn recognise(
     let msh = match compare(&original, &scene, &origins) {
         Some(c) if c.is_unedited() => {
             report.note(
-                "import.original_kept",
+                Code::ImportOriginalKept.code(),
                 "the file is the model mshconv exported, unedited: the original bytes were written",
             );
             bytes
@@ -246,7 +247,7 @@ impl Comparison {
         let bytes = m.to_bytes().ok()?;
         msh::open(&bytes, msh::Mode::Strict).ok()?;
         report.note(
-            "import.original_edited",
+            Code::ImportOriginalEdited.code(),
             format!(
                 "the file is the model mshconv exported, edited: {} written again, every other table kept as it was",
                 what.join(", ")
@@ -397,7 +398,7 @@ fn rebuilt(
         .map(|e| format!("Res{}", e.type_id))
         .collect();
     report.note(
-        "import.original_rebuilt",
+        Code::ImportOriginalRebuilt.code(),
         match &carried {
             Some(_) if kept.is_empty() => "the file is the model mshconv exported, with nodes or triangles added, removed or re-parented: the model was rebuilt from its content, with the original's entry names".to_string(),
             Some(_) => format!("the file is the model mshconv exported, with nodes or triangles added, removed or re-parented: the model was rebuilt from its content, with the original's entry names and its {} carried over", kept.join(", ")),

@@ -1,0 +1,130 @@
+//! The CLI's own codes, each defined once: its errors and batch outcomes
+//! ([`CliCode`]) and its notes ([`CliNote`]). The application layer's and the
+//! libraries' codes come from their registries (`mshconv_app::codes`, ...);
+//! the tests check that no code is given twice across all layers and that the
+//! docs list each.
+
+/// The CLI's errors and batch outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CliCode {
+    /// `stdout.closed`: stdout was closed by its reader: the run stops quietly, exit 0 (never printed)
+    StdoutClosed,
+    /// `convert.unknown_format`: the output's format cannot be told from its name; give `--to`
+    ConvertUnknownFormat,
+    /// `clips.unreadable`: `--clips` is neither a clip list nor a readable file
+    ClipsUnreadable,
+    /// `look.edit_conflict`: a model (or a batch) edits one library entry twice, differently: nothing is written
+    LookEditConflict,
+    /// `look.run_refused`: a batch's look edits conflict: the run's models are not written
+    LookRunRefused,
+    /// `run.interrupted`: (batch, skipped) not converted: the batch was interrupted
+    RunInterrupted,
+    /// `input.not_convertible`: (batch, skipped) an input that does not convert to `--to`
+    InputNotConvertible,
+    /// `output.conflict`: (batch) two inputs would write one output
+    OutputConflict,
+    /// `manifest.invalid`: `nres pack`'s manifest does not parse
+    ManifestInvalid,
+    /// `manifest.unlisted`: `nres pack`'s folder holds files its manifest does not list
+    ManifestUnlisted,
+    /// `io.not_empty`: `nres extract` into a folder that is not empty, without `--force`
+    IoNotEmpty,
+    /// `nres.entries_overlap`: `nres repack` of an archive whose entries share their bytes
+    NresEntriesOverlap,
+}
+
+impl CliCode {
+    /// Every code, for documentation and tests (a binary uses it in its tests only).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const ALL: &'static [CliCode] = &[
+        CliCode::StdoutClosed,
+        CliCode::ConvertUnknownFormat,
+        CliCode::ClipsUnreadable,
+        CliCode::LookEditConflict,
+        CliCode::LookRunRefused,
+        CliCode::RunInterrupted,
+        CliCode::InputNotConvertible,
+        CliCode::OutputConflict,
+        CliCode::ManifestInvalid,
+        CliCode::ManifestUnlisted,
+        CliCode::IoNotEmpty,
+        CliCode::NresEntriesOverlap,
+    ];
+
+    /// The stable machine-readable code.
+    pub const fn code(self) -> &'static str {
+        match self {
+            CliCode::StdoutClosed => "stdout.closed",
+            CliCode::ConvertUnknownFormat => "convert.unknown_format",
+            CliCode::ClipsUnreadable => "clips.unreadable",
+            CliCode::LookEditConflict => "look.edit_conflict",
+            CliCode::LookRunRefused => "look.run_refused",
+            CliCode::RunInterrupted => "run.interrupted",
+            CliCode::InputNotConvertible => "input.not_convertible",
+            CliCode::OutputConflict => "output.conflict",
+            CliCode::ManifestInvalid => "manifest.invalid",
+            CliCode::ManifestUnlisted => "manifest.unlisted",
+            CliCode::IoNotEmpty => "io.not_empty",
+            CliCode::NresEntriesOverlap => "nres.entries_overlap",
+        }
+    }
+}
+
+/// The CLI's notes (`note[CODE]: ...` on stderr, or in a batch's report).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CliNote {
+    /// `input.format_sniffed`: the input's format was told from its bytes, not its name
+    InputFormatSniffed,
+    /// `convert.textures_not_written`: a `.gltf` written to stdout names PNG files that are not written
+    ConvertTexturesNotWritten,
+    /// `archive.replaced`: an archive entry was replaced
+    ArchiveReplaced,
+    /// `archive.added`: an archive entry was added
+    ArchiveAdded,
+    /// `archive.removed`: an archive entry was removed
+    ArchiveRemoved,
+    /// `archive.entry_loses`: what a replaced archive entry loses
+    ArchiveEntryLoses,
+    /// `look.shared_edit`: an edited library entry is shown by other models too
+    LookSharedEdit,
+    /// `look.not_written`: the look is not written without `--game-dir`
+    LookNotWritten,
+}
+
+impl CliNote {
+    /// Every code, for documentation and tests (a binary uses it in its tests only).
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub const ALL: &'static [CliNote] = &[
+        CliNote::InputFormatSniffed,
+        CliNote::ConvertTexturesNotWritten,
+        CliNote::ArchiveReplaced,
+        CliNote::ArchiveAdded,
+        CliNote::ArchiveRemoved,
+        CliNote::ArchiveEntryLoses,
+        CliNote::LookSharedEdit,
+        CliNote::LookNotWritten,
+    ];
+
+    /// The stable machine-readable code.
+    pub const fn code(self) -> &'static str {
+        match self {
+            CliNote::InputFormatSniffed => "input.format_sniffed",
+            CliNote::ConvertTexturesNotWritten => "convert.textures_not_written",
+            CliNote::ArchiveReplaced => "archive.replaced",
+            CliNote::ArchiveAdded => "archive.added",
+            CliNote::ArchiveRemoved => "archive.removed",
+            CliNote::ArchiveEntryLoses => "archive.entry_loses",
+            CliNote::LookSharedEdit => "look.shared_edit",
+            CliNote::LookNotWritten => "look.not_written",
+        }
+    }
+}
+
+impl mshconv_app::CodeName for CliCode {
+    fn code(self) -> &'static str {
+        CliCode::code(self)
+    }
+}
+
+#[cfg(test)]
+mod tests;
