@@ -5,7 +5,6 @@ pub(crate) mod export;
 pub mod extras;
 pub mod extras_safe;
 pub mod import;
-mod json_text;
 pub mod names;
 pub mod original;
 
