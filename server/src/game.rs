@@ -108,8 +108,13 @@ pub fn game(folder: Option<Arc<GameDir>>, fields: &LookFields) -> Option<Arc<Gam
 
 /// Where the look finds the WEAR of the model named `model`: the field
 /// `wear` (named by its part's file name, else `{model}.wea`), else the
-/// sibling entry of `entry` in the uploaded `archive`.
-pub fn location(fields: &LookFields, model: &str, archive: Option<(&[u8], &str)>) -> ModelLocation {
+/// sibling entry of `entry` in the uploaded `archive` (parsed once per
+/// request by the caller, not once per model).
+pub fn location(
+    fields: &LookFields,
+    model: &str,
+    archive: Option<(&nres::Archive<'_>, &str)>,
+) -> ModelLocation {
     let wear = match &fields.wear {
         Some((bytes, file_name)) => {
             let name = file_name
@@ -119,10 +124,7 @@ pub fn location(fields: &LookFields, model: &str, archive: Option<(&[u8], &str)>
                 .map_or_else(|| wear_name(&format!("{model}.msh")), str::to_string);
             Some((name, bytes.to_vec()))
         }
-        None => archive.and_then(|(bytes, entry)| {
-            let parsed = nres::Archive::parse(bytes).ok()?;
-            wear_sibling(&parsed, entry)
-        }),
+        None => archive.and_then(|(parsed, entry)| wear_sibling(parsed, entry)),
     };
     ModelLocation::Given {
         model: archive.map_or_else(|| model.to_string(), |(_, entry)| entry.to_string()),

@@ -112,7 +112,7 @@ impl Archive {
     fn read<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
         let data = error::run(py, || {
             let bytes = read_file(&self.path)?;
-            let (_, data) = archive::entry_in(&bytes, name, false, HOW_TO_LIST)?;
+            let (_, _, data) = archive::entry_in(&bytes, name, false, HOW_TO_LIST)?;
             Ok(data.to_vec())
         })?;
         Ok(PyBytes::new(py, &data))

@@ -114,13 +114,17 @@ pub async fn convert(
     let result = state
         .run_job(&ctx, move || {
             let (bytes, entry) = select(&upload.bytes, q.entry.as_deref(), false)?;
-            let name = model_name(q.name.as_deref(), entry.as_deref(), &upload);
+            let name = model_name(
+                q.name.as_deref(),
+                entry.as_ref().map(|(_, e)| e.as_str()),
+                &upload,
+            );
             let names = Names {
                 file: safe_stem(&name),
                 model: name,
             };
             let mtl = GivenMtl(upload.mtl.as_ref().map(|m| m.to_vec()));
-            let archive = entry.as_deref().map(|e| (&upload.bytes[..], e));
+            let archive = entry.as_ref().map(|(parsed, e)| (parsed, e.as_str()));
             let game_resources = game.map(|game| GameResources {
                 inner: &mtl,
                 game,
@@ -306,7 +310,7 @@ pub async fn archive_convert(
                     model: name,
                     file: unique,
                 };
-                let archive = Some((&upload.bytes[..], model.name.as_str()));
+                let archive = Some((&parsed, model.name.as_str()));
                 let game_resources = game.clone().map(|game| GameResources {
                     inner: &NoResources,
                     game,

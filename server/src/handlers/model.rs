@@ -86,13 +86,19 @@ impl FromQuery for ArchiveQuery {
     }
 }
 
+/// An uploaded archive, parsed, and the name of the entry asked for as the
+/// archive spells it.
+pub(super) type Entry<'a> = (nres::Archive<'a>, String);
+
 /// An archive's model entry, or the bytes as they are; an archive of models
-/// without `entry=` is refused with the list of its models.
+/// without `entry=` is refused with the list of its models. With `entry=`,
+/// the archive parsed comes along (its `.WEA` sibling is looked up in it,
+/// not in a second parse) with the entry's name.
 pub(super) fn select<'a>(
     bytes: &'a [u8],
     entry: Option<&str>,
     tolerant: bool,
-) -> Result<(&'a [u8], Option<String>), ApiError> {
+) -> Result<(&'a [u8], Option<Entry<'a>>), ApiError> {
     let Some(name) = entry else {
         if let Ok(parsed) = nres::Archive::parse(bytes) {
             if archive::is_model_archive(&parsed) {
@@ -106,13 +112,13 @@ pub(super) fn select<'a>(
         }
         return Ok((bytes, None));
     };
-    let (name, data) = archive::entry_in(
+    let (parsed, name, data) = archive::entry_in(
         bytes,
         name,
         tolerant,
         "POST it to /v1/archive/list to see them",
     )?;
-    Ok((data, Some(name)))
+    Ok((data, Some((parsed, name))))
 }
 
 /// What the model is called: `name=`, else the entry's stem, else the upload's
@@ -180,6 +186,7 @@ where
     let doc = state
         .run_job(ctx, move || {
             let (bytes, entry) = select(&upload.bytes, pick.entry.as_deref(), pick.tolerant)?;
+            let entry = entry.map(|(_, name)| name);
             let label = label(pick.name.as_deref(), entry.as_deref(), &upload);
             work(&label, msh::Mode::from_tolerant(pick.tolerant), bytes)
         })

@@ -148,14 +148,16 @@ pub fn no_such_entry(what: &str, name: &str, entries: usize, how: &str) -> Error
     )
 }
 
-/// The model `name` of an archive in memory: its index and payload, found by
-/// [`find`]; `tolerant` reads a damaged archive as far as it can.
+/// The model `name` of an archive in memory: the archive parsed (for the
+/// caller's further look-ups, so it is parsed once), the entry's name as the
+/// archive spells it and its payload, found by [`find`]; `tolerant` reads a
+/// damaged archive as far as it can.
 pub fn entry_in<'a>(
     bytes: &'a [u8],
     name: &str,
     tolerant: bool,
     how_to_list: &str,
-) -> Result<(String, &'a [u8]), Error> {
+) -> Result<(nres::Archive<'a>, String, &'a [u8]), Error> {
     let archive = if tolerant {
         nres::Archive::parse_tolerant(bytes)?.0
     } else {
@@ -164,7 +166,8 @@ pub fn entry_in<'a>(
     let entry = find(&archive, name)
         .and_then(|i| archive.entry(i))
         .ok_or_else(|| no_such_entry("the archive", name, archive.len(), how_to_list))?;
-    Ok((entry.name(), entry.data()))
+    let (name, data) = (entry.name(), entry.data());
+    Ok((archive, name, data))
 }
 
 #[cfg(test)]
@@ -202,7 +205,7 @@ mod tests {
             "{}",
             e.message()
         );
-        let (name, data) = entry_in(&bytes, "a.MSH", false, "").unwrap();
+        let (_, name, data) = entry_in(&bytes, "a.MSH", false, "").unwrap();
         assert_eq!((name.as_str(), data), ("a.msh", &[1u8; 8][..]));
         assert_eq!(
             entry_in(&bytes, "zz", false, "").unwrap_err().code(),

@@ -476,12 +476,7 @@ fn add_new_pngs(dir: &Path, wanted: &[Wanted], planning: &mut Planning<'_>) -> R
             continue;
         };
         let stem = &file[..file.len() - 4];
-        let texm = new_texm(&pixels).map_err(|e| {
-            Error::invalid(
-                ErrorCode::LookBadTexture,
-                format!("a new texture ({file}): {e}"),
-            )
-        })?;
+        let texm = new_texm(&pixels, &format!("a new texture ({file})"))?;
         let bytes = texm.write().map_err(|e| {
             Error::invalid(
                 ErrorCode::LookBadTexture,

@@ -611,9 +611,8 @@ pub(crate) mod tests {
         }
     }
 
-    /// The text every export writes for the scene is pinned: serde's, which
-    /// the JSON writer's typed path writes too (json_text's tests), member for
-    /// member as before the members of known strings became enums.
+    /// The text every export writes for the scene is pinned: serde's, member
+    /// for member as before the members of known strings became enums.
     #[test]
     fn model_extras_are_written_as_the_schema_says() {
         let full_text = concat!(

@@ -23,7 +23,6 @@ pub(crate) mod export;
 pub mod extras;
 pub mod extras_safe;
 pub mod import;
-mod json_text;
 pub mod original;
 
 // The core's modules, under the names they had when this crate was a module of it.

@@ -42,7 +42,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
-use work::run_tasks;
+use work::{run_tasks, Game};
 
 /// Exit code of a batch stopped by SIGINT (128 + 2, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
@@ -101,12 +101,15 @@ pub(super) struct Plan {
 pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let options = args.conversion.options()?;
-    if let Some(game) = args.conversion.game()? {
+    let mut game = Game {
+        dir: args.conversion.game()?,
+        found: None,
+    };
+    if let Some(dir) = &game.dir {
         if args.to == Format::Msh {
             // Checked before any conversion: a wrong folder costs nothing.
-            mshconv_app::look_import::check_libraries(game.dir(), args.conversion.new_libraries)?;
+            mshconv_app::look_import::check_libraries(dir.dir(), args.conversion.new_libraries)?;
         }
-        let _ = work::GAME_DIR.set(game);
     }
     let filter = Filter::new(&args.include, &args.exclude).map_err(|e| Error::bad_option(e.0))?;
     for input in &args.inputs {
@@ -121,12 +124,10 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         check_into(archive, args.to)?;
     }
     let out = args.out.clone().unwrap_or_default();
-    if work::GAME_DIR.get().is_none() && args.to == Format::Msh {
+    if game.dir.is_none() && args.to == Format::Msh {
         // Without --game-dir: the game folder the outputs lie in, if any.
         let place = args.into.clone().unwrap_or_else(|| out.join("model.msh"));
-        if let Some(dir) = mshconv_app::look_import::find_game_dir(&place) {
-            let _ = work::FOUND_GAME_DIR.set(dir);
-        }
+        game.found = mshconv_app::look_import::find_game_dir(&place);
     }
     // Folders are walked without entering OUT (it may lie inside an input folder).
     let out_dir = match &args.out {
@@ -186,7 +187,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    let done = run_tasks(&tasks, &options, jobs, &stop, |record| {
+    let done = run_tasks(&tasks, &options, &game, jobs, &stop, |record| {
         if record.status == Status::Failed {
             print_failure(&progress, record);
         } else if !args.quiet {
@@ -216,15 +217,12 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
         note_losses(archive, &mut records, args.quiet);
     }
     // Without --game-dir, in a game folder: the looks that are not written.
-    if let Some(dir) = work::FOUND_GAME_DIR.get() {
+    if let Some(dir) = &game.found {
         unwritten::note(dir, &mut records, args.into.as_deref(), args.quiet);
     }
     // With --game-dir, the looks of the models going back to MSH; with
     // --into, the archive: one transaction (or, with --dry-run, a listing).
-    let game = work::GAME_DIR
-        .get()
-        .filter(|_| args.to == Format::Msh)
-        .map(|g| g.as_ref());
+    let game = game.dir.as_deref().filter(|_| args.to == Format::Msh);
     if args.dry_run {
         let mut listing = Vec::new();
         let wears: Vec<(String, Vec<u8>)> = match game {

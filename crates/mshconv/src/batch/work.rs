@@ -10,19 +10,23 @@ use anyhow::Context;
 use mshconv_app::names::model_name;
 use mshconv_app::{Folder, Names, NoResources, Options};
 use std::panic::AssertUnwindSafe;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 use std::time::Instant;
 
-/// The game folder of `--game-dir`, set once by `batch::run` before the
-/// tasks run (a process runs one batch); unset without one.
-pub(super) static GAME_DIR: OnceLock<Arc<mshconv_app::GameDir>> = OnceLock::new();
-
-/// Without `--game-dir`, with `--to msh`: the game folder the outputs lie
-/// in (`look_import::find_game_dir`), set once by `batch::run`; unset when
-/// there is none.
-pub(super) static FOUND_GAME_DIR: OnceLock<std::path::PathBuf> = OnceLock::new();
+/// The game folder of a batch, decided by `batch::run` before the tasks run
+/// and handed to each of them.
+#[derive(Default)]
+pub(super) struct Game {
+    /// The game folder of `--game-dir` (its libraries shared by every task);
+    /// `None` without one.
+    pub(super) dir: Option<Arc<mshconv_app::GameDir>>,
+    /// Without `--game-dir`, with `--to msh`: the game folder the outputs lie
+    /// in (`look_import::find_game_dir`), `None` when there is none.
+    pub(super) found: Option<PathBuf>,
+}
 
 /// Runs the tasks on `jobs` threads; `on_done` sees each record as it arrives
 /// (on the calling thread). The result holds a record per task, `None` for a
@@ -35,6 +39,7 @@ pub(super) static FOUND_GAME_DIR: OnceLock<std::path::PathBuf> = OnceLock::new()
 pub(super) fn run_tasks(
     tasks: &[Task],
     options: &Options,
+    game: &Game,
     jobs: usize,
     stop: &AtomicBool,
     mut on_done: impl FnMut(&Record),
@@ -60,7 +65,7 @@ pub(super) fn run_tasks(
             let take = &take;
             scope.spawn(move || {
                 while let Some((i, task)) = take() {
-                    if sender.send((i, run_task(task, options))).is_err() {
+                    if sender.send((i, run_task(task, options, game))).is_err() {
                         break;
                     }
                 }
@@ -72,7 +77,7 @@ pub(super) fn run_tasks(
             results[i] = Some(record);
         };
         while let Some((i, task)) = take() {
-            record((i, run_task(task, options)));
+            record((i, run_task(task, options, game)));
             while let Ok(sent) = receiver.try_recv() {
                 record(sent);
             }
@@ -86,11 +91,11 @@ pub(super) fn run_tasks(
 
 /// Converts one task into its record; a panic in the library (a bug) fails
 /// this input only.
-pub(super) fn run_task(task: &Task, options: &Options) -> Record {
+pub(super) fn run_task(task: &Task, options: &Options, game: &Game) -> Record {
     let started = Instant::now();
     let mut record = Record::new(&task.input, Status::Converted);
     let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        convert_task(task, options, &mut record)
+        convert_task(task, options, game, &mut record)
     }));
     match outcome {
         Ok(Ok(())) => {}
@@ -122,6 +127,7 @@ pub(super) fn run_task(task: &Task, options: &Options) -> Record {
 pub(super) fn convert_task(
     task: &Task,
     options: &Options,
+    game: &Game,
     record: &mut Record,
 ) -> anyhow::Result<()> {
     let read;
@@ -149,8 +155,8 @@ pub(super) fn convert_task(
     };
     // With --game-dir: the model's look (the libraries are shared by every task).
     let game_resources;
-    let resources: &dyn mshconv_app::Resources = match GAME_DIR.get() {
-        Some(game) => {
+    let resources: &dyn mshconv_app::Resources = match &game.dir {
+        Some(dir) => {
             let at = match &task.source {
                 Source::File(path) => mshconv_app::ModelLocation::File(path.clone()),
                 Source::Entry { archive, .. } => mshconv_app::ModelLocation::Entry {
@@ -163,7 +169,7 @@ pub(super) fn convert_task(
             };
             game_resources = mshconv_app::GameResources {
                 inner: resources,
-                game: Arc::clone(game),
+                game: Arc::clone(dir),
                 at,
             };
             &game_resources
@@ -179,7 +185,7 @@ pub(super) fn convert_task(
     // and written by the main thread once every task is done: batch::look);
     // without it, when the outputs lie in a game folder, the look is read
     // to say whether it differs from the folder's (batch::unwritten).
-    if (GAME_DIR.get().is_some() || FOUND_GAME_DIR.get().is_some())
+    if (game.dir.is_some() || game.found.is_some())
         && task.to == mshconv_app::Format::Msh
         && crate::look_out::brings_look(from)
     {
@@ -192,7 +198,7 @@ pub(super) fn convert_task(
     // transaction, after its WEAR (batch::write), or not at all when the run
     // is refused.
     let held = record.look.is_some()
-        && GAME_DIR.get().is_some()
+        && game.dir.is_some()
         && task.to == mshconv_app::Format::Msh
         && !task.dry_run;
     if task.entry.is_some() || held {
@@ -262,9 +268,14 @@ mod tests {
         let tasks = [task("a", 10), task("b", 300), task("c", 10), task("d", 20)];
         let mut seen = Vec::new();
         let stop = AtomicBool::new(false);
-        let results = run_tasks(&tasks, &Options::default(), 1, &stop, |r| {
-            seen.push(r.input.clone())
-        });
+        let results = run_tasks(
+            &tasks,
+            &Options::default(),
+            &Game::default(),
+            1,
+            &stop,
+            |r| seen.push(r.input.clone()),
+        );
         assert_eq!(seen, ["b", "d", "a", "c"]);
         // The results stay in task order.
         let inputs: Vec<_> = results.iter().flatten().map(|r| r.input.as_str()).collect();

@@ -2,9 +2,9 @@
 
 use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
+use crate::extras::{self as ex, wrap};
 use crate::options::GltfFormat;
 use crate::report::Report;
-use crate::{extras as ex, json_text};
 use gltf_json as json;
 
 /// An exported document before it is written out.
@@ -27,16 +27,32 @@ pub(crate) struct Document {
 }
 
 impl Document {
-    /// The extras kept typed, for the JSON writer.
-    pub fn typed(&self) -> json_text::Typed<'_> {
-        json_text::Typed {
-            scene: Some(&self.scene_extras),
-            meshes: &self.mesh_extras,
-            nodes: &self.node_extras,
+    /// The tree with the typed `msh` extras in it: each mesh's and node's
+    /// `extras` set to `{"msh": typed}` (one whose `extras` is already set
+    /// keeps its own), and the first scene's to the model's.
+    fn into_root(self) -> (json::Root, Option<Vec<u8>>, Report) {
+        let mut root = self.root;
+        for (m, e) in root.meshes.iter_mut().zip(&self.mesh_extras) {
+            if m.extras.is_none() {
+                m.extras = wrap(e);
+            }
         }
+        for (n, e) in root.nodes.iter_mut().zip(&self.node_extras) {
+            if n.extras.is_none() {
+                n.extras = wrap(e);
+            }
+        }
+        if let Some(scene) = root.scenes.first_mut() {
+            if scene.extras.is_none() {
+                scene.extras = wrap(&self.scene_extras);
+            }
+        }
+        (root, self.bin, self.report)
     }
 
-    /// The `.gltf` JSON or the `.glb` file.
+    /// The `.gltf` JSON or the `.glb` file: the JSON by serde_json through
+    /// gltf-json's derived `Serialize` (docs/GLTF.md, "How the JSON is
+    /// written").
     pub(super) fn encode(self, format: GltfFormat) -> Result<(Vec<u8>, Report)> {
         // A GLB's JSON is written after room for the file and chunk headers.
         let is_glb = format == GltfFormat::Glb;
@@ -45,15 +61,16 @@ impl Document {
         } else {
             Vec::new()
         };
-        json_text::write(&self.root, self.typed(), &mut text).map_err(|e| {
+        let (root, bin, report) = self.into_root();
+        serde_json::to_writer(&mut text, &root).map_err(|e| {
             Error::new(
                 ErrorKind::Output,
                 Code::ExportJson.code(),
                 format!("could not write the glTF JSON: {e}"),
             )
         })?;
-        let out = if is_glb { glb(text, self.bin)? } else { text };
-        Ok((out, self.report))
+        let out = if is_glb { glb(text, bin)? } else { text };
+        Ok((out, report))
     }
 }
 
