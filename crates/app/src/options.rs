@@ -31,15 +31,11 @@ pub struct Fps(f32);
 
 impl Lod {
     /// The highest LOD.
-    pub const MAX: u8 = 2;
+    pub const MAX: u8 = mshconv_convert::options::LOD_MAX;
 
     /// The LOD, range-checked.
     pub fn new(lod: u8) -> Result<Lod, Error> {
-        if lod > Lod::MAX {
-            return Err(Error::bad_option(format!(
-                "lod must be 0, 1 or 2, not {lod}"
-            )));
-        }
+        mshconv_convert::options::check_lod(lod).map_err(|e| Error::bad_option(e.0))?;
         Ok(Lod(lod))
     }
     /// The value.
@@ -50,15 +46,11 @@ impl Lod {
 
 impl Group {
     /// The highest group.
-    pub const MAX: u8 = 4;
+    pub const MAX: u8 = mshconv_convert::options::GROUP_MAX;
 
     /// The group, range-checked.
     pub fn new(group: u8) -> Result<Group, Error> {
-        if group > Group::MAX {
-            return Err(Error::bad_option(format!(
-                "group must be 0 to 4, not {group}"
-            )));
-        }
+        mshconv_convert::options::check_group(group).map_err(|e| Error::bad_option(e.0))?;
         Ok(Group(group))
     }
     /// The value.
@@ -72,15 +64,11 @@ impl Fps {
     /// per-frame resampling lands on every game frame).
     pub const DEFAULT: Fps = Fps(24.0);
     /// The highest rate.
-    pub const MAX: f32 = 1000.0;
+    pub const MAX: f32 = mshconv_convert::options::FPS_MAX;
 
     /// The rate, range-checked: above 0 and at most [`Fps::MAX`].
     pub fn new(fps: f32) -> Result<Fps, Error> {
-        if !(fps.is_finite() && fps > 0.0 && fps <= Fps::MAX) {
-            return Err(Error::bad_option(format!(
-                "fps must be a number above 0 and at most 1000, not {fps}"
-            )));
-        }
+        mshconv_convert::options::check_fps(fps).map_err(|e| Error::bad_option(e.0))?;
         Ok(Fps(fps))
     }
     /// The value.

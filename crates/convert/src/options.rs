@@ -123,21 +123,40 @@ impl ExportOptions {
     }
 }
 
+/// The highest LOD (0, 1 or 2).
+pub const LOD_MAX: u8 = 2;
+/// The highest group (0 to 4).
+pub const GROUP_MAX: u8 = 4;
+/// The highest frame rate of an export's timeline.
+pub const FPS_MAX: f32 = 1000.0;
+
 /// Checks the LOD and group an export shows: lod 0..=2, group 0..=4.
 pub fn check_lod_group(lod: u8, group: u8) -> Result<(), BadOption> {
-    if lod > 2 {
+    check_lod(lod)?;
+    check_group(group)
+}
+
+/// Checks a LOD: 0 to [`LOD_MAX`] (the one range check; the application
+/// layer's `Lod` asks it).
+pub fn check_lod(lod: u8) -> Result<(), BadOption> {
+    if lod > LOD_MAX {
         return Err(BadOption(format!("lod must be 0, 1 or 2, not {lod}")));
     }
-    if group > 4 {
+    Ok(())
+}
+
+/// Checks a group: 0 to [`GROUP_MAX`].
+pub fn check_group(group: u8) -> Result<(), BadOption> {
+    if group > GROUP_MAX {
         return Err(BadOption(format!("group must be 0 to 4, not {group}")));
     }
     Ok(())
 }
 
 /// Checks the frames per second of an export's timeline: finite, above 0,
-/// at most 1000.
+/// at most [`FPS_MAX`].
 pub fn check_fps(fps: f32) -> Result<(), BadOption> {
-    if !(fps.is_finite() && fps > 0.0 && fps <= 1000.0) {
+    if !(fps.is_finite() && fps > 0.0 && fps <= FPS_MAX) {
         return Err(BadOption(format!(
             "fps must be a number above 0 and at most 1000, not {fps}"
         )));
