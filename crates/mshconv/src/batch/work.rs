@@ -180,19 +180,23 @@ pub(super) fn convert_task(
         model: model_name(&task.input),
         file: model_name(&task.output.to_string_lossy()),
     };
-    let output = mshconv_app::convert(bytes, (from, task.to), options, &names, resources)?;
     // With --game-dir, a model going back to MSH brings its look (planned
     // and written by the main thread once every task is done: batch::look);
     // without it, when the outputs lie in a game folder, the look is read
-    // to say whether it differs from the folder's (batch::unwritten).
-    if (game.dir.is_some() || game.found.is_some())
+    // to say whether it differs from the folder's (batch::unwritten). The
+    // model and its look come from one parse of the input.
+    let output = if (game.dir.is_some() || game.found.is_some())
         && task.to == mshconv_app::Format::Msh
         && crate::look_out::brings_look(from)
     {
-        let (look, notes) = crate::look_out::read(bytes, from, resources)?;
+        let (output, look, notes) =
+            mshconv_app::convert_bringing_look(bytes, from, options, &names, resources)?;
         record.look = Some(Box::new(look));
         record.notes.extend(notes.notes);
-    }
+        output
+    } else {
+        mshconv_app::convert(bytes, (from, task.to), options, &names, resources)?
+    };
     // Into an archive, the main thread puts it there once every task is done;
     // a model whose look goes back with it is written in the look's
     // transaction, after its WEAR (batch::write), or not at all when the run
