@@ -1,16 +1,17 @@
 //! The one conversion entry point: bytes in a format, options and resources
-//! in, the output files and the report out.
+//! in, the output files and the report out. The formats are reached only
+//! through their rows of [`crate::format::FORMATS`]: each row's exporter and
+//! importer (the format crate's plug-in) take the neutral settings
+//! [`Options::export_settings`] and [`Options::import_settings`] make.
 
 use crate::codes::NoteCode;
 use crate::error::Error;
 use crate::format::Format;
 use crate::options::Options;
-use crate::resources::Resources;
-use dispatch::Exporter;
+use crate::resources::{Inputs, Resources};
 use mshconv_convert::imported_look::ImportedLook;
-use mshconv_convert::{ClipList, ExportView, Report};
-
-mod dispatch;
+use mshconv_convert::plugin::{ExportFormat, ImportFormat};
+use mshconv_convert::{ClipList, ExportView, Imported, Report};
 
 /// How the outputs are named.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,13 +83,17 @@ pub fn convert(
         return Ok(import(input, from, options, names, resources, false)?.0);
     }
     // Every export: the clips (given, or the list beside the model for the
-    // formats that take them), the format's options checked, the model opened
-    // and validated once into the view every export and the look's notes read.
-    let (clips, beside) = match dispatch::takes_clips(to) {
+    // formats that take them), the settings checked as the format takes them,
+    // the model opened and validated once into the view every export and the
+    // look's notes read.
+    let exporter = exporter(to)?;
+    let mut settings = options.export_settings(names);
+    let (clips, beside) = match exporter.takes_clips() {
         true => clips_beside(options, resources, &names.model)?,
         false => (None, None),
     };
-    let exporter = Exporter::new(to, options, names, clips)?;
+    settings.clips = clips;
+    exporter.check(&settings)?;
     let game = resources.look();
     let view = ExportView::new(input)?;
     let view = match &game {
@@ -96,7 +101,7 @@ pub fn convert(
         None => view,
         Some(game) => view.with_look(&game.look, &names.file),
     };
-    let exported = exporter.export(&view)?;
+    let exported = exporter.export(&view, &settings)?;
     let mut report = exported.report;
     if let Some(game) = &game {
         crate::game::add_notes(&view, game, &mut report);
@@ -144,7 +149,7 @@ fn import(
     resources: &dyn Resources,
     look: bool,
 ) -> Result<(Output, Option<ImportedLook>), Error> {
-    let imported = dispatch::import(input, from, options, resources, look)?;
+    let imported = import_with(from, input, options, resources, look)?;
     let file = |ext: &str, bytes: Vec<u8>| OutputFile {
         name: format!("{}.{ext}", names.file),
         bytes,
@@ -159,6 +164,35 @@ fn import(
         report: imported.report,
     };
     Ok((output, imported.look))
+}
+
+/// The plug-in that exports to `to` (its row's exporter).
+fn exporter(to: Format) -> Result<&'static dyn ExportFormat, Error> {
+    to.spec().exporter.ok_or_else(no_conversion)
+}
+
+/// The plug-in that imports `from` (its row's importer).
+pub(crate) fn importer(from: Format) -> Result<&'static dyn ImportFormat, Error> {
+    from.spec().importer.ok_or_else(no_conversion)
+}
+
+/// A direction [`Format::check_direction`] let through without a plug-in
+/// for it (the table's tests make this unreachable).
+fn no_conversion() -> Error {
+    Error::internal("a direction passed its check but has no conversion")
+}
+
+/// The import of `input` by `from`'s plug-in, its files through `resources`;
+/// with `look`, the look it brings back too, from the same parse.
+fn import_with(
+    from: Format,
+    input: &[u8],
+    options: &Options,
+    resources: &dyn Resources,
+    look: bool,
+) -> Result<Imported, Error> {
+    let inputs: &dyn Inputs = resources;
+    Ok(importer(from)?.import(input, &options.import_settings(), inputs, look)?)
 }
 
 /// The extension of a model's clip list file, `NAME.clips.json`.

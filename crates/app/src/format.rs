@@ -8,6 +8,8 @@
 
 use crate::codes::ErrorCode;
 use crate::error::Error;
+use mshconv_convert::plugin::{ExportFormat, ImportFormat};
+use mshconv_convert::GltfFormat;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -76,10 +78,12 @@ pub struct FormatSpec {
     /// What the sniffing calls the format in the refusal of an input that is
     /// none of the readable formats ("a GLB").
     pub sniffed_as: &'static str,
-    /// An MSH model converts to it (for MSH itself: false).
-    pub exported: bool,
-    /// It converts to an MSH model (for MSH itself: false).
-    pub imported: bool,
+    /// Its export from an MSH model (its crate's plug-in, the core's
+    /// [`ExportFormat`]); `None`: MSH does not convert to it (MSH itself).
+    pub exporter: Option<&'static dyn ExportFormat>,
+    /// Its import to an MSH model ([`ImportFormat`]); `None`: it does not
+    /// convert to MSH.
+    pub importer: Option<&'static dyn ImportFormat>,
     /// An MSH model's export to it takes the game's look (`--game-dir`,
     /// the service's `wear`/`materials`/`textures`).
     pub takes_look: bool,
@@ -92,8 +96,17 @@ pub struct FormatSpec {
     pub side_files: &'static str,
     /// When the service answers a zip.
     pub zip: ZipRule,
-    // The exporter and the importer of each format (i32-formats' crates)
-    // will be columns here.
+}
+
+impl FormatSpec {
+    /// Whether an MSH model converts to it.
+    pub fn exported(&self) -> bool {
+        self.exporter.is_some()
+    }
+    /// Whether it converts to an MSH model.
+    pub fn imported(&self) -> bool {
+        self.importer.is_some()
+    }
 }
 
 /// Every format, in the order help texts list them.
@@ -105,8 +118,8 @@ pub const FORMATS: [FormatSpec; 5] = [
         media_type: "application/octet-stream",
         sniff: Some(Sniff::Magic(nres::is_nres)),
         sniffed_as: "an MSH model or archive (NRes)",
-        exported: false,
-        imported: false,
+        exporter: None,
+        importer: None,
         takes_look: false,
         brings_look: false,
         parts: &[],
@@ -120,8 +133,8 @@ pub const FORMATS: [FormatSpec; 5] = [
         media_type: "model/gltf-binary",
         sniff: Some(Sniff::Magic(|b| b.starts_with(b"glTF"))),
         sniffed_as: "a GLB",
-        exported: true,
-        imported: true,
+        exporter: Some(&mshconv_gltf::Plugin(GltfFormat::Glb)),
+        importer: Some(&mshconv_gltf::Plugin(GltfFormat::Glb)),
         takes_look: true,
         brings_look: true,
         parts: &[],
@@ -137,8 +150,8 @@ pub const FORMATS: [FormatSpec; 5] = [
             text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{')
         })),
         sniffed_as: "a glTF (JSON)",
-        exported: true,
-        imported: true,
+        exporter: Some(&mshconv_gltf::Plugin(GltfFormat::Gltf)),
+        importer: Some(&mshconv_gltf::Plugin(GltfFormat::Gltf)),
         takes_look: true,
         brings_look: true,
         parts: &[],
@@ -152,8 +165,8 @@ pub const FORMATS: [FormatSpec; 5] = [
         media_type: TEXT_PLAIN,
         sniff: Some(Sniff::OtherText),
         sniffed_as: "an OBJ (text)",
-        exported: true,
-        imported: true,
+        exporter: Some(&mshconv_obj::Plugin),
+        importer: Some(&mshconv_obj::Plugin),
         takes_look: true,
         brings_look: true,
         parts: &["obj", "mtl"],
@@ -167,8 +180,8 @@ pub const FORMATS: [FormatSpec; 5] = [
         media_type: USDA,
         sniff: Some(Sniff::Text(|text| text.starts_with(b"#usda"))),
         sniffed_as: "USD text",
-        exported: true,
-        imported: false,
+        exporter: Some(&mshconv_usd::Plugin),
+        importer: None,
         takes_look: true,
         brings_look: false,
         parts: &[],
@@ -218,12 +231,12 @@ impl Format {
 
     /// The formats an MSH model converts to, in the table's order.
     pub fn exports() -> impl Iterator<Item = Format> {
-        FORMATS.iter().filter(|r| r.exported).map(|r| r.format)
+        FORMATS.iter().filter(|r| r.exported()).map(|r| r.format)
     }
 
     /// The formats that convert to an MSH model, in the table's order.
     pub fn imports() -> impl Iterator<Item = Format> {
-        FORMATS.iter().filter(|r| r.imported).map(|r| r.format)
+        FORMATS.iter().filter(|r| r.imported()).map(|r| r.format)
     }
 
     /// The formats an input can be: MSH and every import.
@@ -282,7 +295,8 @@ impl Format {
     /// Whether a conversion from `self` to `to` exists: MSH to every export,
     /// every import back to MSH.
     pub fn converts_to(self, to: Format) -> bool {
-        (self == Format::Msh && to.spec().exported) || (to == Format::Msh && self.spec().imported)
+        (self == Format::Msh && to.spec().exported())
+            || (to == Format::Msh && self.spec().imported())
     }
 
     /// Whether a conversion takes the game's look: an MSH model's export to
@@ -431,8 +445,8 @@ mod tests {
             assert_eq!(FORMATS[i].format, f);
             assert_eq!(f.spec().name, f.name());
             assert!(f.spec().extensions.contains(&f.name()));
-            assert!(!f.spec().brings_look || f.spec().imported, "{f}");
-            assert!(!f.spec().takes_look || f.spec().exported, "{f}");
+            assert!(!f.spec().brings_look || f.spec().imported(), "{f}");
+            assert!(!f.spec().takes_look || f.spec().exported(), "{f}");
         }
         assert_eq!(
             Format::directions(),

@@ -21,7 +21,7 @@
 //!   [`Resources::look`].
 
 use crate::codes::{ErrorCode, NoteCode};
-use crate::resources::Resources;
+use crate::resources::{Inputs, Resources};
 use mshconv_convert::look::{Look, Material, Resolution, ResolvedMaterial, Texture, WearSource};
 use mshconv_convert::view::ExportView;
 use mshconv_convert::Note;
@@ -689,13 +689,16 @@ pub struct GameResources<'a> {
     pub at: ModelLocation,
 }
 
-impl Resources for GameResources<'_> {
+impl Inputs for GameResources<'_> {
     fn side_file(&self, name: &str) -> Option<Vec<u8>> {
         self.inner.side_file(name)
     }
-    fn mtl(&self, named: Option<&str>) -> Option<Vec<u8>> {
-        self.inner.mtl(named)
+    fn material_library(&self, named: Option<&str>) -> Option<Vec<u8>> {
+        self.inner.material_library(named)
     }
+}
+
+impl Resources for GameResources<'_> {
     fn look(&self) -> Option<GameLook> {
         Some(self.game.look(&self.at))
     }

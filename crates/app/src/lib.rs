@@ -57,4 +57,4 @@ pub use options::{
     AnimationOption, AxisOption, Fps, Group, Lod, OptionName, OptionSpec, OptionValues, Options,
     RotationOption, OPTIONS,
 };
-pub use resources::{Folder, GivenMtl, NoResources, Resources};
+pub use resources::{Folder, GivenMtl, Inputs, NoResources, Resources};

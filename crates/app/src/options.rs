@@ -11,9 +11,7 @@
 //! field of [`Options`], an [`OptionName`] and one row of [`OPTIONS`].
 
 use crate::error::Error;
-use mshconv_convert::{Axis, ClipList, ExportOptions, GltfFormat, Rotation};
-use mshconv_gltf::{AnimationChoice, ImportOptions};
-use mshconv_obj::{ObjExportOptions, ObjImportOptions};
+use mshconv_convert::{AnimationChoice, Axis, ClipList, ExportSettings, ImportSettings, Rotation};
 use std::fmt;
 use std::str::FromStr;
 
@@ -389,46 +387,29 @@ impl Options {
         Ok(())
     }
 
-    /// The MSH -> glTF export's options for a model called `name`.
-    pub fn gltf_export(&self, format: GltfFormat, name: &str) -> ExportOptions {
-        ExportOptions {
+    /// The export settings every format's plug-in takes, for outputs named
+    /// `names` (the clips are the ones given; the application layer adds the
+    /// list beside the model).
+    pub fn export_settings(&self, names: &crate::Names) -> ExportSettings {
+        ExportSettings {
             lod: self.lod.get(),
             group: self.group.get(),
             fps: self.fps.unwrap_or(Fps::DEFAULT).get(),
             axis: self.axis.unwrap_or_default(),
             rotation: self.rotation.unwrap_or_default(),
-            format,
-            name: name.to_string(),
+            name: names.model.clone(),
+            file: names.file.clone(),
             clips: self.clips.clone(),
         }
     }
 
-    /// The glTF -> MSH import's options.
-    pub fn gltf_import(&self) -> ImportOptions {
-        ImportOptions {
+    /// The import settings every format's plug-in takes.
+    pub fn import_settings(&self) -> ImportSettings {
+        ImportSettings {
             fps: self.fps.map(Fps::get),
             axis: self.axis,
             rotation: self.rotation,
             animation: self.animation.clone(),
-            ..Default::default()
-        }
-    }
-
-    /// The MSH -> OBJ export's options; the `.mtl` is called `mtl_name`.
-    pub fn obj_export(&self, mtl_name: String) -> ObjExportOptions {
-        ObjExportOptions {
-            lod: self.lod.get(),
-            group: self.group.get(),
-            axis: self.axis.unwrap_or_default(),
-            rotation: self.rotation.unwrap_or_default(),
-            mtl_name,
-        }
-    }
-
-    /// The OBJ -> MSH import's options.
-    pub fn obj_import(&self) -> ObjImportOptions {
-        ObjImportOptions {
-            axis: self.axis.unwrap_or_default(),
         }
     }
 }
@@ -501,9 +482,10 @@ mod tests {
                 o.set(row.name, d).unwrap();
             }
         }
+        let names = crate::Names::same("m");
         assert_eq!(
-            o.gltf_export(GltfFormat::Glb, "m"),
-            Options::default().gltf_export(GltfFormat::Glb, "m")
+            o.export_settings(&names),
+            Options::default().export_settings(&names)
         );
     }
 
@@ -541,15 +523,18 @@ mod tests {
             o.set(OptionName::Axis, "x-up").unwrap_err().code(),
             "option.invalid"
         );
-        let export = o.gltf_export(GltfFormat::Glb, "tank");
+        let export = o.export_settings(&crate::Names::same("tank"));
         assert_eq!(
             (export.lod, export.fps, export.name.as_str()),
             (1, 30.0, "tank")
         );
-        export.check().unwrap();
         assert_eq!(
-            Options::default().gltf_export(GltfFormat::Glb, "model"),
-            ExportOptions::default()
+            Options::default().export_settings(&crate::Names::same("model")),
+            ExportSettings::default()
+        );
+        assert_eq!(
+            o.import_settings().animation,
+            AnimationChoice::Name("walk".into())
         );
     }
 }

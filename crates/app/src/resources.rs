@@ -5,21 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
-/// What lies outside the input. Every method has a default that provides
-/// nothing, so a front end implements only what it has.
-pub trait Resources {
-    /// A file the input names by a plain file name (a `.gltf`'s buffer, an
-    /// `.obj`'s `mtllib`), or `None` when it is not available.
-    fn side_file(&self, _name: &str) -> Option<Vec<u8>> {
-        None
-    }
+pub use mshconv_convert::plugin::Inputs;
 
-    /// The `.mtl` for an `.obj` whose `mtllib` line names `named` (`None` when
-    /// it names none): by default the side file of that name.
-    fn mtl(&self, named: Option<&str>) -> Option<Vec<u8>> {
-        named.and_then(|n| self.side_file(n))
-    }
-
+/// What lies outside the input: the files an import reads besides it (the
+/// core's [`Inputs`], which the format plug-ins take) and the game's look of
+/// an exported model. Every method has a default that provides nothing, so a
+/// front end implements only what it has.
+pub trait Resources: Inputs {
     /// The game's look of the model being converted (its resolved materials
     /// and decoded textures, [`crate::game::GameLook`]), or `None` without a
     /// game folder. The MSH -> glTF/OBJ exports use it; `None` keeps their
@@ -33,6 +25,7 @@ pub trait Resources {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct NoResources;
 
+impl Inputs for NoResources {}
 impl Resources for NoResources {}
 
 /// The files in the input's own folder, by plain file name only: a name with
@@ -57,7 +50,9 @@ pub fn is_plain_file_name(name: &str) -> bool {
     !name.is_empty() && !name.contains(['/', '\\', ':']) && !name.starts_with('.')
 }
 
-impl Resources for Folder {
+impl Resources for Folder {}
+
+impl Inputs for Folder {
     fn side_file(&self, name: &str) -> Option<Vec<u8>> {
         if !is_plain_file_name(name) {
             return None;
@@ -71,18 +66,12 @@ impl Resources for Folder {
 #[derive(Debug, Clone, Default)]
 pub struct GivenMtl(pub Option<Vec<u8>>);
 
-impl Resources for GivenMtl {
-    fn mtl(&self, _named: Option<&str>) -> Option<Vec<u8>> {
+impl Resources for GivenMtl {}
+
+impl Inputs for GivenMtl {
+    fn material_library(&self, _named: Option<&str>) -> Option<Vec<u8>> {
         self.0.clone()
     }
-}
-
-/// The file name an `.obj`'s first `mtllib` line names, trimmed.
-pub fn mtllib_name(obj: &[u8]) -> Option<String> {
-    let text = String::from_utf8_lossy(obj);
-    text.lines()
-        .find_map(|l| l.trim().strip_prefix("mtllib ").map(str::trim))
-        .map(str::to_string)
 }
 
 #[cfg(test)]
@@ -102,11 +91,13 @@ mod tests {
             assert_eq!(folder.side_file(bad), None, "{bad}");
         }
         assert_eq!(
-            mtllib_name(b"# x\n  mtllib  a.mtl \nv 0 0 0\n").as_deref(),
-            Some("a.mtl")
+            folder.material_library(Some("a.mtl")).map(|b| b.len()),
+            Some(9)
         );
-        assert_eq!(folder.mtl(Some("a.mtl")).map(|b| b.len()), Some(9));
-        assert_eq!(NoResources.mtl(Some("a.mtl")), None);
-        assert_eq!(GivenMtl(Some(b"m".to_vec())).mtl(None), Some(b"m".to_vec()));
+        assert_eq!(NoResources.material_library(Some("a.mtl")), None);
+        assert_eq!(
+            GivenMtl(Some(b"m".to_vec())).material_library(None),
+            Some(b"m".to_vec())
+        );
     }
 }

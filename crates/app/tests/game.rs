@@ -576,7 +576,9 @@ fn exports_with_the_look_import_back_to_the_same_model() {
 /// The files of an export, as the resources of their import.
 struct Files(Vec<mshconv_app::OutputFile>);
 
-impl Resources for Files {
+impl Resources for Files {}
+
+impl mshconv_app::Inputs for Files {
     fn side_file(&self, name: &str) -> Option<Vec<u8>> {
         self.0
             .iter()

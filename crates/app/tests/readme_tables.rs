@@ -36,8 +36,8 @@ fn format_row(f: &FormatSpec) -> String {
         f.name,
         extensions.join(" "),
         f.media_type,
-        yes(f.exported),
-        yes(f.imported),
+        yes(f.exported()),
+        yes(f.imported()),
         look,
         f.side_files,
         answer

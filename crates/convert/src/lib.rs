@@ -26,6 +26,7 @@ pub mod look;
 pub mod names;
 pub mod options;
 pub mod palette;
+pub mod plugin;
 pub mod raster;
 pub mod reduce;
 pub mod repeats;
@@ -38,6 +39,9 @@ pub use clips::{Clip, ClipList, LoopMode};
 pub use error::{Cause, Error, ErrorKind, Result};
 pub use options::{
     parse_rotation, rotation_name, Axis, BadOption, ExportOptions, GltfFormat, Rotation,
+};
+pub use plugin::{
+    AnimationChoice, ExportFormat, ExportSettings, ImportFormat, ImportSettings, Inputs,
 };
 pub use report::{Note, Report};
 pub use view::{ExportView, Exported, Imported};

@@ -10,7 +10,9 @@ use crate::error::Result;
 use crate::geometry;
 use crate::look::{Look, SideFiles};
 use crate::report::Report;
+use msh::anim::{Pose, SampleError};
 use msh::ModelRef;
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
@@ -33,6 +35,9 @@ pub struct ExportView<'m> {
     /// The game's look, when the export is given one, and the stem of its
     /// side image files (`{image_stem}_{texture}.png`).
     pub look: Option<(&'m Look, &'m str)>,
+    /// Every node's rest pose, read once when an export first asks
+    /// ([`ExportView::rest_poses`]).
+    rest: OnceCell<std::result::Result<Rc<[Pose]>, SampleError>>,
 }
 
 impl<'m> ExportView<'m> {
@@ -57,6 +62,7 @@ impl<'m> ExportView<'m> {
             stream15_uv,
             materials_drawn,
             look: None,
+            rest: OnceCell::new(),
         })
     }
 
@@ -69,6 +75,17 @@ impl<'m> ExportView<'m> {
     /// The model's typed tables.
     pub fn model(&self) -> &ModelRef<'m> {
         &self.opened.view
+    }
+
+    /// Every node's rest pose, in node order: its fallback key, what the
+    /// game shows when it does not animate ([`msh::pose::rest_poses`]); read
+    /// from the model once, whichever exports ask. A legacy node table has
+    /// no decoded nodes, and no rest poses.
+    pub fn rest_poses(&self) -> Result<Rc<[Pose]>> {
+        let rest = self
+            .rest
+            .get_or_init(|| msh::pose::rest_poses(self.model()).map(Rc::from));
+        Ok(rest.clone().map_err(msh::Error::from)?)
     }
 }
 

@@ -238,10 +238,14 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     }
     if args.output.as_os_str() == "-" {
         // For stdout: the .obj alone, no .mtl.
-        if to == Format::Gltf && output.files.len() > 1 && !args.quiet {
+        let pngs = output.files[1..].iter().any(|f| f.name.ends_with(".png"));
+        if pngs && !args.quiet {
             out::note_line(
                 CliNote::ConvertTexturesNotWritten.code(),
-                "the .gltf names PNG files beside it, which are not written to stdout; give an output file",
+                &format!(
+                    "the .{} names PNG files beside it, which are not written to stdout; give an output file",
+                    to.name()
+                ),
             );
         }
         out.bytes(&main.bytes)?;

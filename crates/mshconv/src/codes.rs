@@ -75,7 +75,7 @@ impl CliCode {
 pub enum CliNote {
     /// `input.format_sniffed`: the input's format was told from its bytes, not its name
     InputFormatSniffed,
-    /// `convert.textures_not_written`: a `.gltf` written to stdout names PNG files that are not written
+    /// `convert.textures_not_written`: a model written to stdout (`.gltf`, `.usda`, `.obj`) names PNG files that are not written
     ConvertTexturesNotWritten,
     /// `archive.replaced`: an archive entry was replaced
     ArchiveReplaced,

@@ -99,19 +99,36 @@ fn batch_takes_the_game_folder_from_the_environment_and_writes_pngs_beside_gltf(
 }
 
 #[test]
-fn a_gltf_on_stdout_says_its_pngs_are_not_written() {
+fn a_model_on_stdout_says_its_pngs_are_not_written() {
     let input = format!("{}:TANK.MSH", game().join("units.rlb").display());
-    let run = Command::new(BIN)
-        .args(["convert", &input, "-", "--to", "gltf", "--game-dir"])
-        .arg(game())
-        .output()
-        .unwrap();
-    assert!(run.status.success());
-    let stderr = String::from_utf8_lossy(&run.stderr);
-    assert!(
-        stderr.contains("note[convert.textures_not_written]"),
-        "{stderr}"
-    );
-    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let run = |to: &str, game_dir: bool| {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["convert", &input, "-", "--to", to]);
+        if game_dir {
+            cmd.arg("--game-dir").arg(game());
+        }
+        let run = cmd.output().unwrap();
+        assert!(run.status.success(), "{to}");
+        let stderr = String::from_utf8_lossy(&run.stderr).to_string();
+        (run.stdout, stderr)
+    };
+    let note = "note[convert.textures_not_written]";
+    let (gltf, stderr) = run("gltf", true);
+    assert!(stderr.contains(note), "{stderr}");
+    assert!(stderr.contains("the .gltf names PNG files"), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&gltf).unwrap();
     assert!(json["images"][0]["uri"].as_str().unwrap().ends_with(".png"));
+    // USD text and OBJ name their PNGs too (the OBJ through its .mtl).
+    for to in ["usda", "obj"] {
+        let (_, stderr) = run(to, true);
+        assert!(
+            stderr.contains(&format!("the .{to} names PNG files")),
+            "{to}: {stderr}"
+        );
+    }
+    // Without a game folder there are no PNGs, and no note.
+    for to in ["gltf", "usda", "obj"] {
+        let (_, stderr) = run(to, false);
+        assert!(!stderr.contains(note), "{to}: {stderr}");
+    }
 }

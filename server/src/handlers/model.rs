@@ -148,7 +148,7 @@ fn label(name: Option<&str>, entry: Option<&str>, upload: &Upload) -> String {
 /// errors say what is wrong.
 pub(super) fn require_msh(bytes: &[u8], what: &str) -> Result<(), ApiError> {
     match Format::sniff(bytes) {
-        Some(f) if f.spec().imported => Err(ApiError::unknown_format(
+        Some(f) if f.spec().imported() => Err(ApiError::unknown_format(
             format!(
                 "{what} reads .msh models and .rlb archives; this upload looks like {}: convert it with /v1/convert?to=msh first",
                 f.name()

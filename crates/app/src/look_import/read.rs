@@ -16,26 +16,18 @@ pub fn brings_look(from: Format) -> bool {
 }
 
 /// The look of the glTF or OBJ `input` (of format `from`), its images and an
-/// OBJ's `.mtl` found through `resources`, and the notes of reading it.
+/// OBJ's `.mtl` found through `resources` (the format's plug-in reads it),
+/// and the notes of reading it.
 pub fn read_look(
     input: &[u8],
     from: Format,
     resources: &dyn Resources,
 ) -> Result<(ImportedLook, Report), Error> {
-    let side_file = |name: &str| resources.side_file(name);
-    let mut notes = Report::default();
-    let look = if from == Format::Obj {
-        // The .mtl the .obj names (nothing to bring back without one).
-        let mtl = resources.mtl(crate::resources::mtllib_name(input).as_deref());
-        match mtl {
-            Some(mtl) => mshconv_obj::look::read_look(&mtl, &side_file, &mut notes),
-            None => Ok(Default::default()),
-        }
-    } else {
-        mshconv_gltf::import::look::read_look(input, &side_file)
-    }?;
-    let mut look = look;
-    notes.notes.append(&mut look.notes);
+    let inputs: &dyn crate::Inputs = resources;
+    let mut look = crate::convert::importer(from)?.read_look(input, inputs)?;
+    let notes = Report {
+        notes: std::mem::take(&mut look.notes),
+    };
     Ok((look, notes))
 }
 

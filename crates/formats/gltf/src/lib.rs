@@ -24,6 +24,7 @@ pub mod extras;
 pub mod extras_safe;
 pub mod import;
 pub mod original;
+pub mod plugin;
 
 // The core's modules, under the names they had when this crate was a module of it.
 use mshconv_convert::{
@@ -35,6 +36,7 @@ pub use export::{export, export_view, export_with_look, GltfFiles};
 pub use import::{
     import, import_with_clips, import_with_look, AnimationChoice, ImportOptions, Resolver,
 };
+pub use plugin::Plugin;
 
 use mshconv_convert::{ExportOptions, Report, Result};
 

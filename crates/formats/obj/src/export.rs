@@ -104,7 +104,7 @@ fn pose_view(model: &ExportView<'_>, options: &ObjExportOptions) -> Result<Posed
         rotation: options.rotation,
     };
     let mut report = Report::default();
-    let poses = msh::pose::rest_poses(&view).map_err(msh::Error::from)?;
+    let poses = model.rest_poses()?;
     let world = msh::pose::compose(&view, &poses, options.rotation);
     let indices = &model.indices;
     let cw = model.clockwise;

@@ -23,10 +23,12 @@ mod bench;
 mod export;
 mod import;
 pub mod look;
+pub mod plugin;
 mod triangulate;
 
 pub use export::{export, export_view, export_with_look};
 pub use import::{import, to_scene};
+pub use plugin::{mtllib_name, Plugin};
 
 // The core's modules, under the names they had when this crate was a module of it.
 use mshconv_convert::{

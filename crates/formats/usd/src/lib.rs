@@ -26,72 +26,31 @@
 
 mod look;
 mod mesh;
+pub mod plugin;
 mod text;
 mod xform;
 
 // The core's modules, under the names they had when this crate was a module of it.
-use mshconv_convert::{axes, codes, error, geometry, names, options, palette, repeats, report};
+use mshconv_convert::{axes, codes, error, geometry, names, palette, repeats, report};
 
 use crate::axes::Axes;
 use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
-use crate::options::{Axis, BadOption, ExportOptions, Rotation};
 use crate::report::Report;
 use msh::{ModelKind, ModelRef};
 use mshconv_convert::look::{Look, SideFiles};
 use mshconv_convert::view::{ExportView, Exported};
-use mshconv_convert::ClipList;
 use text::Usda;
 
-/// Options of the MSH -> USD export: those the glTF export shares (USD has
-/// no container choice). Defaults are the glTF export's.
-#[derive(Debug, Clone, PartialEq)]
-pub struct UsdOptions {
-    /// LOD shown (0..=2, default 0); the other LOD/groups are hidden prims.
-    pub lod: u8,
-    /// Group shown (0..=4, default 0).
-    pub group: u8,
-    /// Game frames per second (`timeCodesPerSecond`, default 24).
-    pub fps: f32,
-    /// Up axis of the layer (default Y up).
-    pub axis: Axis,
-    /// How a stored rotation turns a node (default: conjugate).
-    pub rotation: Rotation,
-    /// Name of the model (the root prim, `defaultPrim`); default `model`.
-    pub name: String,
-    /// Animation clips, in the layer's `customLayerData` (default none).
-    pub clips: Option<ClipList>,
-}
+pub use plugin::Plugin;
 
-impl Default for UsdOptions {
-    fn default() -> Self {
-        UsdOptions::from(&ExportOptions::default())
-    }
-}
-
-impl From<&ExportOptions> for UsdOptions {
-    /// The glTF export's options but its container format, for an export of
-    /// the same model that matches a glTF one.
-    fn from(o: &ExportOptions) -> Self {
-        UsdOptions {
-            lod: o.lod,
-            group: o.group,
-            fps: o.fps,
-            axis: o.axis,
-            rotation: o.rotation,
-            name: o.name.clone(),
-            clips: o.clips.clone(),
-        }
-    }
-}
-
-impl UsdOptions {
-    /// Checks ranges: lod 0..=2, group 0..=4, fps finite and positive.
-    pub fn check(&self) -> std::result::Result<(), BadOption> {
-        options::check_lod_group(self.lod, self.group)?;
-        options::check_fps(self.fps)
-    }
-}
+/// Options of the MSH -> USD export: the neutral export settings, all of
+/// which USD reads but the file stem (USD has no container choice). Defaults
+/// are the glTF export's: LOD 0 and group 0 shown (the other LOD/groups are
+/// hidden prims), 24 frames per second (`timeCodesPerSecond`), Y up, the
+/// conjugate rotation reading, the root prim (`defaultPrim`) named `model`,
+/// the clips (in the layer's `customLayerData`) none.
+pub use mshconv_convert::ExportSettings as UsdOptions;
 
 /// Converts MSH bytes to USD text (`.usda`). The input must pass strict
 /// validation; terrain models are `Unsupported` (`usd.terrain`).
@@ -146,6 +105,7 @@ pub fn export_view(model: &ExportView<'_>, options: &UsdOptions) -> Result<Expor
         root_path: format!("/{root_name}"),
         has_mesh: vec![false; view.slots.len()],
         view,
+        model,
         look: model
             .look
             .map(|(look, stem)| look::LookState::new(look, stem)),
@@ -173,6 +133,8 @@ pub fn export_view(model: &ExportView<'_>, options: &UsdOptions) -> Result<Expor
 /// The state of one export.
 pub(crate) struct Walk<'m> {
     view: ModelRef<'m>,
+    /// The export view (its rest poses, read once).
+    model: &'m ExportView<'m>,
     options: &'m UsdOptions,
     axes: Axes,
     report: Report,

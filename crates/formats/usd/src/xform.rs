@@ -54,7 +54,7 @@ impl Walk<'_> {
                 None => roots.push(i),
             }
         }
-        let rest = msh::pose::rest_poses(&self.view).map_err(msh::Error::from)?;
+        let rest = self.model.rest_poses()?;
         // Depth first without recursion (a chain of nodes may be long): each
         // entry is a node and how many of its children are written.
         let mut stack: Vec<(usize, usize)> = Vec::new();

@@ -35,22 +35,7 @@ use crate::options::{Axis, Rotation};
 use crate::report::Report;
 use mshconv_convert::view::Imported;
 
-/// Which animation(s) of a glTF become the MSH timeline.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub enum AnimationChoice {
-    /// Every animation, one after another on the timeline (clip ranges are
-    /// reported); an animation that animates none of the nodes of the clip
-    /// before it joins that clip and plays at the same time (Blender writes one
-    /// animation per animated object).
-    #[default]
-    All,
-    /// The animation with this index.
-    Index(usize),
-    /// The animation with this name.
-    Name(String),
-    /// No animation: every node static at its rest pose.
-    None,
-}
+pub use mshconv_convert::plugin::AnimationChoice;
 
 /// Options of the glTF -> MSH import. `None` means: what the file records
 /// (`scenes[0].extras.msh.options`), else the export defaults.
