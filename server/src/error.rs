@@ -262,7 +262,7 @@ impl From<mshconv_app::Error> for ApiError {
         // The library's advice (put the file beside the .gltf) does not apply
         // to an upload: the service says its own after the library's message.
         let detail = match advice(e.code()) {
-            Some(ours) => format!("{} {ours}", e.without_advice()),
+            Some(ours) => format!("{}. {ours}", e.without_advice().trim_end_matches('.')),
             None => e.message().to_string(),
         };
         let mut err = if status == StatusCode::INTERNAL_SERVER_ERROR {
@@ -388,7 +388,7 @@ mod tests {
         let e = ApiError::from(missing);
         assert_eq!(
             e.detail,
-            "buffer file \"a.bin\" is not available The service never reads side-car files: embed buffers as data: URIs, or upload a .glb."
+            "buffer file \"a.bin\" is not available. The service never reads side-car files: embed buffers as data: URIs, or upload a .glb."
         );
     }
 }
