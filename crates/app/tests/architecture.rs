@@ -1,7 +1,9 @@
-//! The formats are plug-ins: the application layer, the CLI, the service and
-//! the Python package reach a format crate only through its row of
-//! `FORMATS` (docs/ARCHITECTURE.md, "Adding a format"). This test reads their
-//! sources and fails when any other file names a format crate.
+//! What docs/ARCHITECTURE.md says of the code, checked on the sources:
+//! - the formats are plug-ins: the application layer, the CLI, the service
+//!   and the Python package reach a format crate only through its row of
+//!   `FORMATS` ("Where to add"), so no other file of theirs names one;
+//! - every Rust file over about 800 lines of code is in its table "Files
+//!   over about 800 lines, and why".
 
 use mshconv_app::{Format, FORMATS};
 use std::path::{Path, PathBuf};
@@ -31,9 +33,14 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
+/// The repository's root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
 #[test]
 fn only_the_formats_table_names_a_format_crate() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let root = root();
     let mut files = Vec::new();
     for dir in [
         "crates/app/src",
@@ -84,4 +91,47 @@ fn each_row_has_the_plug_ins_its_directions_need() {
         .map(|r| r.name)
         .collect();
     assert_eq!(takes_clips, ["glb", "gltf", "usda"]);
+}
+
+/// The lines of code of a Rust file: not blank, not a `//` comment.
+fn lines_of_code(text: &str) -> usize {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|l| !l.is_empty() && !l.starts_with("//"))
+        .count()
+}
+
+#[test]
+fn every_file_over_800_lines_of_code_is_in_the_table() {
+    let root = root();
+    let doc = std::fs::read_to_string(root.join("docs/ARCHITECTURE.md")).unwrap();
+    let table = doc
+        .split("## Files over about 800 lines, and why")
+        .nth(1)
+        .expect("the section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let mut files = Vec::new();
+    for dir in ["crates", "server", "fixtures", "fuzz", "bench"] {
+        if root.join(dir).is_dir() {
+            rust_files(&root.join(dir), &mut files);
+        }
+    }
+    let mut over = Vec::new();
+    for file in files {
+        let rel = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        if rel.contains("/target/") || rel.contains("node_modules") {
+            continue;
+        }
+        let loc = lines_of_code(&std::fs::read_to_string(&file).unwrap());
+        if loc > 800 && !table.contains(&format!("`{rel}`")) {
+            over.push(format!("{rel} ({loc} lines of code)"));
+        }
+    }
+    assert!(over.is_empty(), "not in ARCHITECTURE.md's table: {over:?}");
 }
