@@ -2,8 +2,9 @@
 //! rather drop a model into a browser than use curl.
 //!
 //! Everything is compiled into the binary (`include_bytes!` of `server/web/`):
-//! the hand-written `index.html`, `app.js` and `style.css`, and the vendored
-//! three.js bundle (`vendor/three.bundle.js`, built and checked by
+//! the hand-written `index.html`, `app.js` (the entry module) with the
+//! modules it imports (`app/*.js`, one per topic) and `style.css`, and the
+//! vendored three.js bundle (`vendor/three.bundle.js`, built and checked by
 //! `server/web/vendor.sh`) with its licence. Nothing is fetched from another
 //! host, so the page works offline. The page talks to the service's own
 //! `/v1/*` endpoints; `server/web/README.md` describes it.
@@ -31,6 +32,9 @@ base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 /// The `Cache-Control` of every page file: keep it, but revalidate (ETag).
 pub const CACHE_CONTROL: &str = "no-cache";
 
+/// The `Content-Type` of the page's scripts.
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+
 /// One file of the page, as the service serves it.
 #[derive(Debug)]
 pub struct PageFile {
@@ -42,33 +46,40 @@ pub struct PageFile {
     pub bytes: &'static [u8],
 }
 
-/// The page ([`PAGE_PATH`]) first, then the files it loads.
-pub static FILES: [PageFile; 5] = [
+/// The [`PageFile`] of `server/web/<file>`, served at `/<file>`.
+macro_rules! page_file {
+    ($file:literal, $content_type:expr) => {
+        PageFile {
+            path: concat!("/", $file),
+            content_type: $content_type,
+            bytes: include_bytes!(concat!("../web/", $file)),
+        }
+    };
+}
+
+/// The page ([`PAGE_PATH`]) first, then the files it loads: the entry
+/// module `app.js`, the modules it imports, the style sheet, three.js.
+pub static FILES: [PageFile; 16] = [
     PageFile {
         path: PAGE_PATH,
         content_type: "text/html; charset=utf-8",
         bytes: include_bytes!("../web/index.html"),
     },
-    PageFile {
-        path: "/app.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../web/app.js"),
-    },
-    PageFile {
-        path: "/style.css",
-        content_type: "text/css; charset=utf-8",
-        bytes: include_bytes!("../web/style.css"),
-    },
-    PageFile {
-        path: "/vendor/three.bundle.js",
-        content_type: "text/javascript; charset=utf-8",
-        bytes: include_bytes!("../web/vendor/three.bundle.js"),
-    },
-    PageFile {
-        path: "/vendor/three.LICENSE",
-        content_type: "text/plain; charset=utf-8",
-        bytes: include_bytes!("../web/vendor/three.LICENSE"),
-    },
+    page_file!("app.js", JAVASCRIPT),
+    page_file!("app/state.js", JAVASCRIPT),
+    page_file!("app/transport.js", JAVASCRIPT),
+    page_file!("app/report.js", JAVASCRIPT),
+    page_file!("app/open.js", JAVASCRIPT),
+    page_file!("app/archive.js", JAVASCRIPT),
+    page_file!("app/import.js", JAVASCRIPT),
+    page_file!("app/options.js", JAVASCRIPT),
+    page_file!("app/look.js", JAVASCRIPT),
+    page_file!("app/put.js", JAVASCRIPT),
+    page_file!("app/preview.js", JAVASCRIPT),
+    page_file!("app/animation.js", JAVASCRIPT),
+    page_file!("style.css", "text/css; charset=utf-8"),
+    page_file!("vendor/three.bundle.js", JAVASCRIPT),
+    page_file!("vendor/three.LICENSE", "text/plain; charset=utf-8"),
 ];
 
 /// True for the paths of the files the page loads (every one of [`FILES`]
@@ -151,6 +162,7 @@ mod tests {
         assert_eq!(FILES[0].path, PAGE_PATH);
         assert!(!is_asset(PAGE_PATH));
         assert!(is_asset("/app.js"));
+        assert!(is_asset("/app/preview.js"));
         assert!(!is_asset("/v1/convert"));
         for (i, f) in FILES.iter().enumerate() {
             assert!(!f.bytes.is_empty(), "{}", f.path);
@@ -161,8 +173,27 @@ mod tests {
         let html = std::str::from_utf8(FILES[0].bytes).unwrap();
         assert!(html.contains("src=\"/app.js\""));
         assert!(html.contains("href=\"/style.css\""));
-        let app = std::str::from_utf8(FILES[1].bytes).unwrap();
-        assert!(app.contains("'/vendor/three.bundle.js'"));
+        // The page's own modules import one another and three.js by the
+        // paths they are served at, and each is imported by one of them.
+        let own = || {
+            FILES
+                .iter()
+                .filter(|f| f.content_type == JAVASCRIPT && !f.path.starts_with("/vendor/"))
+        };
+        let mut imported = std::collections::BTreeSet::new();
+        for f in own() {
+            let text = std::str::from_utf8(f.bytes).unwrap();
+            for (at, _) in text.match_indices(" from '/") {
+                let path = &text[at + " from '".len()..];
+                let path = &path[..path.find('\'').unwrap()];
+                assert!(is_asset(path), "{} imports {path}", f.path);
+                imported.insert(path);
+            }
+        }
+        assert!(imported.contains("/vendor/three.bundle.js"));
+        for f in own().filter(|f| f.path != "/app.js") {
+            assert!(imported.contains(f.path), "nothing imports {}", f.path);
+        }
     }
 
     #[tokio::test]
@@ -195,7 +226,7 @@ mod tests {
 
     #[test]
     fn a_matching_etag_gets_304() {
-        let file = &FILES[2];
+        let file = FILES.iter().find(|f| f.path == "/style.css").unwrap();
         let first = respond(file, &HeaderMap::new());
         assert_eq!(first.status(), StatusCode::OK);
         assert_eq!(first.headers()[header::CONTENT_TYPE], file.content_type);

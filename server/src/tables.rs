@@ -145,7 +145,10 @@ mod tests {
     #[test]
     fn the_web_page_lists_the_tables() {
         let html = std::str::from_utf8(crate::page::FILES[0].bytes).unwrap();
-        let js = std::str::from_utf8(crate::page::FILES[1].bytes).unwrap();
+        let options = crate::page::FILES
+            .iter()
+            .find(|f| f.path == "/app/options.js");
+        let js = std::str::from_utf8(options.unwrap().bytes).unwrap();
         let exports = names(Format::exports());
         assert_eq!(
             values(html, "data-download", "</div>", "data-download"),
@@ -175,7 +178,8 @@ mod tests {
                 assert!(tag.contains(&format!("max=\"{max}\"")), "{}", option.query);
             }
         }
-        // The exports that take the game's look, as app.js lists them.
+        // The exports that take the game's look, as the page's
+        // app/options.js lists them.
         let look: Vec<String> = FORMATS
             .iter()
             .filter(|r| r.takes_look)
@@ -183,7 +187,7 @@ mod tests {
             .collect();
         assert!(
             js.contains(&format!("[{}].includes(to)", look.join(", "))),
-            "app.js's look list"
+            "app/options.js's look list"
         );
         // The file pickers take every readable format's extensions.
         let accept = values(html, "<input id=\"file\"", ">", "accept");
