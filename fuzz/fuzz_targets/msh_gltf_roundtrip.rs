@@ -2,7 +2,7 @@
 //! back byte for byte through .glb and .gltf; export and import never panic.
 #![no_main]
 
-use mshconv_convert::{ExportOptions, GltfFormat};
+use mshconv_gltf::{ExportOptions, GltfFormat};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

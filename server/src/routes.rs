@@ -136,7 +136,7 @@ mod tests {
             "/../fixtures/small/models/m145_barrel.msh"
         ))
         .unwrap();
-        let expected = mshconv_gltf::msh_to_gltf(&msh, &mshconv_convert::ExportOptions::default())
+        let expected = mshconv_gltf::msh_to_gltf(&msh, &mshconv_gltf::ExportOptions::default())
             .unwrap()
             .0;
         let response = app(state())

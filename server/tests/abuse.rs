@@ -87,14 +87,14 @@ fn valid_requests() -> Vec<Valid> {
     let archive = fixture(ARCHIVE);
     let obj = fixture("fixtures/foreign/obj/assimp_scene.obj");
     let gltf = |format, name: &str| {
-        let options = mshconv_convert::ExportOptions {
+        let options = mshconv_gltf::ExportOptions {
             format,
             name: name.to_string(),
             ..Default::default()
         };
         mshconv_gltf::msh_to_gltf(&robot, &options).unwrap().0
     };
-    let glb = gltf(mshconv_convert::GltfFormat::Glb, "model");
+    let glb = gltf(mshconv_gltf::GltfFormat::Glb, "model");
     let obj_export = mshconv_obj::msh_to_obj(
         &wreck,
         &mshconv_obj::ObjExportOptions {
@@ -122,7 +122,7 @@ fn valid_requests() -> Vec<Valid> {
         raw(
             "/v1/convert?to=gltf&name=robot",
             &robot,
-            gltf(mshconv_convert::GltfFormat::Gltf, "robot"),
+            gltf(mshconv_gltf::GltfFormat::Gltf, "robot"),
         ),
         raw("/v1/convert?to=obj&part=obj", &wreck, obj_export.obj),
         raw("/v1/convert?to=obj&part=mtl", &wreck, obj_export.mtl),
@@ -171,7 +171,7 @@ fn valid_requests() -> Vec<Valid> {
         path: "/v1/convert?to=glb".into(),
         content_type: None,
         body: Body::Form(robot.clone(), "robot.msh".into()),
-        expected: gltf(mshconv_convert::GltfFormat::Glb, "robot"),
+        expected: gltf(mshconv_gltf::GltfFormat::Glb, "robot"),
     });
     out.push(Valid {
         path: "/v1/convert?to=glb".into(),
@@ -199,10 +199,10 @@ impl Material {
             fixture(ARCHIVE),
         ];
         for format in [
-            mshconv_convert::GltfFormat::Glb,
-            mshconv_convert::GltfFormat::Gltf,
+            mshconv_gltf::GltfFormat::Glb,
+            mshconv_gltf::GltfFormat::Gltf,
         ] {
-            let options = mshconv_convert::ExportOptions {
+            let options = mshconv_gltf::ExportOptions {
                 format,
                 ..Default::default()
             };
@@ -1150,8 +1150,8 @@ async fn gltf_uris_are_never_followed() {
     let trap = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     trap.set_nonblocking(true).unwrap();
     let port = trap.local_addr().unwrap().port();
-    let options = mshconv_convert::ExportOptions {
-        format: mshconv_convert::GltfFormat::Gltf,
+    let options = mshconv_gltf::ExportOptions {
+        format: mshconv_gltf::GltfFormat::Gltf,
         ..Default::default()
     };
     let robot = fixture("fixtures/small/models/m143_robot.msh");

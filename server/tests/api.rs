@@ -93,13 +93,13 @@ async fn convert_passes_every_option() {
     );
     let expected = mshconv_gltf::msh_to_gltf(
         &walker,
-        &mshconv_convert::ExportOptions {
+        &mshconv_gltf::ExportOptions {
             lod: 1,
             group: 0,
             fps: 30.0,
             axis: mshconv_convert::Axis::ZUp,
             rotation: mshconv_convert::Rotation::Stored,
-            format: mshconv_convert::GltfFormat::Gltf,
+            format: mshconv_gltf::GltfFormat::Gltf,
             name: "w".to_string(),
             clips: None,
         },
@@ -168,10 +168,10 @@ async fn convert_back_to_msh_from_glb_gltf_and_obj() {
     let walker = fixture(WALKER);
     // GLB and glTF made from a fixture come back as the identical file.
     for format in [
-        mshconv_convert::GltfFormat::Glb,
-        mshconv_convert::GltfFormat::Gltf,
+        mshconv_gltf::GltfFormat::Glb,
+        mshconv_gltf::GltfFormat::Gltf,
     ] {
-        let options = mshconv_convert::ExportOptions {
+        let options = mshconv_gltf::ExportOptions {
             format,
             ..Default::default()
         };
@@ -184,7 +184,7 @@ async fn convert_back_to_msh_from_glb_gltf_and_obj() {
             .unwrap();
         assert_eq!(r.status(), 200, "{format:?}");
         assert_eq!(header(&r, "content-type"), "application/octet-stream");
-        let expected_from = if format == mshconv_convert::GltfFormat::Glb {
+        let expected_from = if format == mshconv_gltf::GltfFormat::Glb {
             "glb"
         } else {
             "gltf"
@@ -998,8 +998,8 @@ async fn damaged_models_are_422_with_the_validators_code_and_location() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn gltf_side_car_buffers_are_never_read() {
     let server = TestServer::start(config()).await;
-    let options = mshconv_convert::ExportOptions {
-        format: mshconv_convert::GltfFormat::Gltf,
+    let options = mshconv_gltf::ExportOptions {
+        format: mshconv_gltf::GltfFormat::Gltf,
         ..Default::default()
     };
     let (gltf, _) = mshconv_gltf::msh_to_gltf(&fixture(WALKER), &options).unwrap();

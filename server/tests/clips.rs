@@ -9,7 +9,7 @@ use common::{client, config, fixture, form, problem, TestServer, WALKER};
 
 /// The GLB the library makes of `bytes` named `name` with the clips `spec`.
 fn library_glb_with_clips(bytes: &[u8], name: &str, spec: &str) -> Vec<u8> {
-    let options = mshconv_convert::ExportOptions {
+    let options = mshconv_gltf::ExportOptions {
         name: name.to_string(),
         clips: Some(spec.parse().unwrap()),
         ..Default::default()

@@ -10,7 +10,7 @@ use common::{client, config, fixture, form, problem, TestServer, WALKER};
 async fn convert_to_usda_is_the_library_output() {
     let server = TestServer::start(config()).await;
     let walker = fixture(WALKER);
-    let options = mshconv_convert::ExportOptions {
+    let options = mshconv_gltf::ExportOptions {
         name: "walker".to_string(),
         lod: 1,
         fps: 30.0,

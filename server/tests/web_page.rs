@@ -124,7 +124,7 @@ fn reference_glb(out: &Path, flags: &[&str]) -> PathBuf {
         [] => (0, None),
         _ => panic!("flags {flags:?}"),
     };
-    let options = mshconv_convert::ExportOptions {
+    let options = mshconv_gltf::ExportOptions {
         lod,
         clips,
         name: "m095_walker".to_string(),

@@ -9,7 +9,7 @@
 use crate::codes::ErrorCode;
 use crate::error::Error;
 use mshconv_convert::plugin::{ExportFormat, ImportFormat};
-use mshconv_convert::GltfFormat;
+use mshconv_gltf::GltfFormat;
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;

@@ -213,10 +213,10 @@ fn a_batch_in_no_slot_over_many_indices_round_trips_exactly() {
     let (m, _) = with_a_large_batch_gap();
     let bytes = valid(&m);
     for format in [
-        mshconv_convert::GltfFormat::Glb,
-        mshconv_convert::GltfFormat::Gltf,
+        mshconv_gltf::GltfFormat::Glb,
+        mshconv_gltf::GltfFormat::Gltf,
     ] {
-        let options = mshconv_convert::ExportOptions {
+        let options = mshconv_gltf::ExportOptions {
             format,
             ..Default::default()
         };
@@ -236,8 +236,8 @@ fn a_batch_in_no_slot_over_many_indices_round_trips_exactly() {
 fn an_export_whose_slots_repeat_a_batch_is_rebuilt_from_its_content() {
     let (m, big_index) = with_a_large_batch_gap();
     let bytes = valid(&m);
-    let options = mshconv_convert::ExportOptions {
-        format: mshconv_convert::GltfFormat::Gltf,
+    let options = mshconv_gltf::ExportOptions {
+        format: mshconv_gltf::GltfFormat::Gltf,
         ..Default::default()
     };
     let (gltf, _) = mshconv_gltf::msh_to_gltf(&bytes, &options).unwrap();
@@ -287,8 +287,8 @@ fn material_repeats_are_numbered_alike_in_short_and_long_slots() {
                 .slots
                 .map(|s| if s.get() == 0 { s } else { U16::new(NONE) });
         }
-        let options = mshconv_convert::ExportOptions {
-            format: mshconv_convert::GltfFormat::Gltf,
+        let options = mshconv_gltf::ExportOptions {
+            format: mshconv_gltf::GltfFormat::Gltf,
             ..Default::default()
         };
         let (gltf, _) = mshconv_gltf::msh_to_gltf(&valid(&m), &options).unwrap();

@@ -166,8 +166,8 @@ fn gltf_rebuild_sizes_slots_and_batches_only_by_what_the_file_describes() {
     let barrel = barrel();
     let (gltf_bytes, _) = mshconv_gltf::msh_to_gltf(
         &barrel,
-        &mshconv_convert::ExportOptions {
-            format: mshconv_convert::GltfFormat::Gltf,
+        &mshconv_gltf::ExportOptions {
+            format: mshconv_gltf::GltfFormat::Gltf,
             ..Default::default()
         },
     )

@@ -37,9 +37,7 @@ pub mod view;
 
 pub use clips::{Clip, ClipList, LoopMode};
 pub use error::{Cause, Error, ErrorKind, Result};
-pub use options::{
-    parse_rotation, rotation_name, Axis, BadOption, ExportOptions, GltfFormat, Rotation,
-};
+pub use options::{parse_rotation, rotation_name, Axis, BadOption, Rotation};
 pub use plugin::{
     AnimationChoice, ExportFormat, ExportSettings, ImportFormat, ImportSettings, Inputs,
 };

@@ -15,55 +15,6 @@ pub enum Axis {
     ZUp,
 }
 
-/// Container format of glTF output.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
-pub enum GltfFormat {
-    /// Binary `.glb`: JSON and buffer in one file.
-    #[default]
-    Glb,
-    /// Text `.gltf` with the buffer embedded as a `data:` URI.
-    Gltf,
-}
-
-/// Options of the MSH -> glTF export. Defaults are documented on each field and
-/// recorded in the output (`scenes[0].extras.msh.options`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExportOptions {
-    /// LOD shown by viewers (0..=2, default 0). Every other LOD/group is still in the file.
-    pub lod: u8,
-    /// Group shown by viewers (0..=4, default 0).
-    pub group: u8,
-    /// Game frames per second on the glTF timeline (default 24: Blender's default
-    /// scene rate, so Blender's per-frame resampling lands on every game frame).
-    pub fps: f32,
-    /// Up axis of the output (default Y up).
-    pub axis: Axis,
-    /// How a stored rotation turns a node (default: conjugate, FORMAT.md's reading).
-    pub rotation: Rotation,
-    /// `.glb` or `.gltf`.
-    pub format: GltfFormat,
-    /// Name of the model (scene name); default `model`.
-    pub name: String,
-    /// Animation clips: one glTF animation per clip instead of one over the
-    /// whole timeline (default none). See [`crate::clips`].
-    pub clips: Option<crate::clips::ClipList>,
-}
-
-impl Default for ExportOptions {
-    fn default() -> Self {
-        ExportOptions {
-            lod: 0,
-            group: 0,
-            fps: 24.0,
-            axis: Axis::YUp,
-            rotation: Rotation::Conjugate,
-            format: GltfFormat::Glb,
-            name: "model".to_string(),
-            clips: None,
-        }
-    }
-}
-
 /// An option value that does not parse.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadOption(pub String);
@@ -112,14 +63,6 @@ pub fn rotation_name(r: Rotation) -> &'static str {
     match r {
         Rotation::Conjugate => "conjugate",
         Rotation::Stored => "stored",
-    }
-}
-
-impl ExportOptions {
-    /// Checks ranges: lod 0..=2, group 0..=4, fps finite and positive.
-    pub fn check(&self) -> Result<(), BadOption> {
-        check_lod_group(self.lod, self.group)?;
-        check_fps(self.fps)
     }
 }
 

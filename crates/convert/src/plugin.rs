@@ -13,7 +13,7 @@
 use crate::clips::ClipList;
 use crate::error::Result;
 use crate::imported_look::ImportedLook;
-use crate::options::{check_fps, check_lod_group, Axis, BadOption, ExportOptions, Rotation};
+use crate::options::{check_fps, check_lod_group, Axis, BadOption, Rotation};
 use crate::view::{ExportView, Exported, Imported};
 use std::fmt::Debug;
 
@@ -60,23 +60,6 @@ impl ExportSettings {
     pub fn check(&self) -> std::result::Result<(), BadOption> {
         check_lod_group(self.lod, self.group)?;
         check_fps(self.fps)
-    }
-}
-
-impl From<&ExportOptions> for ExportSettings {
-    /// The glTF export's options but its container format (the files are
-    /// named after the model).
-    fn from(o: &ExportOptions) -> Self {
-        ExportSettings {
-            lod: o.lod,
-            group: o.group,
-            fps: o.fps,
-            axis: o.axis,
-            rotation: o.rotation,
-            name: o.name.clone(),
-            file: o.name.clone(),
-            clips: o.clips.clone(),
-        }
     }
 }
 

@@ -58,7 +58,7 @@ fn files_by_input(report: &Value) -> BTreeMap<String, Value> {
 
 /// What `convert` writes for a model named `name`.
 fn glb_of(msh: &[u8], name: &str) -> Vec<u8> {
-    let options = mshconv_convert::ExportOptions {
+    let options = mshconv_gltf::ExportOptions {
         name: name.to_string(),
         ..Default::default()
     };

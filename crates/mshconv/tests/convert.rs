@@ -19,13 +19,13 @@ fn msh_to_glb_and_gltf_match_the_library_and_are_written_atomically() {
     let input = fixture("models/m127_tank.msh");
     let bytes = std::fs::read(&input).unwrap();
     for (ext, format) in [
-        ("glb", mshconv_convert::GltfFormat::Glb),
-        ("gltf", mshconv_convert::GltfFormat::Gltf),
+        ("glb", mshconv_gltf::GltfFormat::Glb),
+        ("gltf", mshconv_gltf::GltfFormat::Gltf),
     ] {
         let out = dir.path().join(format!("tank.{ext}"));
         let status = bin().arg("convert").arg(&input).arg(&out).status().unwrap();
         assert!(status.success());
-        let options = mshconv_convert::ExportOptions {
+        let options = mshconv_gltf::ExportOptions {
             format,
             name: "m127_tank".into(),
             ..Default::default()

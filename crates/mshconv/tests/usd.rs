@@ -34,7 +34,7 @@ fn convert_writes_the_library_usda_with_the_options() {
         "walk=0..5:loop,die=6..9:once",
     ];
     run(dir.path(), &args).expect(0);
-    let options = mshconv_convert::ExportOptions {
+    let options = mshconv_gltf::ExportOptions {
         lod: 1,
         fps: 30.0,
         axis: mshconv_convert::Axis::ZUp,

@@ -151,7 +151,7 @@ pub async fn problem(response: reqwest::Response, status: u16, code: &str) -> se
 
 /// The GLB the library makes of `bytes` with default options and this name.
 pub fn library_glb(bytes: &[u8], name: &str) -> Vec<u8> {
-    let options = mshconv_convert::ExportOptions {
+    let options = mshconv_gltf::ExportOptions {
         name: name.to_string(),
         ..Default::default()
     };

@@ -119,10 +119,10 @@ pub fn fixture_models() -> Vec<(String, Vec<u8>)> {
 pub fn exports(label: &str, msh: &[u8]) -> Vec<Case> {
     let mut out = Vec::new();
     for (format, ext) in [
-        (mshconv_convert::GltfFormat::Glb, "glb"),
-        (mshconv_convert::GltfFormat::Gltf, "gltf"),
+        (mshconv_gltf::GltfFormat::Glb, "glb"),
+        (mshconv_gltf::GltfFormat::Gltf, "gltf"),
     ] {
-        let options = mshconv_convert::ExportOptions {
+        let options = mshconv_gltf::ExportOptions {
             format,
             ..Default::default()
         };
@@ -800,8 +800,8 @@ fn reuse_claims(out: &mut Vec<Case>) {
 /// Exports of a small model whose `msh` extras claim huge tables: the exact
 /// rebuild sizes its tables from these counts.
 pub fn extras_claims(msh: &[u8]) -> Vec<Case> {
-    let options = mshconv_convert::ExportOptions {
-        format: mshconv_convert::GltfFormat::Gltf,
+    let options = mshconv_gltf::ExportOptions {
+        format: mshconv_gltf::GltfFormat::Gltf,
         ..Default::default()
     };
     let (gltf, _) = mshconv_gltf::msh_to_gltf(msh, &options).unwrap();

@@ -53,7 +53,7 @@ fn main() {
     };
     let mut models = Vec::new();
     collect(Path::new(folder), &mut models);
-    let export = mshconv_convert::ExportOptions::default();
+    let export = mshconv_gltf::ExportOptions::default();
     let import = mshconv_gltf::ImportOptions::default();
     let resolver = |_: &str| -> Option<Vec<u8>> { None };
     // The inputs of the measured direction: the models themselves, or their GLBs.

@@ -17,7 +17,7 @@ fn main() {
         std::process::exit(2);
     };
     let bytes = std::fs::read(path).expect("read the input");
-    let options = mshconv_convert::ExportOptions::default();
+    let options = mshconv_gltf::ExportOptions::default();
     let done = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
     let start = Instant::now();

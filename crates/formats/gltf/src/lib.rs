@@ -8,7 +8,7 @@
 //!
 //! ```no_run
 //! let msh_bytes = std::fs::read("tank.msh").unwrap();
-//! let (glb, report) = mshconv_gltf::msh_to_gltf(&msh_bytes, &mshconv_convert::ExportOptions::default()).unwrap();
+//! let (glb, report) = mshconv_gltf::msh_to_gltf(&msh_bytes, &mshconv_gltf::ExportOptions::default()).unwrap();
 //! for note in &report.notes {
 //!     eprintln!("{}: {}", note.code, note.message);
 //! }
@@ -20,6 +20,7 @@
 
 mod buffer;
 pub(crate) mod export;
+pub mod export_options;
 pub mod extras;
 pub mod extras_safe;
 pub mod import;
@@ -33,12 +34,13 @@ use mshconv_convert::{
 };
 
 pub use export::{export, export_view, export_with_look, GltfFiles};
+pub use export_options::{ExportOptions, GltfFormat};
 pub use import::{
     import, import_with_clips, import_with_look, AnimationChoice, ImportOptions, Resolver,
 };
 pub use plugin::Plugin;
 
-use mshconv_convert::{ExportOptions, Report, Result};
+use mshconv_convert::{Report, Result};
 
 /// Converts glTF or GLB bytes to MSH bytes. A `.gltf` that names side-car
 /// buffer files gets them from `resolver` (plain file names only; `data:` URIs

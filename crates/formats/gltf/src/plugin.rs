@@ -1,29 +1,16 @@
 //! glTF behind the core's format seam ([`mshconv_convert::plugin`]): the
 //! value the application layer's `FORMATS` rows hold for `.glb` and `.gltf`.
 
+use crate::export_options::{ExportOptions, GltfFormat};
 use crate::import::{self, ImportOptions};
 use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::plugin::{ExportFormat, ExportSettings, ImportFormat, ImportSettings, Inputs};
-use mshconv_convert::{ExportOptions, ExportView, Exported, GltfFormat, Imported, Result};
+use mshconv_convert::{ExportView, Exported, Imported, Result};
 
 /// glTF as a format of the tools: exports write `.glb` or `.gltf` as the
 /// value says; imports read either (the bytes tell which).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Plugin(pub GltfFormat);
-
-/// The glTF export's options of the neutral `settings`, written as `format`.
-pub fn export_options(settings: &ExportSettings, format: GltfFormat) -> ExportOptions {
-    ExportOptions {
-        lod: settings.lod,
-        group: settings.group,
-        fps: settings.fps,
-        axis: settings.axis,
-        rotation: settings.rotation,
-        format,
-        name: settings.name.clone(),
-        clips: settings.clips.clone(),
-    }
-}
 
 impl From<&ImportSettings> for ImportOptions {
     /// The glTF import's options of the neutral settings (the key reduction's
@@ -45,11 +32,11 @@ impl ExportFormat for Plugin {
     }
 
     fn check(&self, settings: &ExportSettings) -> Result<()> {
-        Ok(export_options(settings, self.0).check()?)
+        Ok(ExportOptions::from_settings(settings, self.0).check()?)
     }
 
     fn export(&self, view: &ExportView<'_>, settings: &ExportSettings) -> Result<Exported> {
-        crate::export_view(view, &export_options(settings, self.0))
+        crate::export_view(view, &ExportOptions::from_settings(settings, self.0))
     }
 }
 

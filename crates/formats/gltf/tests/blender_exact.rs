@@ -13,7 +13,8 @@
 mod common;
 
 use msh::Model;
-use mshconv_convert::{ExportOptions, Report};
+use mshconv_convert::Report;
+use mshconv_gltf::ExportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
 use std::collections::BTreeMap;
 use std::path::Path;

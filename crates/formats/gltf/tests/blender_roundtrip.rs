@@ -11,7 +11,7 @@
 mod common;
 
 use msh::{Mode, ModelRef};
-use mshconv_convert::ExportOptions;
+use mshconv_gltf::ExportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -9,9 +9,10 @@ mod common;
 use mshconv_convert::clips::{
     KEY_TIME_DUPLICATE, KEY_TIME_INVALID, KEY_TIME_ORDER, NO_TRACK, PAST_TIMELINE,
 };
-use mshconv_convert::{ClipList, ExportOptions, GltfFormat, LoopMode};
+use mshconv_convert::{ClipList, LoopMode};
 use mshconv_gltf::msh_to_gltf;
 use mshconv_gltf::{import_with_clips, ImportOptions};
+use mshconv_gltf::{ExportOptions, GltfFormat};
 
 /// Animated standard fixtures of at least 8 frames, with a clip list over each.
 fn animated() -> Vec<(String, Vec<u8>, ClipList)> {

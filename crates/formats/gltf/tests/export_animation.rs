@@ -8,8 +8,9 @@ mod common;
 
 use gltf::animation::util::ReadOutputs;
 use mshconv_convert::axes::Axes;
-use mshconv_convert::{Axis, Clip, ClipList, ExportOptions, Rotation};
+use mshconv_convert::{Axis, Clip, ClipList, Rotation};
 use mshconv_gltf::msh_to_gltf;
+use mshconv_gltf::ExportOptions;
 
 type Quat = [f64; 4]; // x, y, z, w
 

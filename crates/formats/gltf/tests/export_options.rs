@@ -3,8 +3,8 @@
 
 mod common;
 
-use mshconv_convert::{ExportOptions, GltfFormat};
 use mshconv_gltf::msh_to_gltf;
+use mshconv_gltf::{ExportOptions, GltfFormat};
 
 fn fixture(rel: &str) -> Vec<u8> {
     std::fs::read(common::root().join("fixtures/small").join(rel)).unwrap()

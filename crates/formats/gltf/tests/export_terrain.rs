@@ -5,9 +5,10 @@
 
 mod common;
 
-use mshconv_convert::{Axis, ExportOptions, GltfFormat};
+use mshconv_convert::Axis;
 use mshconv_gltf::ImportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
+use mshconv_gltf::{ExportOptions, GltfFormat};
 use std::collections::BTreeMap;
 
 const RES1: u32 = 1;

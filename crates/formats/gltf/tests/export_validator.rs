@@ -3,8 +3,8 @@
 
 mod common;
 
-use mshconv_convert::{ExportOptions, GltfFormat};
 use mshconv_gltf::msh_to_gltf;
+use mshconv_gltf::{ExportOptions, GltfFormat};
 
 #[test]
 fn every_fixture_exports_to_validator_clean_gltf_and_glb() {

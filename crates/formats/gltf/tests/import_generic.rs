@@ -6,9 +6,9 @@
 mod common;
 
 use msh::{Mode, ModelKind, ModelRef};
-use mshconv_convert::{ExportOptions, GltfFormat};
 use mshconv_gltf::ImportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
+use mshconv_gltf::{ExportOptions, GltfFormat};
 
 fn strip_extras(v: &mut serde_json::Value) {
     match v {

@@ -14,7 +14,7 @@ mod common_gltf;
 
 use common::gltf_build::Doc;
 use common::gltf_sampler::{Evaluator, Motion};
-use mshconv_convert::ExportOptions;
+use mshconv_gltf::ExportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
 use mshconv_gltf::{AnimationChoice, ImportOptions};
 use std::path::Path;

@@ -3,9 +3,9 @@
 
 mod common;
 
-use mshconv_convert::{ExportOptions, GltfFormat};
 use mshconv_gltf::ImportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
+use mshconv_gltf::{ExportOptions, GltfFormat};
 
 fn no_files(_: &str) -> Option<Vec<u8>> {
     None

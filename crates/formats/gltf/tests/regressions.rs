@@ -6,12 +6,12 @@ use std::path::Path;
 fn assert_round_trips(bytes: &[u8]) {
     msh::open(bytes, msh::Mode::Strict).expect("valid");
     for format in [
-        mshconv_convert::GltfFormat::Glb,
-        mshconv_convert::GltfFormat::Gltf,
+        mshconv_gltf::GltfFormat::Glb,
+        mshconv_gltf::GltfFormat::Gltf,
     ] {
         let (gltf, _) = mshconv_gltf::msh_to_gltf(
             bytes,
-            &mshconv_convert::ExportOptions {
+            &mshconv_gltf::ExportOptions {
                 format,
                 ..Default::default()
             },

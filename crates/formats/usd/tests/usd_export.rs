@@ -11,8 +11,9 @@ mod common;
 mod usd_read;
 
 use mshconv_convert::axes::Axes;
-use mshconv_convert::{Axis, ClipList, ExportOptions, Rotation};
+use mshconv_convert::{Axis, ClipList, Rotation};
 use mshconv_gltf::msh_to_gltf;
+use mshconv_gltf::ExportOptions;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;

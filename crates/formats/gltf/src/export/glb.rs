@@ -2,8 +2,8 @@
 
 use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
+use crate::export_options::GltfFormat;
 use crate::extras::{self as ex, wrap};
-use crate::options::GltfFormat;
 use crate::report::Report;
 use gltf_json as json;
 

@@ -9,8 +9,8 @@
 use super::super::extras::wrap;
 use super::Exporter;
 use crate::codes::Code;
+use crate::export_options::GltfFormat;
 use crate::look::{side_file_name, Alpha, Look, Material, Texture};
-use crate::options::GltfFormat;
 use base64::Engine as _;
 use gltf_json as json;
 use gltf_json::validation::Checked;

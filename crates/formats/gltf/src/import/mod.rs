@@ -68,15 +68,15 @@ impl Resolved {
         &self,
         extras: &ModelExtras,
         clips: Option<mshconv_convert::ClipList>,
-    ) -> mshconv_convert::ExportOptions {
-        mshconv_convert::ExportOptions {
+    ) -> crate::ExportOptions {
+        crate::ExportOptions {
             lod: extras.options.lod,
             group: extras.options.group,
             fps: self.fps,
             axis: self.axis,
             rotation: self.rotation,
-            format: mshconv_convert::GltfFormat::Glb,
-            name: mshconv_convert::ExportOptions::default().name,
+            format: crate::GltfFormat::Glb,
+            name: crate::ExportOptions::default().name,
             clips,
         }
     }

@@ -12,8 +12,8 @@ use super::read::{self, Source};
 use super::{lossless, Resolved};
 use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
+use crate::export_options::{ExportOptions, GltfFormat};
 use crate::extras::ModelExtras;
-use crate::options::{ExportOptions, GltfFormat};
 
 fn refuse(why: impl std::fmt::Display) -> Error {
     Error::new(

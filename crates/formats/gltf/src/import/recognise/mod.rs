@@ -116,7 +116,7 @@ pub(super) fn recognise(
 pub(super) fn terrain(
     src: &Source<'_>,
     extras: &ModelExtras,
-    options: &mshconv_convert::ExportOptions,
+    options: &crate::ExportOptions,
     input_len: usize,
 ) -> Result<Option<Vec<u8>>> {
     let Some(bytes) = extras
