@@ -23,6 +23,7 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap};
 use bytes::{Bytes, BytesMut};
 use http_body_util::BodyExt;
+use mshconv_app::OptionName;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
@@ -239,12 +240,22 @@ fn content_type(headers: &HeaderMap) -> &str {
         .unwrap_or("")
 }
 
+/// The fields of a conversion's multipart upload, in the order
+/// [`multipart`] reads them: the model, an OBJ's `.mtl`, the clip list (the
+/// field its row of `mshconv_app::OPTIONS` names), the look's three files.
+fn upload_fields() -> [&'static str; 6] {
+    let clips = OptionName::Clips.spec().field.unwrap_or("clips");
+    ["file", "mtl", clips, "wear", "materials", "textures"]
+}
+
 async fn multipart(content_type: &str, bytes: Bytes, charge: Charge) -> Result<Upload, ApiError> {
+    let allowed = upload_fields();
+    let clips_field = allowed[2];
     let [file, mtl, clips, wear, materials, textures] = fields(
         content_type,
         bytes,
-        ["file", "mtl", "clips", "wear", "materials", "textures"],
-        "send the model as `file` (and an OBJ's material library as `mtl`, a clip list as `clips`); a model's look as `wear`, `materials`, `textures`; options go in the query string",
+        allowed,
+        &format!("send the model as `file` (and an OBJ's material library as `mtl`, a clip list as `{clips_field}`); a model's look as `wear`, `materials`, `textures`; options go in the query string"),
     )
     .await?;
     let (bytes, filename) = file.ok_or_else(|| {
@@ -336,4 +347,27 @@ pub async fn read_archive_upload(
             charge,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_option_given_as_a_field_is_read_from_the_upload() {
+        let fields = upload_fields();
+        let given: Vec<_> = mshconv_app::OPTIONS
+            .iter()
+            .filter_map(|row| row.field)
+            .collect();
+        assert!(!given.is_empty());
+        for field in given {
+            assert!(fields.contains(&field), "{field}");
+        }
+        // Each field once.
+        let mut sorted = fields.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), fields.len());
+    }
 }
