@@ -122,7 +122,8 @@
 # - issue 32's plug-ins (session 12): the web page is served as ES modules
 #   (/app.js imports /app/*.js; openapi.json's page description names them);
 #   a .usda or .obj written to stdout with PNGs beside says
-#   note[convert.textures_not_written] (was .gltf only); an upload's
+#   note[convert.textures_not_written] (was .gltf only), an .obj written to
+#   stdout note[convert.mtl_not_written] (its .mtl is not written); an upload's
 #   gltf.missing_buffer detail reads "... is not available. The service ..."
 #   (the detail is not compared). Against b45a602 (session 11's end), at
 #   3f9c666: 1043 identical, 0 differ; against d18a12d at 7c6bc30: 898

@@ -237,8 +237,20 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.output.as_os_str() == "-" {
-        // For stdout: the .obj alone, no .mtl.
-        let pngs = output.files[1..].iter().any(|f| f.name.ends_with(".png"));
+        // For stdout: the main file alone; what it names beside it is said.
+        let side = &output.files[1..];
+        if let Some(mtl) = side.iter().find(|f| f.name.ends_with(".mtl")) {
+            if !args.quiet {
+                out::note_line(
+                    CliNote::ConvertMtlNotWritten.code(),
+                    &format!(
+                        "the .obj names {} beside it, which is not written to stdout (its materials are in it); give an output file",
+                        mtl.name
+                    ),
+                );
+            }
+        }
+        let pngs = side.iter().any(|f| f.name.ends_with(".png"));
         if pngs && !args.quiet {
             out::note_line(
                 CliNote::ConvertTexturesNotWritten.code(),

@@ -77,6 +77,8 @@ pub enum CliNote {
     InputFormatSniffed,
     /// `convert.textures_not_written`: a model written to stdout (`.gltf`, `.usda`, `.obj`) names PNG files that are not written
     ConvertTexturesNotWritten,
+    /// `convert.mtl_not_written`: an `.obj` written to stdout names its `.mtl`, which is not written
+    ConvertMtlNotWritten,
     /// `archive.replaced`: an archive entry was replaced
     ArchiveReplaced,
     /// `archive.added`: an archive entry was added
@@ -97,6 +99,7 @@ impl CliNote {
     pub const ALL: &'static [CliNote] = &[
         CliNote::InputFormatSniffed,
         CliNote::ConvertTexturesNotWritten,
+        CliNote::ConvertMtlNotWritten,
         CliNote::ArchiveReplaced,
         CliNote::ArchiveAdded,
         CliNote::ArchiveRemoved,
@@ -110,6 +113,7 @@ impl CliNote {
         match self {
             CliNote::InputFormatSniffed => "input.format_sniffed",
             CliNote::ConvertTexturesNotWritten => "convert.textures_not_written",
+            CliNote::ConvertMtlNotWritten => "convert.mtl_not_written",
             CliNote::ArchiveReplaced => "archive.replaced",
             CliNote::ArchiveAdded => "archive.added",
             CliNote::ArchiveRemoved => "archive.removed",

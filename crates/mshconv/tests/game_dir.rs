@@ -131,4 +131,13 @@ fn a_model_on_stdout_says_its_pngs_are_not_written() {
         let (_, stderr) = run(to, false);
         assert!(!stderr.contains(note), "{to}: {stderr}");
     }
+    // An .obj's .mtl is not written to stdout either, and that is said.
+    let mtl = "note[convert.mtl_not_written]: the .obj names";
+    for game_dir in [false, true] {
+        let (obj, stderr) = run("obj", game_dir);
+        assert!(stderr.contains(mtl), "{stderr}");
+        assert!(String::from_utf8_lossy(&obj).contains("\nmtllib "));
+    }
+    let (_, stderr) = run("gltf", false);
+    assert!(!stderr.contains("convert.mtl_not_written"), "{stderr}");
 }
