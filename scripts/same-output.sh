@@ -123,7 +123,8 @@
 #   (/app.js imports /app/*.js; openapi.json's page description names them);
 #   a .usda or .obj written to stdout with PNGs beside says
 #   note[convert.textures_not_written] (was .gltf only), an .obj written to
-#   stdout note[convert.mtl_not_written] (its .mtl is not written); an upload's
+#   stdout note[convert.mtl_not_written] (its .mtl is not written); --clips
+#   (or clips=) with an OBJ export says note[export.clips_ignored]; an upload's
 #   gltf.missing_buffer detail reads "... is not available. The service ..."
 #   (the detail is not compared). Against b45a602 (session 11's end), at
 #   3f9c666: 1043 identical, 0 differ; against d18a12d at 7c6bc30: 898

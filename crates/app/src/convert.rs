@@ -92,6 +92,8 @@ pub fn convert(
         true => clips_beside(options, resources, &names.model)?,
         false => (None, None),
     };
+    // Clips asked for a format without animation are said, not dropped silently.
+    let clips_ignored = !exporter.takes_clips() && options.clips.is_some();
     settings.clips = clips;
     exporter.check(&settings)?;
     let game = resources.look();
@@ -107,6 +109,17 @@ pub fn convert(
         crate::game::add_notes(&view, game, &mut report);
     }
     note_clips_beside(&mut report, beside);
+    if clips_ignored {
+        report.note(
+            // The core's code: the clips are not written, as for a model whose
+            // animation tables travel raw.
+            mshconv_convert::codes::Code::ExportClipsIgnored.code(),
+            format!(
+                "the clips are not written: .{} holds no animation (only the rest pose)",
+                to.name()
+            ),
+        );
+    }
     let mut files = vec![file(to.name(), exported.main)];
     // Then the files beside it (an .obj's .mtl first, before the PNGs it names).
     files.extend(

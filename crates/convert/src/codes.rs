@@ -24,7 +24,7 @@ pub enum Code {
     ExportAlphaMode,
     /// `export.animation_baked`: node …: its keys and frame map are not the canonical layout the glTF timeline can show as is; sampled as the engine does at every frame 0..=
     ExportAnimationBaked,
-    /// `export.clips_ignored`: the clips apply to standard models only: this model's animation tables travel raw
+    /// `export.clips_ignored`: the clips are not written: the model's animation tables travel raw (the clips apply to standard models only), or the format holds no animation (OBJ)
     ExportClipsIgnored,
     /// `export.degenerate_quaternion`: node …: some rotation keys are not unit length; written normalised
     ExportDegenerateQuaternion,

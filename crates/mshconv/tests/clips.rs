@@ -164,3 +164,44 @@ fn batch_takes_clips_and_writes_clip_lists_back() {
         std::fs::read(d.join("in/walker.msh")).unwrap()
     );
 }
+
+#[test]
+fn clips_for_an_obj_are_said_to_be_ignored() {
+    let dir = folder();
+    let d = dir.path();
+    let o = run(
+        d,
+        &[
+            "convert",
+            "walker.msh",
+            "w.obj",
+            "--clips",
+            "idle=0..3:loop",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("note[export.clips_ignored]: the clips are not written: .obj"),
+        "{}",
+        stderr(&o)
+    );
+    // The same .obj as without them.
+    let with_clips = std::fs::read(d.join("w.obj")).unwrap();
+    let plain = run(d, &["convert", "walker.msh", "w.obj"]);
+    assert!(plain.status.success());
+    assert!(!stderr(&plain).contains("export.clips_ignored"));
+    assert_eq!(std::fs::read(d.join("w.obj")).unwrap(), with_clips);
+    // A clip list beside the model is for the formats that animate: no note.
+    std::fs::write(
+        d.join("walker.clips.json"),
+        r#"{"clips": [{"name": "a", "first": 0, "last": 1}]}"#,
+    )
+    .unwrap();
+    let beside = run(d, &["convert", "walker.msh", "b.obj"]);
+    assert!(beside.status.success());
+    assert!(
+        !stderr(&beside).contains("export.clips_"),
+        "{}",
+        stderr(&beside)
+    );
+}
