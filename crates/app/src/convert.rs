@@ -8,7 +8,7 @@ use crate::codes::NoteCode;
 use crate::error::Error;
 use crate::format::Format;
 use crate::options::Options;
-use crate::resources::{Inputs, Resources};
+use crate::resources::Resources;
 use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::plugin::{ExportFormat, ImportFormat};
 use mshconv_convert::{ClipList, ExportView, Imported, Report};
@@ -88,12 +88,13 @@ pub fn convert(
     // look's notes read.
     let exporter = exporter(to)?;
     let mut settings = options.export_settings(names);
-    let (clips, beside) = match exporter.takes_clips() {
+    let takes_clips = exporter.takes_clips();
+    let (clips, beside) = match takes_clips {
         true => clips_beside(options, resources, &names.model)?,
         false => (None, None),
     };
     // Clips asked for a format without animation are said, not dropped silently.
-    let clips_ignored = !exporter.takes_clips() && options.clips.is_some();
+    let clips_ignored = !takes_clips && options.clips.is_some();
     settings.clips = clips;
     exporter.check(&settings)?;
     let game = resources.look();
@@ -145,10 +146,7 @@ pub fn convert_bringing_look(
 ) -> Result<(Output, ImportedLook, Report), Error> {
     from.check_direction(Format::Msh)?;
     let (output, look) = import(input, from, options, names, resources, true)?;
-    let mut look = look.unwrap_or_default();
-    let notes = Report {
-        notes: std::mem::take(&mut look.notes),
-    };
+    let (look, notes) = crate::look_import::notes_apart(look.unwrap_or_default());
     Ok((output, look, notes))
 }
 
@@ -204,8 +202,7 @@ fn import_with(
     resources: &dyn Resources,
     look: bool,
 ) -> Result<Imported, Error> {
-    let inputs: &dyn Inputs = resources;
-    Ok(importer(from)?.import(input, &options.import_settings(), inputs, look)?)
+    Ok(importer(from)?.import(input, &options.import_settings(), resources, look)?)
 }
 
 /// The extension of a model's clip list file, `NAME.clips.json`.

@@ -112,9 +112,6 @@ pub trait Inputs {
     }
 }
 
-/// No file besides the input.
-impl Inputs for () {}
-
 /// A format MSH converts to.
 pub trait ExportFormat: Debug + Sync {
     /// Whether the format holds animation: the application layer then gives

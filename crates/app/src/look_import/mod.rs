@@ -30,6 +30,7 @@ use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 
 pub use naming::{fit_name, ENTRY_NAME_MAX, TEXTURE_NAME_MAX};
+pub(crate) use read::notes_apart;
 pub use read::{brings_look, change_line, read_look};
 pub(crate) use texture::{describe as describe_texture, new_texm, rebuild as rebuild_texture};
 pub use texture::{new_texture_format, new_texture_size, MAX_NEW_TEXTURE_SIDE};

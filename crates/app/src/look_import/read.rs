@@ -23,12 +23,17 @@ pub fn read_look(
     from: Format,
     resources: &dyn Resources,
 ) -> Result<(ImportedLook, Report), Error> {
-    let inputs: &dyn crate::Inputs = resources;
-    let mut look = crate::convert::importer(from)?.read_look(input, inputs)?;
+    let look = crate::convert::importer(from)?.read_look(input, resources)?;
+    Ok(notes_apart(look))
+}
+
+/// A look read back and the notes of reading it, apart (the front ends
+/// report the notes beside the look's plan).
+pub(crate) fn notes_apart(mut look: ImportedLook) -> (ImportedLook, Report) {
     let notes = Report {
         notes: std::mem::take(&mut look.notes),
     };
-    Ok((look, notes))
+    (look, notes)
 }
 
 /// `Textures.lib: add RUST (material 1: 8888 128 x 32, 8 mips)`: what a plan
