@@ -88,6 +88,15 @@ def test_a_repaint_goes_into_the_preferences_game_folder(preference, game):
     assert after["Textures.lib"] != before["Textures.lib"]
     assert after["Textures.lib.bak"] == before["Textures.lib"]
     assert mshconv.Archive(units).read("TANK.MSH") == mshconv.Archive(SMALL / "game" / "units.rlb").read("TANK.MSH")
+    # The export's own option overrides the preference (here a folder without libraries).
+    empty = game.parent / "empty"
+    empty.mkdir()
+    preference.game_dir = str(empty)
+    with pytest.raises(RuntimeError, match=r"\[game_dir.no_libraries\]"):
+        bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="TANK.MSH")
+    written = files_in(game)
+    assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game)) == {"FINISHED"}
+    assert files_in(game) == written, "the look already there: nothing changes"
 
 
 def test_a_dry_run_says_the_files_and_writes_nothing(blender, game, capfd):
