@@ -19,7 +19,9 @@
 //! - [`codes`]: this layer's error and note codes, each defined once;
 //! - [`report`]: the output shapes of `inspect`, `pose` and `validate`;
 //! - [`txn`]: writing the user's files (archives, libraries, WEAR and model):
-//!   locked against other writers, as one transaction, links and modes kept.
+//!   locked against other writers, as one transaction, links and modes kept;
+//! - [`put`]: a model into a file or an archive entry with its look, or a
+//!   dry run saying which files that would change.
 //!
 //! `docs/ARCHITECTURE.md` shows how a request flows through the layers.
 
@@ -39,6 +41,7 @@ pub mod library_files;
 pub mod look_import;
 pub mod names;
 mod options;
+pub mod put;
 pub mod resources;
 pub mod txn;
 

@@ -42,5 +42,7 @@ fn _mshconv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<archive::Entry>()?;
     m.add_class::<validate::Report>()?;
     m.add_class::<validate::Finding>()?;
+    m.add_class::<look::PlannedFile>()?;
+    m.add_class::<look::DryRun>()?;
     Ok(())
 }

@@ -1,20 +1,61 @@
 //! `mshconv.write_model`: a model written to a `.msh` file or an archive
 //! entry, its look (textures, materials, WEAR) into the game folder when one
 //! is given: what `mshconv convert IN OUT[:ENTRY] --game-dir DIR` writes,
-//! through the application layer's plan (`look_import::plan`) and
-//! transaction (`look_import::write::stage`, backups of the libraries).
+//! through the application layer's one operation ([`mshconv_app::put`]),
+//! which locks, plans and writes as a transaction; with `dry_run=True` it
+//! says which files would change and writes nothing.
 
 use crate::archive::HOW_TO_ADD;
 use crate::convert::{input_format, Note};
 use crate::error;
-use mshconv_app::archive::check_model_entry_name;
-use mshconv_app::look_import::write::{backup_path, stage, Place};
-use mshconv_app::look_import::{self, brings_look, change_line, read_look, Action, Libraries};
-use mshconv_app::txn::Lock;
-use mshconv_app::{Error, GameDir, Names, NoResources, Options};
+use mshconv_app::look_import::write::Place;
+use mshconv_app::put::{put_model, PutModel};
 use mshconv_convert::Report;
 use pyo3::prelude::*;
+use pyo3::IntoPyObjectExt;
 use std::path::PathBuf;
+
+/// One file a write writes, or would write: its `path`, the `size` of the
+/// bytes written and the `change`: `"new"`, `"changed"`, `"unchanged"` (the
+/// same bytes written again) or `"backup"` (a library's first backup).
+#[pyclass(module = "mshconv", frozen, get_all)]
+#[derive(Debug, Clone)]
+pub struct PlannedFile {
+    /// The path as the write names it.
+    pub path: String,
+    /// Size of the bytes written, in bytes.
+    pub size: usize,
+    /// `new`, `changed`, `unchanged` or `backup`.
+    pub change: String,
+}
+
+#[pymethods]
+impl PlannedFile {
+    fn __repr__(&self) -> String {
+        format!(
+            "PlannedFile({:?}, size={}, change={:?})",
+            self.path, self.size, self.change
+        )
+    }
+}
+
+/// What `write_model(..., dry_run=True)` would do: the `files` it would
+/// write and the `notes` it would give; nothing was written.
+#[pyclass(module = "mshconv", frozen, get_all)]
+#[derive(Debug, Clone)]
+pub struct DryRun {
+    /// Every file the write would write, in order.
+    pub files: Vec<PlannedFile>,
+    /// The notes of the write.
+    pub notes: Vec<Note>,
+}
+
+#[pymethods]
+impl DryRun {
+    fn __repr__(&self) -> String {
+        format!("DryRun(files={:?}, notes={})", self.files, self.notes.len())
+    }
+}
 
 /// The notes of a report.
 fn notes_of(report: &Report) -> Vec<Note> {
@@ -28,20 +69,15 @@ fn notes_of(report: &Report) -> Vec<Note> {
         .collect()
 }
 
-/// A file or entry name's stem, the model's name.
-fn stem_of(name: &str) -> String {
-    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
-    base.rsplit_once('.').map_or(base, |(s, _)| s).to_string()
-}
-
 /// Writes the model `data` (an `.msh`, kept byte for byte, or a glTF/GLB/OBJ,
 /// converted) to `path`, or into its archive entry `entry` (replacing it;
 /// adding it only with `add`). With `game_dir`, a glTF's or OBJ's look goes
 /// into the game folder's libraries (each backed up the first time,
 /// `Textures.lib.bak`) and the model's WEAR, all in one transaction with the
-/// model. Returns the notes (the CLI's `note[...]` lines).
+/// model. Returns the notes (the CLI's `note[...]` lines); with `dry_run`,
+/// a `DryRun` of the files it would write, writing nothing.
 #[pyfunction]
-#[pyo3(signature = (data, path, *, entry=None, add=false, game_dir=None))]
+#[pyo3(signature = (data, path, *, entry=None, add=false, game_dir=None, dry_run=false))]
 pub fn write_model(
     py: Python<'_>,
     data: &[u8],
@@ -49,87 +85,38 @@ pub fn write_model(
     entry: Option<String>,
     add: bool,
     game_dir: Option<PathBuf>,
-) -> PyResult<Vec<Note>> {
-    error::run(py, || {
-        let from = input_format(data, None)?;
-        let (place, stem) = match entry {
-            Some(name) => {
-                check_model_entry_name(&name)?;
-                let stem = stem_of(&name);
-                (
-                    Place::Entry {
-                        archive: path,
-                        name,
-                    },
-                    stem,
-                )
-            }
-            None => {
-                let stem = stem_of(&path.to_string_lossy());
-                (Place::File(path), stem)
-            }
+    dry_run: bool,
+) -> PyResult<Py<PyAny>> {
+    let outcome = error::run(py, || {
+        let place = match entry {
+            Some(name) => Place::Entry {
+                archive: path,
+                name,
+            },
+            None => Place::File(path),
         };
-        let (msh, report) = mshconv_app::model_as_msh(
+        put_model(&PutModel {
             data,
-            from,
-            &Options::default(),
-            &Names::same(&stem),
-            &NoResources,
-        )?;
-        let mut notes = notes_of(&report);
-        let game = match game_dir {
-            Some(dir) if brings_look(from) => Some(GameDir::open(&dir)?),
-            _ => None,
-        };
-        let Some(game) = game else {
-            write_alone(&place, msh, add)?;
-            return Ok(notes);
-        };
-        look_import::check_libraries(game.dir(), false)?;
-        let lock = Lock::acquire(&place.lock_paths(&game), &mut |_| {})?;
-        let (look, read_notes) = read_look(data, from, &NoResources)?;
-        let libs = Libraries::read(game.dir())?;
-        let plan = look_import::plan(&look, &libs, place.existing_wear().as_deref())?;
-        let mut txn = lock.transaction();
-        stage(&mut txn, &plan, &libs, &place, msh, |editor, name, msh| {
-            editor.put_model(name, msh, add, HOW_TO_ADD)
-        })?;
-        let written = txn.commit()?;
-        notes.extend(notes_of(&read_notes));
-        notes.extend(notes_of(&plan.report));
-        for lib in [&libs.textures, &libs.materials] {
-            let backup = backup_path(&lib.path);
-            if written.wrote(&backup) {
-                notes.push(Note {
-                    code: mshconv_app::NoteCode::LookBackup.code().into(),
-                    message: format!("{} saved as {}", lib.path.display(), backup.display()),
-                });
-            }
-        }
-        for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
-            notes.push(Note {
-                code: mshconv_app::NoteCode::LookEntry.code().into(),
-                message: change_line(c),
-            });
-        }
-        Ok(notes)
-    })
-}
-
-/// The model alone at `place`, under the folder's lock, as one transaction.
-fn write_alone(place: &Place, msh: Vec<u8>, add: bool) -> Result<(), Error> {
-    match place {
-        Place::File(output) => {
-            let lock = Lock::acquire(std::slice::from_ref(output), &mut |_| {})?;
-            let mut txn = lock.transaction();
-            txn.replace(output, msh);
-            txn.commit()?;
-        }
-        Place::Entry { archive, name } => {
-            crate::archive::edit(archive, |editor| {
-                editor.put_model(name, msh, add, HOW_TO_ADD)
-            })?;
-        }
+            from: input_format(data, None)?,
+            place,
+            add,
+            game_dir: game_dir.as_deref(),
+            how_to_add: HOW_TO_ADD,
+            dry_run,
+        })
+    })?;
+    let notes = notes_of(&outcome.report);
+    if !dry_run {
+        return notes.into_py_any(py);
     }
-    Ok(())
+    let files = outcome
+        .files
+        .into_iter()
+        .map(|f| PlannedFile {
+            path: f.path.display().to_string(),
+            size: f.size,
+            change: f.change.word().to_string(),
+        })
+        .collect();
+    DryRun { files, notes }.into_py_any(py)
 }

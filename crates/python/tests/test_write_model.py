@@ -69,3 +69,37 @@ def test_a_folder_without_libraries_is_refused(tmp_path):
         mshconv.write_model(glb, tmp_path / "m.msh", game_dir=empty)
     assert e.value.code == "game_dir.no_libraries"
     assert not (tmp_path / "m.msh").exists()
+
+
+def files_in(folder):
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.is_file()}
+
+
+def test_a_dry_run_says_what_would_change_and_writes_nothing(game, tmp_path):
+    archive = mshconv.Archive(game / "units.rlb")
+    tank, wear = archive.read("TANK.MSH"), archive.read("TANK.WEA")
+    glb = mshconv.convert(tank, "glb", game_dir=game, wear=wear).files["model.glb"]
+    before, out_before = files_in(game), files_in(tmp_path)
+    # Unedited into its entry: the archive would get the bytes it has.
+    plan = mshconv.write_model(glb, game / "units.rlb", entry="TANK.MSH", game_dir=game, dry_run=True)
+    assert isinstance(plan, mshconv.DryRun)
+    assert [(f.path, f.change) for f in plan.files] == [(str(game / "units.rlb"), "unchanged")]
+    assert plan.files[0].size == len(before["units.rlb"])
+    # Into a new file: the model and its WEAR beside it would be made.
+    out = tmp_path / "tank.msh"
+    plan = mshconv.write_model(glb, out, game_dir=game, dry_run=True)
+    assert sorted((f.path, f.size, f.change) for f in plan.files) == sorted(
+        [(str(out), len(tank), "new"), (str(tmp_path / "tank.wea"), len(wear), "new")]
+    )
+    # Another model into the entry: the archive would change.
+    other = mshconv.convert(MODELS[0].read_bytes(), "glb").files["model.glb"]
+    plan = mshconv.write_model(other, game / "units.rlb", entry="TANK.MSH", dry_run=True)
+    assert [f.change for f in plan.files] == ["changed"]
+    # The put rule holds in a dry run too.
+    with pytest.raises(mshconv.Error) as e:
+        mshconv.write_model(other, game / "units.rlb", entry="TANKK.MSH", dry_run=True)
+    assert e.value.code == "archive.no_such_entry"
+    assert files_in(game) == before and files_in(tmp_path) == out_before, "nothing written"
+    # Without dry_run the same call writes, and says what it wrote as notes.
+    assert isinstance(mshconv.write_model(other, game / "units.rlb", entry="TANK.MSH"), list)
+    assert files_in(game)["units.rlb"] != before["units.rlb"]

@@ -38,3 +38,37 @@ def blender():
     if not hasattr(bpy.types, "IMPORT_SCENE_OT_parkan_msh"):
         mshconv_blender.register()
     return bpy
+
+
+@pytest.fixture
+def game(tmp_path):
+    """A copy of the fixture game's folder."""
+    import shutil
+
+    folder = tmp_path / "game"
+    shutil.copytree(GAME, folder)
+    return folder
+
+
+@pytest.fixture
+def preference(blender):
+    """The add-on enabled as Blender enables it, for its preferences
+    (``preference.game_dir``); registered as before afterwards."""
+    import addon_utils
+
+    import mshconv_blender
+
+    mshconv_blender.unregister()
+    addon_utils.enable("mshconv_blender", default_set=True)
+    yield blender.context.preferences.addons["mshconv_blender"].preferences
+    addon_utils.disable("mshconv_blender", default_set=True)
+    mshconv_blender.register()
+
+
+def repaint_one_texture(bpy):
+    """Inverts the colour of one pixel of the first image with pixels."""
+    image = next(i for i in bpy.data.images if i.size[0] > 0)
+    pixels = list(image.pixels)
+    pixels[0:4] = [1.0 - pixels[0], 1.0 - pixels[1], 1.0 - pixels[2], pixels[3]]
+    image.pixels = pixels
+    image.update()

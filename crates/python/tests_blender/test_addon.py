@@ -6,7 +6,7 @@ import shutil
 import pytest
 
 import mshconv
-from conftest import GAME, MODELS, ROOT, SMALL
+from conftest import GAME, MODELS, ROOT, SMALL, repaint_one_texture
 
 
 def objects_in(bpy, coll_name):
@@ -211,11 +211,7 @@ def test_the_look_goes_back_into_the_game_folder(blender, tmp_path):
     assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game)) == {"FINISHED"}
     assert {p.name: p.read_bytes() for p in game.iterdir() if p.is_file()} == before, "unedited: nothing changes"
     # Repaint one texture: Textures.lib changes (after its backup), the model does not.
-    image = next(i for i in bpy.data.images if i.size[0] > 0)
-    pixels = list(image.pixels)
-    pixels[0:4] = [1.0 - pixels[0], 1.0 - pixels[1], 1.0 - pixels[2], pixels[3]]
-    image.pixels = pixels
-    image.update()
+    repaint_one_texture(bpy)
     assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game)) == {"FINISHED"}
     assert (game / "Textures.lib").read_bytes() != before["Textures.lib"]
     assert (game / "Textures.lib.bak").read_bytes() == before["Textures.lib"]

@@ -8,7 +8,7 @@ use super::{Libraries, Library, LookPlan};
 use crate::archive::{Editor, Placed};
 use crate::error::Error;
 use crate::game::{find_in_folder, wear_name, wear_sibling, GameDir, MATERIAL_LIB, TEXTURES_LIB};
-use crate::txn::Transaction;
+use crate::txn::Stage;
 use mshconv_material::WEAR_TYPE_ID;
 use std::path::{Path, PathBuf};
 
@@ -92,22 +92,23 @@ impl Place {
 /// (`Textures.lib.bak`); given textures first, so that materials never name
 /// a texture that is not there yet (docs/MATERIALS.md).
 pub fn stage_libraries<'a>(
-    txn: &mut Transaction<'_>,
+    txn: &mut impl Stage,
     changed: impl IntoIterator<Item = (&'a Library, &'a Vec<u8>)>,
 ) {
     for (lib, bytes) in changed {
         if let Some(old) = &lib.bytes {
             txn.backup(backup_path(&lib.path), old.clone(), &lib.path);
         }
-        txn.replace(&lib.path, bytes.clone());
+        txn.replace(lib.path.clone(), bytes.clone());
     }
 }
 
-/// Adds every file of `plan` and the model `msh` at `place` to `txn`: the
+/// Adds every file of `plan` and the model `msh` at `place` to `txn` (a
+/// transaction, or a dry run's preview): the
 /// changed libraries, then the WEAR and the model. Into an archive, `put`
 /// places the model (the front end's put rule) and the WEAR is put beside it.
 pub fn stage(
-    txn: &mut Transaction<'_>,
+    txn: &mut impl Stage,
     plan: &LookPlan,
     libs: &Libraries,
     place: &Place,
@@ -122,7 +123,7 @@ pub fn stage(
     match place {
         Place::File(output) => {
             txn.replace(wear_file(output), plan.wear.clone());
-            txn.replace(output, msh);
+            txn.replace(output.clone(), msh);
             Ok(None)
         }
         Place::Entry { archive, name } => {
@@ -131,7 +132,7 @@ pub fn stage(
                 .map_err(|e| e.context(format!("archive {}", archive.display())))?;
             let placed = put(&mut editor, name, msh)?;
             editor.put(&wear_name(name), Some(WEAR_TYPE_ID), plan.wear.clone())?;
-            txn.replace(archive, editor.write()?);
+            txn.replace(archive.clone(), editor.write()?);
             Ok(Some(placed))
         }
     }

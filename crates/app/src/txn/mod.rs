@@ -16,16 +16,20 @@
 //!   kept); a replaced file keeps its mode, group (and owner, for root); a
 //!   read-only or hard-linked file is refused (`io.read_only`,
 //!   `io.hard_linked`) before anything is written.
+//! - [`Preview`]: a dry run's files staged as a transaction's are
+//!   ([`Stage`]), each said to be new, changed or unchanged, none written.
 
 mod file;
 mod hook;
 mod journal;
 mod lock;
+mod preview;
 
 pub use file::{check_replaceable, folder_of, keep_metadata, real_path, sync_folder, write_temp};
 pub use hook::HOOK_VAR;
 pub use journal::{parse as parse_journal, Found as FoundJournal, Journal, JOURNAL};
 pub use lock::{recover_pending, Event, Lock, LOCK_FILE};
+pub use preview::{Change, FileChange, Preview, Stage};
 
 use crate::Error;
 use file::{copy_exclusively, remove_if_there};
@@ -106,6 +110,15 @@ impl<'a> Transaction<'a> {
     /// Whether nothing was added.
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()
+    }
+
+    /// What committing would do to each file, as a [`Preview`] says it
+    /// (asked before [`Transaction::commit`]: the files as they are now).
+    pub fn changes(&self) -> Vec<FileChange> {
+        self.steps
+            .iter()
+            .filter_map(|s| preview::change_of(&s.shown, &s.bytes, s.only_if_absent))
+            .collect()
     }
 
     /// Writes every file: all or none. On failure every file is as it was
@@ -213,6 +226,16 @@ impl<'a> Transaction<'a> {
             placed.push((step, target));
         }
         Ok(placed)
+    }
+}
+
+impl Stage for Transaction<'_> {
+    fn replace(&mut self, path: PathBuf, bytes: Vec<u8>) {
+        Transaction::replace(self, path, bytes);
+    }
+
+    fn backup(&mut self, path: PathBuf, bytes: Vec<u8>, of: &Path) {
+        Transaction::backup(self, path, bytes, of);
     }
 }
 

@@ -8,9 +8,10 @@
   ``read(name)``, ``put(name, data, add=False)``, ``remove(name)``; edits are
   written as the CLI writes them (locked, atomic, durable).
 - ``validate(data)``: strict validation of a model, with every finding.
-- ``write_model(data, path, *, entry=None, add=False, game_dir=None)``: a model
-  into a ``.msh`` file or an archive entry, its look (textures, materials,
-  WEAR) into the game folder: ``mshconv convert IN OUT --game-dir DIR``.
+- ``write_model(data, path, *, entry=None, add=False, game_dir=None, dry_run=False)``:
+  a model into a ``.msh`` file or an archive entry, its look (textures,
+  materials, WEAR) into the game folder: ``mshconv convert IN OUT --game-dir
+  DIR``; with ``dry_run=True`` a ``DryRun`` of the files it would write.
 - ``Error`` (a ``ValueError``): ``.code`` is the code the CLI prints.
 
 The work runs with the GIL released: threads convert in parallel.
@@ -18,11 +19,13 @@ The work runs with the GIL released: threads convert in parallel.
 
 from ._mshconv import (
     Archive,
+    DryRun,
     Entry,
     Error,
     Finding,
     Note,
     Output,
+    PlannedFile,
     Report,
     __version__,
     convert,
@@ -32,11 +35,13 @@ from ._mshconv import (
 
 __all__ = [
     "Archive",
+    "DryRun",
     "Entry",
     "Error",
     "Finding",
     "Note",
     "Output",
+    "PlannedFile",
     "Report",
     "__version__",
     "convert",

@@ -2,7 +2,7 @@
 
 from os import PathLike
 from pathlib import Path
-from typing import Literal
+from typing import Literal, overload
 
 __version__: str
 
@@ -106,6 +106,27 @@ class Report:
 def validate(data: bytes) -> Report:
     """Validates a model's bytes strictly; damage becomes findings."""
 
+class PlannedFile:
+    """One file a write writes, or would write (``write_model(..., dry_run=True)``)."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def size(self) -> int:
+        """The size of the bytes written."""
+    @property
+    def change(self) -> Literal["new", "changed", "unchanged", "backup"]:
+        """``unchanged``: the same bytes written again; ``backup``: a library's first backup."""
+
+class DryRun:
+    """What ``write_model(..., dry_run=True)`` would do; nothing was written."""
+
+    @property
+    def files(self) -> list[PlannedFile]: ...
+    @property
+    def notes(self) -> list[Note]: ...
+
+@overload
 def write_model(
     data: bytes,
     path: str | PathLike[str],
@@ -113,9 +134,31 @@ def write_model(
     entry: str | None = None,
     add: bool = False,
     game_dir: str | PathLike[str] | None = None,
-) -> list[Note]:
+    dry_run: Literal[False] = False,
+) -> list[Note]: ...
+@overload
+def write_model(
+    data: bytes,
+    path: str | PathLike[str],
+    *,
+    entry: str | None = None,
+    add: bool = False,
+    game_dir: str | PathLike[str] | None = None,
+    dry_run: Literal[True],
+) -> DryRun: ...
+def write_model(
+    data: bytes,
+    path: str | PathLike[str],
+    *,
+    entry: str | None = None,
+    add: bool = False,
+    game_dir: str | PathLike[str] | None = None,
+    dry_run: bool = False,
+) -> list[Note] | DryRun:
     """Writes a model (``.msh`` as it is, glTF/GLB/OBJ converted) to ``path``,
     or into its archive entry ``entry`` (added only with ``add``); with
     ``game_dir``, a glTF's or OBJ's look goes into the game folder's
     libraries (backed up the first time) and the model's WEAR, in one
-    transaction: ``mshconv convert IN OUT[:ENTRY] --game-dir DIR``."""
+    transaction: ``mshconv convert IN OUT[:ENTRY] --game-dir DIR``. Returns
+    the notes; with ``dry_run=True``, a ``DryRun`` of the files it would
+    write (``mshconv convert ... --dry-run``), writing nothing."""

@@ -6,10 +6,13 @@ Blender's own glTF importer, and reorganised for editing (the other levels of
 detail and groups as hidden collections); the export undoes that, writes glTF
 with the settings the exact round trip needs and converts it back with the
 library, into a ``.msh`` or an archive entry. An unedited model comes back
-byte for byte. No format rule is implemented here.
+byte for byte. The export writes the model the import made (its collection),
+leaving the rest of the scene out. No format rule is implemented here, and
+no file is written but by the library.
 
 Scripts: ``bpy.ops.import_scene.parkan_msh(filepath=..., entry="", game_dir="")``
-and ``bpy.ops.export_scene.parkan_msh(filepath=..., entry="", game_dir="", add=False)``.
+and ``bpy.ops.export_scene.parkan_msh(filepath=..., entry="", game_dir="", add=False, dry_run=False)``
+(``game_dir`` empty: the preference's game folder).
 Installed from the wheel (``pip install mshconv``), ``mshconv_blender.register()``
 enables it; as a Blender extension (scripts/blender-extension.sh) Blender does.
 """

@@ -3,13 +3,15 @@
 import os
 import pathlib
 import tempfile
+import traceback
 
 import bpy
 from bpy_extras.io_utils import ExportHelper, ImportHelper
 
 import mshconv
 
-from . import preferences, scene
+from . import models, preferences, scene
+from .codes import Refused, io_code
 
 GLTF_EXPORT = dict(export_format="GLB", export_extras=True)
 """Blender's glTF export for the exact way back (docs/BLENDER.md, "Export
@@ -19,16 +21,48 @@ FPS = 24
 """The scene rate the library's export plays one game frame per Blender frame at."""
 
 
-def report_error(operator, e: mshconv.Error) -> set:
+def fail(operator, code: str, message: str) -> set:
     """An error as a Blender report with its code; the operator is cancelled."""
-    operator.report({"ERROR"}, f"[{e.code}] {e}")
+    operator.report({"ERROR"}, f"[{code}] {message}")
     return {"CANCELLED"}
+
+
+def reported(operator, work) -> set:
+    """Runs `work()`: every failure becomes a report with its code (the
+    library's, the add-on's, a file's `io.*`), never a traceback; a bug in
+    the add-on is `internal`, its traceback printed to the console."""
+    try:
+        return work()
+    except (mshconv.Error, Refused) as e:
+        return fail(operator, e.code, str(e))
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        return fail(operator, io_code(e), f"{where}{e.strerror or e}")
+    except Exception as e:  # noqa: BLE001 - a report, not a traceback, for every failure
+        traceback.print_exc()
+        return fail(operator, "internal", f"a bug in the add-on (please report it): {type(e).__name__}: {e}")
+
+
+def blender_gltf(what: str, call) -> set:
+    """Blender's glTF importer or exporter run; its failure is `addon.gltf_failed`."""
+    try:
+        result = call()
+    except RuntimeError as e:
+        raise Refused("addon.gltf_failed", f"Blender's glTF {what} failed: {e}") from None
+    if "FINISHED" not in result:
+        raise Refused("addon.gltf_failed", f"Blender's glTF {what} did not finish ({', '.join(result)})")
+    return result
+
+
+def warn(operator, code: str, message: str) -> None:
+    """A note as a Blender warning with its code."""
+    operator.report({"WARNING"}, f"[{code}] {message}")
 
 
 def report_notes(operator, notes) -> None:
     """Every note of a conversion as a warning."""
     for note in notes:
-        operator.report({"WARNING"}, f"[{note.code}] {note.message}")
+        warn(operator, note.code, note.message)
 
 
 def stem(name: str) -> str:
@@ -78,14 +112,6 @@ def model_collection(context, name: str):
     return coll
 
 
-def set_frame_range(scene, actions) -> None:
-    """The scene's frame range over the imported actions (game frame = Blender frame)."""
-    ranges = [a.frame_range for a in actions]
-    if ranges:
-        scene.frame_start = int(min(r[0] for r in ranges))
-        scene.frame_end = int(max(r[1] for r in ranges))
-
-
 class ImportParkanMsh(bpy.types.Operator, ImportHelper):
     """Import a Parkan model (.msh, or a model of an .rlb archive) with its textures"""
 
@@ -99,25 +125,19 @@ class ImportParkanMsh(bpy.types.Operator, ImportHelper):
 
     def execute(self, context):
         if is_archive(self.filepath) and not self.entry:
-            return self.choose_entry(context)
-        try:
-            return self.import_model(context)
-        except mshconv.Error as e:
-            return report_error(self, e)
+            return reported(self, lambda: self.choose_entry(context))
+        return reported(self, lambda: self.import_model(context))
 
     def choose_entry(self, context):
         """An archive without an entry: a list of its models to choose from (in scripts: an error)."""
-        try:
-            names = model_names(mshconv.Archive(self.filepath))
-        except mshconv.Error as e:
-            return report_error(self, e)
+        names = model_names(mshconv.Archive(self.filepath))
         if context.window is None or bpy.app.background:
-            self.report(
-                {"ERROR"},
-                f"[request.entry_required] {self.filepath} is an archive of {len(names)} models "
-                f"({', '.join(names[:5])}): give entry=",
+            return fail(
+                self,
+                "request.entry_required",
+                f"{self.filepath} is an archive of {len(names)} models "
+                f"({models.some_names(names)}): give entry=",
             )
-            return {"CANCELLED"}
         path, game_dir = self.filepath, self.game_dir
 
         def draw(menu, _context):
@@ -140,22 +160,21 @@ class ImportParkanMsh(bpy.types.Operator, ImportHelper):
         coll = model_collection(context, name)
         actions_before = set(bpy.data.actions)
         objects_before = set(bpy.data.objects)
+        glb_bytes = out.files[f"{name}.glb"]
         with tempfile.TemporaryDirectory() as tmp:
             glb = os.path.join(tmp, f"{name}.glb")
             with open(glb, "wb") as f:
-                f.write(out.files[f"{name}.glb"])
-            result = bpy.ops.import_scene.gltf(filepath=glb)
-        if "FINISHED" not in result:
-            self.report({"ERROR"}, "Blender's glTF importer did not import the model")
-            return {"CANCELLED"}
+                f.write(glb_bytes)
+            blender_gltf("import", lambda: bpy.ops.import_scene.gltf(filepath=glb))
         new_objects = [o for o in bpy.data.objects if o not in objects_before]
         scene.reorganise(new_objects, coll)
-        set_frame_range(scene_, [a for a in bpy.data.actions if a not in actions_before])
+        models.record(coll, scene_, self.filepath, self.entry, models.scene_extras_keys(glb_bytes))
+        models.set_frame_range(scene_, [a for a in bpy.data.actions if a not in actions_before])
         return {"FINISHED"}
 
 
 class ExportParkanMsh(bpy.types.Operator, ExportHelper):
-    """Export the scene's Parkan model to a .msh, or into a model entry of an .rlb archive"""
+    """Export the Parkan model imported into the scene to a .msh, or into a model entry of an .rlb archive"""
 
     bl_idname = "export_scene.parkan_msh"
     bl_label = "Export Parkan model"
@@ -166,64 +185,81 @@ class ExportParkanMsh(bpy.types.Operator, ExportHelper):
     filter_glob: bpy.props.StringProperty(default="*.msh;*.rlb", options={"HIDDEN"})
     entry: entry_property()
     game_dir: preferences.game_dir_property(
-        "The game's folder: the textures and materials go back into its libraries (backed up) and the WEAR"
+        "The game's folder: the textures and materials go back into its libraries (backed up) "
+        "and the WEAR (empty: the add-on's preference)"
     )
     add: bpy.props.BoolProperty(
         name="Add", description="Add the entry when the archive has none of that name", default=False
     )
+    dry_run: bpy.props.BoolProperty(
+        name="Dry run",
+        description="Report the files the export would change, and write nothing",
+        default=False,
+        options={"SKIP_SAVE"},
+    )
+
+    def invoke(self, context, event):
+        """The file browser opens on where the model came from."""
+        model = models.suggested(context)
+        if model is not None and not self.filepath:
+            self.filepath = model[models.SOURCE_FILE]
+            self.entry = model.get(models.SOURCE_ENTRY, "")
+        return ExportHelper.invoke(self, context, event)
 
     def execute(self, context):
         if is_archive(self.filepath) and not self.entry:
-            self.report({"ERROR"}, "[request.entry_required] name the archive's entry to write (entry=)")
-            return {"CANCELLED"}
-        try:
-            return self.export_model(context)
-        except mshconv.Error as e:
-            return report_error(self, e)
+            return fail(self, "request.entry_required", "name the archive's entry to write (entry=)")
+        return reported(self, lambda: self.export_model(context))
 
-    def glb(self, context) -> bytes:
-        """The scene as Blender's glTF export writes it, the reorganisation undone."""
+    def target(self) -> str:
+        """`units.rlb:TANK.MSH` or the file written."""
+        return f"{self.filepath}:{self.entry}" if self.entry else self.filepath
+
+    def glb(self, context, model) -> bytes:
+        """The model's collection (the whole scene without one) as Blender's
+        glTF export writes it, the reorganisation undone."""
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "model.glb")
-            with scene.ShownAsExported(context.scene):
-                bpy.ops.export_scene.gltf(filepath=path, **GLTF_EXPORT)
+            if model is None:
+                with scene.ShownAsExported(context.scene.collection):
+                    blender_gltf("export", lambda: bpy.ops.export_scene.gltf(filepath=path, **GLTF_EXPORT))
+            else:
+                every = models.imported(context.scene)
+                with scene.ShownAsExported(model, context.view_layer), models.SceneAsImported(context.scene, model, every):
+                    blender_gltf(
+                        "export",
+                        lambda: bpy.ops.export_scene.gltf(filepath=path, collection=model.name, **GLTF_EXPORT),
+                    )
             with open(path, "rb") as f:
                 return f.read()
 
     def export_model(self, context):
-        name = stem(self.entry or os.path.basename(self.filepath))
-        glb = self.glb(context)
-        game_dir = preferences.game_dir(self.game_dir) if self.game_dir else ""
+        model = models.choose(context, self.filepath, self.entry)
+        if model is not None:
+            others = models.left_out(context.scene, model)
+            if others:
+                warn(
+                    self,
+                    "addon.left_out",
+                    f"{len(others)} objects not of the model {model.name} "
+                    f"({models.label(model)}) left out of {self.target()}: {models.some_names(others)}",
+                )
+        glb = self.glb(context, model)
+        # The model with its look into the game folder (the preference unless
+        # one is given), as the CLI writes it; the library locks and plans.
+        game_dir = preferences.game_dir(self.game_dir) or None
         entry = self.entry or None
-        if game_dir:
-            # The model with its look into the game folder, as the CLI writes it.
-            notes = mshconv.write_model(glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir)
-            report_notes(self, notes)
+        if self.dry_run:
+            plan = mshconv.write_model(
+                glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir, dry_run=True
+            )
+            report_notes(self, plan.notes)
+            for f in plan.files:
+                self.report({"INFO"}, f"would write {f.path} ({f.change}, {f.size} bytes)")
+            changing = sum(f.change != "unchanged" for f in plan.files)
+            self.report({"INFO"}, f"dry run: {changing} of {len(plan.files)} files would change; nothing written")
             return {"FINISHED"}
-        out = mshconv.convert(glb, "msh", name=name)
-        report_notes(self, out.notes)
-        msh = out.files[f"{name}.msh"]
-        if entry:
-            placed = mshconv.Archive(self.filepath).put(entry, msh, add=self.add)
-            self.report({"INFO"}, f"{self.filepath}:{entry} {placed}")
-            return {"FINISHED"}
-        target = pathlib.Path(self.filepath)
-        for file_name, data in list(out.files.items())[1:]:
-            write_atomically(target.with_name(file_name.replace(name, target.stem, 1)), data)
-        write_atomically(target, msh)
+        notes = mshconv.write_model(glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir)
+        report_notes(self, notes)
+        self.report({"INFO"}, f"{self.target()} written")
         return {"FINISHED"}
-
-
-def write_atomically(path: pathlib.Path, data: bytes) -> None:
-    """Writes through a temporary file beside it and a rename (never half a file)."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

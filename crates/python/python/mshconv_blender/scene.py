@@ -61,30 +61,42 @@ def reorganise(objects, root_collection) -> list:
     return [made[k] for k in sorted(made)]
 
 
-def hidden_pieces(scene) -> list:
-    """The mesh objects of the import's LOD/group collections in the scene."""
+def hidden_pieces(root_collection) -> list:
+    """The mesh objects of the import's LOD/group collections in a model's collection."""
     found = []
-    for coll in scene.collection.children_recursive:
+    for coll in root_collection.children_recursive:
         if COLLECTION_PROP in coll:
             found.extend(o for o in coll.objects if piece_of(o) is not None)
     return found
 
 
 class ShownAsExported:
-    """For the time of a glTF export: the hidden pieces at scale 0 again and
-    their collections shown to the exporter; afterwards as they were."""
+    """For the time of a glTF export of a model's collection: its hidden
+    pieces at scale 0 again, and it and its collections (the LOD/group ones
+    the import hid, any the user hid) shown, so that the exporter sees and
+    Blender evaluates (animates) every object; afterwards as they were.
+    Without a model's collection (`view_layer` None, the scene's collection
+    given) only the LOD/group collections are shown."""
 
-    def __init__(self, scene):
-        self.scene = scene
+    def __init__(self, root_collection, view_layer=None):
+        self.root = root_collection
+        self.view_layer = view_layer
         self.pieces = []
         self.collections = []
+        self.layers = []
 
     def __enter__(self):
-        for coll in self.scene.collection.children_recursive:
-            if COLLECTION_PROP in coll:
-                self.collections.append((coll, coll.hide_viewport, coll.hide_render))
-                coll.hide_viewport = False
-        for obj in hidden_pieces(self.scene):
+        shown = [self.root, *self.root.children_recursive]
+        if self.view_layer is None:
+            shown = [c for c in self.root.children_recursive if COLLECTION_PROP in c]
+        for coll in shown:
+            self.collections.append((coll, coll.hide_viewport, coll.hide_render))
+            coll.hide_viewport = False
+        layers = self.view_layer.layer_collection if self.view_layer is not None else None
+        for layer in layer_collections(layers, set(shown)) if layers is not None else []:
+            self.layers.append((layer, layer.exclude, layer.hide_viewport))
+            layer.exclude, layer.hide_viewport = False, False
+        for obj in hidden_pieces(self.root):
             self.pieces.append((obj, tuple(obj.scale)))
             obj.scale = (0.0, 0.0, 0.0)
         return self
@@ -92,6 +104,16 @@ class ShownAsExported:
     def __exit__(self, *exc):
         for obj, scale in self.pieces:
             obj.scale = scale
+        for layer, exclude, hidden in self.layers:
+            layer.exclude, layer.hide_viewport = exclude, hidden
         for coll, viewport, render in self.collections:
             coll.hide_viewport, coll.hide_render = viewport, render
         return False
+
+
+def layer_collections(layer, collections) -> list:
+    """The view layer's entries (under `layer`) of `collections`."""
+    found = [layer] if layer.collection in collections else []
+    for child in layer.children:
+        found.extend(layer_collections(child, collections))
+    return found
