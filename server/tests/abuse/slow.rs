@@ -273,3 +273,29 @@ async fn thirty_two_chunked_60_mib_uploads_at_once_are_served_in_part() {
     assert_eq!(budget.available(), budget.bytes());
     server.stop().await;
 }
+
+/// The real binary with `--min-rate 1KiB/500ms`: a client that sends 100 KiB
+/// of a body declared 1 MiB and then stalls (it has sent plenty, then stops)
+/// is answered 408 `request.too_slow`, the detail naming the flag's value,
+/// and its connection is closed; the binary then serves a new client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_binary_cuts_a_stalled_body_at_its_min_rate() {
+    let server = Binary::start(&["--min-rate", "1KiB/500ms"]);
+    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let (mut read, mut write) = stream.into_split();
+    let mut request =
+        b"POST /v1/validate HTTP/1.1\r\nHost: t\r\nContent-Length: 1048576\r\n\r\n".to_vec();
+    request.resize(request.len() + 100 * 1024, b'N');
+    write.write_all(&request).await.unwrap();
+    let got = tokio::time::timeout(GUARD, answer(&mut read))
+        .await
+        .expect("the stalled body is cut off within the guard time");
+    let (status, body) = got.expect("an answer before the close");
+    let body = String::from_utf8_lossy(&body);
+    assert_eq!(status, 408, "{body}");
+    assert!(body.contains("\"request.too_slow\""), "{body}");
+    assert!(body.contains("--min-rate 1KiB/500ms"), "{body}");
+    drop(write);
+    let r = client().get(server.url("/healthz")).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+}
