@@ -10,14 +10,17 @@
 //! connection.
 //!
 //! Every body also reserves its bytes in the service's body budget
-//! ([`crate::budget`]) before they are read: one that does not fit is
-//! answered 503 `server.busy`; one that does keeps its [`Charge`] in the
-//! upload until its request is done with it.
+//! ([`crate::budget`]) as they arrive (a `Content-Length` more than the budget
+//! has free is answered at once, like one over the limit): one that does not
+//! fit is answered 503 `server.busy`; one that does keeps its [`Charge`] in
+//! the upload until its request is done with it. And it must arrive at the
+//! least rate (`--min-rate`, [`crate::pace`]), else 408 `request.too_slow`.
 
-use crate::budget::{BodyBudget, Charge, Reservation, STEP};
+use crate::budget::{BodyBudget, Charge, Reservation};
 use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::game::LookFields;
+use crate::pace::Pace;
 use crate::RequestContext;
 use axum::body::Body;
 use axum::http::{header, HeaderMap};
@@ -26,6 +29,7 @@ use http_body_util::BodyExt;
 use mshconv_app::OptionName;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
+use tokio::time::Instant;
 
 /// After a body has passed the limit, at most this many more bytes are read
 /// and dropped before the 413 goes out (so a client still sending the end of
@@ -71,9 +75,11 @@ fn expects_continue(headers: &HeaderMap) -> bool {
         .is_some_and(|v| v.trim().eq_ignore_ascii_case("100-continue"))
 }
 
-/// Reads the whole body, up to `limit` bytes, before the request's deadline,
-/// its bytes reserved in `budget` first (a declared length at once, else as
-/// they arrive): the body and what it holds of the budget.
+/// Reads the whole body, up to `limit` bytes, before the request's deadline
+/// and at no less than its least rate ([`crate::pace`]), each chunk's bytes
+/// reserved in `budget` as it arrives (a declared length only has to fit in
+/// what is free when the reading begins): the body and what it holds of the
+/// budget.
 pub async fn read_body(
     headers: &HeaderMap,
     mut body: Body,
@@ -82,27 +88,33 @@ pub async fn read_body(
     ctx: &RequestContext,
 ) -> Result<(Bytes, Charge), ApiError> {
     let declared = content_length(headers);
-    if declared.is_some_and(|n| n > limit as u64) {
+    let refused_early = declared.and_then(|n| {
+        if n > limit as u64 {
+            Some(ApiError::too_large(limit))
+        } else {
+            budget.admits(n).err()
+        }
+    });
+    if let Some(refused) = refused_early {
         // A client that waits for `100 Continue` sends nothing more: answer at
-        // once. One that is sending gets a bounded linger, so it can read the 413.
+        // once. One that is sending gets a bounded linger, so it can read the answer.
         if !expects_continue(headers) {
             linger(body, ctx).await;
         }
-        return Err(ApiError::too_large(limit));
+        return Err(refused);
     }
     let mut reservation = Reservation::default();
-    if let Some(n) = declared {
-        if let Err(busy) = budget.reserve(&mut reservation, n as usize) {
-            if !expects_continue(headers) {
-                linger(body, ctx).await;
-            }
-            return Err(busy);
-        }
-    }
+    let mut pace = Pace::new(ctx.min_rate, Instant::now());
+    // Room for the declared length at once, never moved as it fills; its
+    // pages become memory only as the bytes are written (what the budget counts).
     let mut buf = BytesMut::with_capacity(declared.map_or(0, |n| n as usize));
     loop {
-        let frame = match tokio::time::timeout_at(ctx.deadline, body.frame()).await {
-            Err(_) => return Err(ApiError::body_timeout(ctx.timeout)),
+        let until = pace.span_end().min(ctx.deadline);
+        let frame = match tokio::time::timeout_at(until, body.frame()).await {
+            Err(_) if Instant::now() >= ctx.deadline => {
+                return Err(ApiError::body_timeout(ctx.timeout))
+            }
+            Err(_) => None,
             Ok(None) => break,
             Ok(Some(Err(e))) => {
                 return Err(ApiError::bad_request(
@@ -110,25 +122,27 @@ pub async fn read_body(
                     format!("the request body could not be read: {e}"),
                 ))
             }
-            Ok(Some(Ok(frame))) => frame,
+            Ok(Some(Ok(frame))) => frame.into_data().ok(),
         };
-        if let Ok(data) = frame.into_data() {
+        if let Some(data) = frame {
             ctx.bytes_in.fetch_add(data.len() as u64, Ordering::Relaxed);
+            pace.arrived(data.len());
             let len = buf.len() + data.len();
-            if len > limit {
+            let refused = if len > limit {
+                Some(ApiError::too_large(limit))
+            } else {
+                budget.reserve(&mut reservation, len).err()
+            };
+            if let Some(refused) = refused {
+                // What it held is free before the linger: other bodies may use it.
+                drop((reservation, buf));
                 linger(body, ctx).await;
-                return Err(ApiError::too_large(limit));
-            }
-            // A body longer than it declared, or without a length: more room
-            // in steps (never past the limit).
-            if len > reservation.bytes() {
-                let room = len.max((buf.len() + STEP).min(limit));
-                if let Err(busy) = budget.reserve(&mut reservation, room) {
-                    linger(body, ctx).await;
-                    return Err(busy);
-                }
+                return Err(refused);
             }
             buf.extend_from_slice(&data);
+        }
+        if pace.check(Instant::now()).is_err() {
+            return Err(ApiError::too_slow(ctx.min_rate));
         }
     }
     Ok((buf.freeze(), reservation.into_charge()))

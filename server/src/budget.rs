@@ -1,11 +1,13 @@
 //! The budget of request bodies held in memory across all requests
 //! (`--max-buffered`): every body is read whole before its job runs, so
 //! without it many uploads at once could hold `--max-connections` x
-//! `--max-body` bytes. A body reserves its bytes before it is read (its
-//! `Content-Length`, or step by step as a body without one arrives) and keeps
-//! them until its request is done with it ([`Charge`], dropped with the
-//! upload, also by work that runs on past its deadline). A body that does
-//! not fit is answered 503 `server.busy` with `Retry-After`, at once.
+//! `--max-body` bytes. A body reserves its bytes as they arrive, before it
+//! keeps them (the bytes received, not the `Content-Length` declared: a
+//! client that declares 64 MiB and sends a byte a second holds 1 KiB, not
+//! 64 MiB), and keeps them until its request is done with it ([`Charge`],
+//! dropped with the upload, also by work that runs on past its deadline). A
+//! body that does not fit is answered 503 `server.busy` with `Retry-After`,
+//! at once; what it held is free again before its answer goes out.
 
 use crate::codes::ServerCode;
 use crate::error::ApiError;
@@ -15,10 +17,6 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// The budget's unit: bytes are reserved in whole KiB.
 const UNIT: usize = 1024;
-
-/// A body without a `Content-Length` reserves at least this much more each
-/// time it outgrows what it holds (fewer, larger steps).
-pub const STEP: usize = 256 * 1024;
 
 /// The service's body budget.
 #[derive(Debug, Clone)]
@@ -59,6 +57,15 @@ impl BodyBudget {
     /// Bytes not reserved now.
     pub fn available(&self) -> usize {
         self.units.available_permits().saturating_mul(UNIT)
+    }
+
+    /// 503 `server.busy` at once when `bytes` (a declared `Content-Length`)
+    /// are more than the budget has free now; nothing is reserved.
+    pub fn admits(&self, bytes: u64) -> Result<(), ApiError> {
+        if bytes > self.available() as u64 {
+            return Err(self.busy());
+        }
+        Ok(())
     }
 
     /// Grows `reservation` to hold at least `bytes`; 503 `server.busy` when the
@@ -135,5 +142,18 @@ mod tests {
         assert_eq!(budget.available(), 4 * UNIT);
         drop(b);
         assert_eq!(budget.available(), 10 * UNIT);
+    }
+
+    #[test]
+    fn a_declared_length_is_admitted_only_while_it_fits_and_reserves_nothing() {
+        let budget = BodyBudget::new(10 * UNIT);
+        budget.admits(10 * UNIT as u64).unwrap();
+        assert_eq!(budget.available(), 10 * UNIT);
+        let mut a = Reservation::default();
+        budget.reserve(&mut a, 4 * UNIT).unwrap();
+        budget.admits(6 * UNIT as u64).unwrap();
+        let e = budget.admits(6 * UNIT as u64 + 1).unwrap_err();
+        assert_eq!((e.status.as_u16(), e.code.as_str()), (503, "server.busy"));
+        assert!(budget.admits(u64::MAX).is_err());
     }
 }

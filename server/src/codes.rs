@@ -28,6 +28,8 @@ pub enum ServerCode {
     RequestMethodNotAllowed,
     /// `request.timeout`: the body did not arrive within `--timeout` (408)
     RequestTimeout,
+    /// `request.too_slow`: the body arrived slower than `--min-rate` (408)
+    RequestTooSlow,
     /// `request.too_large`: the body is over `--max-body` (413)
     RequestTooLarge,
     /// `archive.no_models`: an archive holds no model to convert (422)
@@ -58,6 +60,7 @@ impl ServerCode {
         ServerCode::RequestNotFound,
         ServerCode::RequestMethodNotAllowed,
         ServerCode::RequestTimeout,
+        ServerCode::RequestTooSlow,
         ServerCode::RequestTooLarge,
         ServerCode::ArchiveNoModels,
         ServerCode::OutputTooLarge,
@@ -81,6 +84,7 @@ impl ServerCode {
             ServerCode::RequestNotFound => "request.not_found",
             ServerCode::RequestMethodNotAllowed => "request.method_not_allowed",
             ServerCode::RequestTimeout => "request.timeout",
+            ServerCode::RequestTooSlow => "request.too_slow",
             ServerCode::RequestTooLarge => "request.too_large",
             ServerCode::ArchiveNoModels => "archive.no_models",
             ServerCode::OutputTooLarge => "output.too_large",

@@ -29,6 +29,11 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 /// Default time a connection has to send a request's head (and the longest
 /// an idle keep-alive connection is kept).
 pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default least rate of a request body: 16 KiB in every 10 s.
+pub const DEFAULT_MIN_RATE: MinRate = MinRate {
+    bytes: 16 * 1024,
+    per: Duration::from_secs(10),
+};
 
 /// Everything the service can be told.
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +60,10 @@ pub struct Config {
     /// headers), also the longest an idle keep-alive connection stays open:
     /// then it is closed. Bounds what slow or silent clients hold.
     pub header_timeout: Duration,
+    /// The least rate a request body arrives at: at least `bytes` in every
+    /// `per` while it arrives (the first `per` from when its reading begins),
+    /// else 408 `request.too_slow` (`crate::pace`).
+    pub min_rate: MinRate,
     /// The game folder (`Material.lib`, `Textures.lib`) whose look every
     /// MSH export gets when the model's WEAR is found (docs/MATERIALS.md).
     pub game_dir: Option<PathBuf>,
@@ -75,6 +84,7 @@ impl Default for Config {
             timeout: DEFAULT_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
+            min_rate: DEFAULT_MIN_RATE,
             game_dir: None,
             job_delay: Duration::ZERO,
         }
@@ -152,6 +162,35 @@ impl fmt::Display for Time {
         } else {
             write!(f, "{}ms", self.0.as_millis())
         }
+    }
+}
+
+/// A least rate (`--min-rate`): at least `bytes` in every `per`, written
+/// `SIZE/TIME` ([`parse_size`], [`parse_duration`]), such as `16KiB/10s`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MinRate {
+    /// The bytes that must arrive ...
+    pub bytes: usize,
+    /// ... in each span of this long.
+    pub per: Duration,
+}
+
+impl FromStr for MinRate {
+    type Err = String;
+    fn from_str(s: &str) -> Result<MinRate, String> {
+        let (size, time) = s
+            .split_once('/')
+            .ok_or_else(|| format!("{s:?} is not a rate such as 16KiB/10s"))?;
+        Ok(MinRate {
+            bytes: parse_size(size)?,
+            per: parse_duration(time)?,
+        })
+    }
+}
+
+impl fmt::Display for MinRate {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", Size(self.bytes), Time(self.per))
     }
 }
 
@@ -242,6 +281,11 @@ pub struct Args {
     #[arg(long, env = "MSHCONV_HEADER_TIMEOUT", value_name = "TIME", allow_hyphen_values = true,
           default_value_t = Time(DEFAULT_HEADER_TIMEOUT))]
     header_timeout: Time,
+    /// Least rate of a request body: SIZE/TIME, at least SIZE in every TIME
+    /// while it arrives; a slower body gets 408
+    #[arg(long, env = "MSHCONV_MIN_RATE", value_name = "RATE", allow_hyphen_values = true,
+          default_value_t = DEFAULT_MIN_RATE)]
+    min_rate: MinRate,
     /// Game folder (Material.lib, Textures.lib): exports of a model whose WEAR
     /// is found get the game's look [default: none]
     #[arg(long, env = "MSHCONV_GAME_DIR", value_name = "DIR", allow_hyphen_values = true,
@@ -264,6 +308,7 @@ impl Args {
             timeout: self.timeout.0,
             max_connections: self.max_connections,
             header_timeout: self.header_timeout.0,
+            min_rate: self.min_rate,
             game_dir: self.game_dir,
             job_delay: Duration::ZERO,
         }
@@ -407,7 +452,7 @@ mod tests {
         Ok(format!("{:?}", Invocation::Serve(config)))
     }
 
-    const ENV: [(&str, &str); 7] = [
+    const ENV: [(&str, &str); 8] = [
         ("MSHCONV_ADDR", "0.0.0.0:9000"),
         ("MSHCONV_MAX_BODY", "1M"),
         ("MSHCONV_MAX_BUFFERED", "8M"),
@@ -415,6 +460,7 @@ mod tests {
         ("MSHCONV_TIMEOUT", "5"),
         ("MSHCONV_MAX_CONNECTIONS", "50"),
         ("MSHCONV_HEADER_TIMEOUT", "2s"),
+        ("MSHCONV_MIN_RATE", "1K/3s"),
     ];
 
     fn from_env() -> Config {
@@ -426,6 +472,10 @@ mod tests {
             timeout: Duration::from_secs(5),
             max_connections: 50,
             header_timeout: Duration::from_secs(2),
+            min_rate: MinRate {
+                bytes: 1024,
+                per: Duration::from_secs(3),
+            },
             ..Config::default()
         }
     }
@@ -440,6 +490,10 @@ mod tests {
         assert!(c.max_jobs >= 1);
         assert_eq!(c.max_connections, 1024);
         assert_eq!(c.header_timeout, Duration::from_secs(10));
+        assert_eq!(
+            (c.min_rate.bytes, c.min_rate.per),
+            (16 * 1024, Duration::from_secs(10))
+        );
         assert_eq!(parse_in(&[], &[]), serve(c));
     }
 
@@ -478,6 +532,7 @@ mod tests {
             "--max-connections=7",
             "--header-timeout",
             "100ms",
+            "--min-rate=100/250ms",
         ];
         let from_flags = Config {
             addr: "127.0.0.1:1".parse().unwrap(),
@@ -487,6 +542,10 @@ mod tests {
             timeout: Duration::from_millis(250),
             max_connections: 7,
             header_timeout: Duration::from_millis(100),
+            min_rate: MinRate {
+                bytes: 100,
+                per: Duration::from_millis(250),
+            },
             ..Config::default()
         };
         assert_eq!(parse_in(&ENV, &flags), serve(from_flags.clone()));
@@ -526,6 +585,9 @@ mod tests {
             &["--timeout", "-1"],
             &["--max-connections", "0"],
             &["--header-timeout", "never"],
+            &["--min-rate", "16KiB"],
+            &["--min-rate", "0/10s"],
+            &["--min-rate", "16KiB/0"],
             &["--frobnicate"],
             &["surplus"],
             &["--healthcheck=yes"],
@@ -609,6 +671,7 @@ mod tests {
         assert!(help.contains("[default: 64MiB]"), "{help}");
         assert!(help.contains("[default: 30s]"));
         assert!(help.contains("[default: 10s]"));
+        assert!(help.contains("[default: 16KiB/10s]"), "{help}");
         assert!(help.contains("[default: 127.0.0.1:8080]"));
         assert_eq!(
             Size(DEFAULT_MAX_BODY).to_string().parse(),
@@ -625,6 +688,16 @@ mod tests {
         assert!(parse_size("0").is_err());
         assert!(parse_size("").is_err());
         assert!(parse_size("99999999999999999999G").is_err());
+        assert_eq!(
+            "4K/2s".parse(),
+            Ok(MinRate {
+                bytes: 4096,
+                per: Duration::from_secs(2)
+            })
+        );
+        assert!("4K".parse::<MinRate>().is_err());
+        assert!("4K/2s/1".parse::<MinRate>().is_err());
+        assert_eq!(DEFAULT_MIN_RATE.to_string().parse(), Ok(DEFAULT_MIN_RATE));
         assert_eq!(parse_duration("30"), Ok(Duration::from_secs(30)));
         assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
         assert_eq!(parse_duration("2m"), Ok(Duration::from_secs(120)));

@@ -178,6 +178,19 @@ impl ApiError {
         )
     }
 
+    /// 408 `request.too_slow`: the body arrived slower than `rate` (`--min-rate`).
+    pub fn too_slow(rate: crate::config::MinRate) -> Self {
+        Self::new(
+            StatusCode::REQUEST_TIMEOUT,
+            ServerCode::RequestTooSlow,
+            format!(
+                "the request body arrived too slowly: less than {} bytes in {} s (--min-rate {rate})",
+                rate.bytes,
+                rate.per.as_secs_f64()
+            ),
+        )
+    }
+
     /// 500: something that should not happen; `cause` is logged, not sent.
     pub fn internal(cause: impl Into<String>) -> Self {
         let mut e = Self::new(

@@ -10,7 +10,8 @@
 //! from them and one middleware (`middleware.rs`: request id, tracing span,
 //! metrics, problem documents). [`handlers`] answers the endpoints, given
 //! their query and upload by the extractors of [`extract`] ([`body`] reads an
-//! upload within its limits); [`error`] makes problem documents. [`serve()`]
+//! upload within its limits, [`budget`] and [`pace`] its memory and its least
+//! rate); [`error`] makes problem documents. [`serve()`]
 //! (`serve.rs`, the connection loop) runs the app on a listener until a
 //! shutdown future ([`shutdown_signal`]) resolves, finishing the requests in
 //! flight. [`config`] reads the settings from flags and environment variables
@@ -44,6 +45,7 @@ pub mod game;
 pub mod handlers;
 pub mod healthcheck;
 pub mod metrics;
+pub mod pace;
 pub mod page;
 pub mod zip;
 

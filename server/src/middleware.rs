@@ -3,6 +3,7 @@
 //! handler as a [`RequestContext`]), problem documents naming the request, the
 //! log line and the metrics.
 
+use crate::config::MinRate;
 use crate::error::ApiError;
 use crate::metrics::RequestSample;
 use crate::state::AppState;
@@ -32,6 +33,8 @@ pub struct RequestContext {
     pub timeout: Duration,
     /// Request body bytes read so far.
     pub bytes_in: Arc<AtomicU64>,
+    /// The least rate the body must arrive at (`--min-rate`).
+    pub min_rate: MinRate,
 }
 
 /// A request id from the client is kept when it is 1 to 128 characters of
@@ -70,6 +73,7 @@ pub(crate) async fn observe(
         deadline: started + state.config().timeout,
         timeout: state.config().timeout,
         bytes_in: Arc::default(),
+        min_rate: state.config().min_rate,
     };
     req.extensions_mut().insert(ctx.clone());
     let span = tracing::info_span!("request", id = %id, method = %method, route = %route);

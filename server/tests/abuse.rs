@@ -2,7 +2,8 @@
 //! random requests mixed with valid ones, oversized and endless bodies, slow
 //! uploads and slowloris heads, a thousand connections at once against the
 //! real binary (its peak memory read from /proc), glTF URIs that point at
-//! files or at a listener of the test's, and archives that claim gigabytes.
+//! files or at a listener of the test's, archives that claim gigabytes, and
+//! slow bodies against the body budget (issue 38).
 //! docs/ROBUSTNESS.md says what each test proves.
 //!
 //! Random choices come from a fixed seed (SplitMix64), so every run sends the
@@ -11,8 +12,9 @@
 //!
 //! The tests are in `abuse/`, by topic: [`flood`] (the mixed flood),
 //! [`http`] (bodies, heads and slow clients), [`connections`] (a thousand
-//! connections against the real binary) and [`payloads`] (glTF URIs,
-//! archives); the helpers they share are here.
+//! connections against the real binary), [`payloads`] (glTF URIs,
+//! archives) and [`slow`] (slow clients and many large uploads against the
+//! body budget); the helpers they share are here.
 
 mod common;
 
@@ -24,6 +26,8 @@ mod flood;
 mod http;
 #[path = "abuse/payloads.rs"]
 mod payloads;
+#[path = "abuse/slow.rs"]
+mod slow;
 
 use common::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

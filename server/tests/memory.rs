@@ -232,8 +232,9 @@ async fn held_upload(
 
 #[tokio::test]
 async fn sixteen_slow_60_mib_uploads_hold_no_more_than_the_budget() {
-    // Two job slots: a budget of 64 MiB x (2 + 2) = 256 MiB of bodies.
-    let server = Binary::start(&["--max-jobs", "2"]);
+    // Two job slots: a budget of 64 MiB x (2 + 2) = 256 MiB of bodies. The
+    // bodies held wait for the last one to be held or refused: no least rate.
+    let server = Binary::start(&["--max-jobs", "2", "--min-rate", "1/10m"]);
     let baseline = warmed_up_peak(&server).await;
     const LEN: usize = 60 << 20;
     const CLIENTS: usize = 16;
