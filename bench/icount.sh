@@ -36,17 +36,21 @@ compare() {
     {
       name = $1; now = $2; seen[name] = 1
       if (!(name in rec)) {
-        printf "icount: FAIL %s is not recorded (now %d): run bench/icount.sh --record and commit why\n", name, now
+        printf "icount: FAIL %s is not recorded (now %.0f): run bench/icount.sh --record and commit why\n", name, now
+        bad = 1; next
+      }
+      if (rec[name] !~ /^[0-9]+$/ || rec[name] == 0 || now !~ /^[0-9]+$/) {
+        printf "icount: FAIL %s: the figures are not both positive whole numbers (recorded \"%s\", now \"%s\")\n", name, rec[name], now
         bad = 1; next
       }
       ratio = now / rec[name]
       if (ratio > 1 + limit / 100) {
-        printf "icount: FAIL %s grew %.1f%% (recorded %d, now %d, ratio %.3f; limit %.2f)\n", name, (ratio - 1) * 100, rec[name], now, ratio, 1 + limit / 100
+        printf "icount: FAIL %s grew %.1f%% (recorded %.0f, now %.0f, ratio %.3f; limit %.2f)\n", name, (ratio - 1) * 100, rec[name], now, ratio, 1 + limit / 100
         bad = 1
       } else if (ratio < 1 - limit / 100) {
-        printf "icount: %s shrank %.1f%% (recorded %d, now %d, ratio %.3f): record the gain (bench/icount.sh --record) in a commit that says why\n", name, (1 - ratio) * 100, rec[name], now, ratio
+        printf "icount: %s shrank %.1f%% (recorded %.0f, now %.0f, ratio %.3f): record the gain (bench/icount.sh --record) in a commit that says why\n", name, (1 - ratio) * 100, rec[name], now, ratio
       } else {
-        printf "icount: ok %s (recorded %d, now %d, ratio %.3f)\n", name, rec[name], now, ratio
+        printf "icount: ok %s (recorded %.0f, now %.0f, ratio %.3f)\n", name, rec[name], now, ratio
       }
     }
     END {
@@ -92,9 +96,15 @@ self_test() {
     "glb 1000000 x" "obj 2000000 x" "usd 5 x"
   case_ "a measurement gone fails" 1 "icount: FAIL obj is recorded but was not measured" \
     "glb 1000000 x"
+  echo "big 5000000000 x" >"$dir/rec"
+  case_ "counts past 2^32 print whole" 0 "icount: ok big (recorded 5000000000, now 5000000001, ratio 1.000)" \
+    "big 5000000001 x"
+  echo "bad 1e6 x" >"$dir/rec"
+  case_ "a figure that is no number fails" 1 'icount: FAIL bad: the figures are not both positive whole numbers (recorded "1e6", now "1000000")' \
+    "bad 1000000 x"
   rm -rf "$dir"
   [ "$failed" = 0 ] || exit 1
-  echo "icount self-test: the comparison passes, fails and reports as it should (7 cases)"
+  echo "icount self-test: the comparison passes, fails and reports as it should (9 cases)"
 }
 
 record=""
