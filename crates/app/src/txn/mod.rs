@@ -17,11 +17,13 @@
 //!   read-only or hard-linked file is refused (`io.read_only`,
 //!   `io.hard_linked`) before anything is written.
 
+mod check;
 mod file;
 mod hook;
 mod journal;
 mod lock;
 
+pub use check::check_replaceable_unlocked;
 pub use file::{check_replaceable, folder_of, keep_metadata, real_path, sync_folder, write_temp};
 pub use hook::HOOK_VAR;
 pub use journal::{parse as parse_journal, Found as FoundJournal, Journal, JOURNAL};
@@ -161,12 +163,13 @@ impl<'a> Transaction<'a> {
         };
         run.prepare(&journal)?;
         journal.state = State::Committed;
-        run.step("commit", Path::new(""), |_| {
-            folders
-                .iter()
-                .try_for_each(|f| journal::rewrite(f, &journal).map_err(to_io))
-        })
-        .inspect_err(|_| run.discard(&journal))?;
+        // A journal's own error keeps its code (a full disk is `io.no_space`).
+        folders
+            .iter()
+            .try_for_each(|f| journal::rewrite(f, &journal))
+            .map_err(nothing_changed)
+            .and_then(|()| run.step("commit", Path::new(""), |_| Ok(())))
+            .inspect_err(|_| run.discard(&journal))?;
         for p in &placed {
             let applied = std::fs::rename(&p.temp, &p.target)
                 .map(|()| sync_folder(folder_of(&p.target)))
@@ -228,8 +231,10 @@ fn new_id() -> String {
     format!("{:016x}", h.finish())
 }
 
-fn to_io(e: Error) -> std::io::Error {
-    std::io::Error::other(e.message().to_string())
+/// `e`, a failure before the commit, saying that nothing was changed.
+fn nothing_changed(e: Error) -> Error {
+    let message = format!("{}; nothing was changed", e.message());
+    e.with_message(message)
 }
 
 /// A transaction being written.
@@ -247,7 +252,7 @@ impl Run<'_> {
         for f in self.folders {
             if let Err(e) = journal::write_new(f, journal) {
                 self.discard(journal);
-                return Err(e);
+                return Err(nothing_changed(e));
             }
             self.journaled.push(f.clone());
         }
