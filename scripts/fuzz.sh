@@ -16,6 +16,17 @@ if ! command -v cargo-fuzz >/dev/null 2>&1; then
   cargo install cargo-fuzz --locked --version 0.13.2
 fi
 
+# The C++ of meshopt is built with AddressSanitizer too (the cc crate follows
+# rustc's -Zsanitizer=address). GCC's identical code folding (IPA-ICF) then
+# merges two equal constant tables of meshopt's opacitymap.cpp into one while
+# ASan still registers each, and rustc's (LLVM's) ASan runtime aborts every
+# binary at start with an ODR violation. Built without that folding, the
+# binaries start without ASAN_OPTIONS and the C++ stays instrumented. Clang
+# does not fold them, and refuses the flag: it is given only where accepted.
+if echo | "${CXX:-c++}" -fno-ipa-icf -x c++ -fsyntax-only - >/dev/null 2>&1; then
+  export CXXFLAGS="${CXXFLAGS:+$CXXFLAGS }-fno-ipa-icf"
+fi
+
 targets=${FUZZ_TARGETS:-$(cd fuzz && cargo +nightly fuzz list)}
 # Seeds for the glTF and OBJ targets: exports of the committed fixtures, and the
 # committed foreign files (the CLI is built by the test run before this).

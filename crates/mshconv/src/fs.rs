@@ -41,6 +41,14 @@ pub fn recover_folder(dir: &Path) -> Result<(), mshconv_app::Error> {
     txn::recover_pending(dir, &mut tell)
 }
 
+/// Refuses to replace `path` when it is read-only or hard-linked
+/// (`io.read_only`, `io.hard_linked`), before its folder is locked: a
+/// refusal is checked again under the lock, after any other writer there
+/// (whose transaction gives its file a second name for a while).
+pub fn check_replaceable(path: &Path) -> anyhow::Result<()> {
+    Ok(txn::check_replaceable_unlocked(path, &mut tell)?)
+}
+
 /// Writes `bytes` to `path` through a temporary file beside it (made
 /// exclusively, `.NAME.XXXXXX.tmp`) and a rename: an interrupted run never
 /// leaves a partial file under `path`. A symbolic link is written through
@@ -54,7 +62,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let real = txn::real_path(path).with_context(cannot)?;
     let dir = txn::folder_of(&real);
     recover_pending(&real)?;
-    txn::check_replaceable(&real, path)?;
+    check_replaceable(path)?;
     let name = real
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

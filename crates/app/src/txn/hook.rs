@@ -3,7 +3,9 @@
 //! [`HOOK_VAR`]: `stop:N` prints `mshconv test hook: stopped at point N (WHAT)`
 //! on stderr and waits for ever at the N-th point (counted from 1 in the
 //! process); `pause:N` prints the same and waits for a line on stdin;
-//! `fail:N` makes the N-th point fail as a full disk would. Unset
+//! `fail:N` makes the N-th point fail as a full disk would. `pause:check`
+//! pauses instead before each check of a file made outside its folder's lock
+//! ([`super::check_replaceable_unlocked`]; not a counted point). Unset
 //! (always, outside the tests), a point does nothing. docs/ROBUSTNESS.md lists
 //! the points.
 
@@ -20,6 +22,7 @@ enum Action {
     Stop(u32),
     Pause(u32),
     Fail(u32),
+    PauseAtCheck,
 }
 
 fn action() -> Option<Action> {
@@ -27,6 +30,9 @@ fn action() -> Option<Action> {
     *ACTION.get_or_init(|| {
         let text = std::env::var(HOOK_VAR).ok()?;
         let (what, n) = text.split_once(':')?;
+        if (what, n) == ("pause", "check") {
+            return Some(Action::PauseAtCheck);
+        }
         let n = n.parse().ok()?;
         match what {
             "stop" => Some(Action::Stop(n)),
@@ -35,6 +41,21 @@ fn action() -> Option<Action> {
             _ => None,
         }
     })
+}
+
+/// Before a check of `file` made outside its folder's lock: with
+/// `pause:check`, says so on stderr and waits for a line on stdin.
+pub(super) fn check_point(file: &std::path::Path) {
+    if action() == Some(Action::PauseAtCheck) {
+        pause(&format!("stopped at the check of {}", file.display()));
+    }
+}
+
+/// Says `what` on stderr and waits for a line on stdin.
+fn pause(what: &str) {
+    let _ = writeln!(io::stderr().lock(), "mshconv test hook: {what}");
+    let mut line = String::new();
+    let _ = io::stdin().read_line(&mut line);
 }
 
 /// One point of a transaction, `what` happened just before it (`temp
@@ -56,12 +77,7 @@ pub(super) fn point(what: &str) -> io::Result<()> {
             }
         }
         Action::Pause(at) if at == n => {
-            let _ = writeln!(
-                io::stderr().lock(),
-                "mshconv test hook: stopped at point {n} ({what})"
-            );
-            let mut line = String::new();
-            let _ = io::stdin().read_line(&mut line);
+            pause(&format!("stopped at point {n} ({what})"));
             Ok(())
         }
         Action::Fail(at) if at == n => Err(io::Error::new(

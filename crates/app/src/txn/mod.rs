@@ -19,12 +19,14 @@
 //! - [`Preview`]: a dry run's files staged as a transaction's are
 //!   ([`Stage`]), each said to be new, changed or unchanged, none written.
 
+mod check;
 mod file;
 mod hook;
 mod journal;
 mod lock;
 mod preview;
 
+pub use check::check_replaceable_unlocked;
 pub use file::{check_replaceable, folder_of, keep_metadata, real_path, sync_folder, write_temp};
 pub use hook::HOOK_VAR;
 pub use journal::{parse as parse_journal, Found as FoundJournal, Journal, JOURNAL};
@@ -174,12 +176,13 @@ impl<'a> Transaction<'a> {
         };
         run.prepare(&journal)?;
         journal.state = State::Committed;
-        run.step("commit", Path::new(""), |_| {
-            folders
-                .iter()
-                .try_for_each(|f| journal::rewrite(f, &journal).map_err(to_io))
-        })
-        .inspect_err(|_| run.discard(&journal))?;
+        // A journal's own error keeps its code (a full disk is `io.no_space`).
+        folders
+            .iter()
+            .try_for_each(|f| journal::rewrite(f, &journal))
+            .map_err(nothing_changed)
+            .and_then(|()| run.step("commit", Path::new(""), |_| Ok(())))
+            .inspect_err(|_| run.discard(&journal))?;
         for p in &placed {
             let applied = std::fs::rename(&p.temp, &p.target)
                 .map(|()| sync_folder(folder_of(&p.target)))
@@ -251,8 +254,10 @@ fn new_id() -> String {
     format!("{:016x}", h.finish())
 }
 
-fn to_io(e: Error) -> std::io::Error {
-    std::io::Error::other(e.message().to_string())
+/// `e`, a failure before the commit, saying that nothing was changed.
+fn nothing_changed(e: Error) -> Error {
+    let message = format!("{}; nothing was changed", e.message());
+    e.with_message(message)
 }
 
 /// A transaction being written.
@@ -270,7 +275,7 @@ impl Run<'_> {
         for f in self.folders {
             if let Err(e) = journal::write_new(f, journal) {
                 self.discard(journal);
-                return Err(e);
+                return Err(nothing_changed(e));
             }
             self.journaled.push(f.clone());
         }

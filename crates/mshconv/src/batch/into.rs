@@ -23,8 +23,9 @@ pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
     }
     let bytes = read_file(archive)?;
     Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", archive.display())))?;
-    // A read-only or hard-linked archive is refused before any conversion.
-    mshconv_app::txn::check_replaceable(&mshconv_app::txn::real_path(archive)?, archive)?;
+    // A read-only or hard-linked archive is refused before any conversion
+    // (a refusal made under the folder's lock, as the write's check is).
+    crate::fs::check_replaceable(archive)?;
     Ok(())
 }
 

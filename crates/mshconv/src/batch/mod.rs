@@ -263,7 +263,7 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     Ok(if interrupted {
         ExitCode::from(EXIT_INTERRUPTED)
     } else if summary.failed > 0 {
-        ExitCode::from(fail::EXIT_INVALID)
+        ExitCode::from(failed_exit(&records))
     } else if summary.converted == 0 {
         out::stderr_line(&format!(
             "batch: nothing converted: no input converts to {} ({}; archives hold msh models already)",
@@ -274,6 +274,17 @@ pub fn run(args: &BatchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The exit code of a batch some of whose inputs failed: 1, or 2 when the
+/// disk filled up (`io.no_space`), as every command exits for a full disk.
+fn failed_exit(records: &[Record]) -> u8 {
+    let full = mshconv_app::ErrorCode::IoNoSpace.code();
+    if records.iter().any(|r| r.code.as_deref() == Some(full)) {
+        fail::EXIT_USAGE
+    } else {
+        fail::EXIT_INVALID
+    }
 }
 
 /// `--dry-run`: what the run would write, on stdout: each converted model's

@@ -54,9 +54,6 @@ struct Case {
     next: CommandLine,
 }
 
-/// A command line made for the folder `root`.
-type CommandLine = Box<dyn Fn(&Path) -> Vec<std::ffi::OsString>>;
-
 fn args(v: &[std::ffi::OsString]) -> Vec<&OsStr> {
     v.iter().map(|s| s.as_os_str()).collect()
 }
@@ -276,26 +273,6 @@ fn a_failure_at_any_point_restores_every_file_and_names_the_file() {
         assert!(n < 64);
     }
     assert!(failed >= 10, "only {failed} points");
-}
-
-/// A tmpfs mounted for a test, unmounted when dropped.
-struct Mount(PathBuf);
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg(&self.0).status();
-    }
-}
-
-fn mount_tmpfs(at: &Path, kib: u64) -> Option<Mount> {
-    std::fs::create_dir_all(at).unwrap();
-    let status = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
-        .arg(at)
-        .stderr(Stdio::null())
-        .status()
-        .ok()?;
-    status.success().then(|| Mount(at.to_path_buf()))
 }
 
 #[test]

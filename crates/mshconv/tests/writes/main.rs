@@ -10,7 +10,9 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod full_disk;
 mod kills;
+mod locked_checks;
 mod owners;
 mod together;
 
@@ -18,7 +20,7 @@ pub use common::{copy_game, files, BIN};
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// The hook's environment variable.
 pub const HOOK: &str = "MSHCONV_TEST_TXN";
@@ -73,6 +75,9 @@ pub fn adding<'a>(args: &[&'a OsStr]) -> Vec<&'a OsStr> {
     }
     v
 }
+
+/// A command line made for the folder `root`.
+pub type CommandLine = Box<dyn Fn(&Path) -> Vec<std::ffi::OsString>>;
 
 /// Runs mshconv with `args` (no game folder from the environment, no hook).
 pub fn mshconv(args: &[&OsStr]) -> Output {
@@ -153,4 +158,26 @@ pub fn tank_with_new_look(game: &Path, dir: &Path, tag: &str) -> PathBuf {
     m["pbrMetallicRoughness"]["baseColorTexture"] = serde_json::json!({ "index": texture });
     std::fs::write(&gltf, serde_json::to_vec(&json).unwrap()).unwrap();
     gltf
+}
+
+/// A tmpfs mounted for a test, unmounted when dropped.
+pub struct Mount(PathBuf);
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.0).status();
+    }
+}
+
+/// A tmpfs of `kib` KiB mounted at `at` (made if need be); `None` where
+/// mounting is not permitted (not root).
+pub fn mount_tmpfs(at: &Path, kib: u64) -> Option<Mount> {
+    std::fs::create_dir_all(at).unwrap();
+    let status = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+        .arg(at)
+        .stderr(Stdio::null())
+        .status()
+        .ok()?;
+    status.success().then(|| Mount(at.to_path_buf()))
 }
