@@ -470,6 +470,36 @@ fn an_edited_material_is_rewritten_alone_and_a_new_one_added() {
     assert!(r.stdout.contains("nothing to write"), "{}", r.stdout);
 }
 
+/// A material that names a texture `Textures.lib` lacks (a typo) is refused,
+/// naming the material, the field and the texture, and nothing is written.
+#[test]
+fn a_material_naming_a_texture_the_library_lacks_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, before) = materials_exported(tmp.path());
+    let path = tmp.path().join("m.json");
+    let mut file = material_file(&path);
+    let records = file["materials"].as_array_mut().unwrap();
+    let glass = records.iter().position(|r| r["entry"] == "GLASS").unwrap();
+    records[glass]["phases"][0]["texture"] = "NOSUCHTEX".into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&file).unwrap()).unwrap();
+    for dry_run in [&["--dry-run"][..], &[]] {
+        let args = [
+            &["materials", "import", "m.json", "g/Material.lib"][..],
+            dry_run,
+        ]
+        .concat();
+        let r = run(tmp.path(), &args).expect(1);
+        assert!(
+            r.stderr.contains(
+                "error[materials.no_such_texture]: m.json: \"GLASS\": field \"phases[0].texture\": Textures.lib has no texture \"NOSUCHTEX\""
+            ),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(files(&game), before);
+}
+
 #[test]
 fn a_damaged_material_file_names_the_file_material_and_field() {
     let tmp = tempfile::tempdir().unwrap();

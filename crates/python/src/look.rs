@@ -55,6 +55,7 @@ pub fn write_model(
         let (place, stem) = match entry {
             Some(name) => {
                 check_model_entry_name(&name)?;
+                mshconv_app::archive::check_not_folder(&path, None)?;
                 let stem = stem_of(&name);
                 (
                     Place::Entry {

@@ -69,3 +69,19 @@ def test_a_folder_without_libraries_is_refused(tmp_path):
         mshconv.write_model(glb, tmp_path / "m.msh", game_dir=empty)
     assert e.value.code == "game_dir.no_libraries"
     assert not (tmp_path / "m.msh").exists()
+
+
+def test_a_folder_given_as_the_archive_is_refused(game):
+    """Issue 39: a folder where an archive is expected writes nothing."""
+    tank = mshconv.Archive(game / "units.rlb").read("TANK.MSH")
+    glb = mshconv.convert(tank, "glb").files["model.glb"]
+    before = sorted(p.name for p in game.iterdir())
+    for game_dir in (None, game):
+        with pytest.raises(mshconv.Error) as e:
+            mshconv.write_model(glb, game, entry="TANK.MSH", game_dir=game_dir)
+        assert e.value.code == "archive.is_folder"
+        assert "is a folder, not an archive" in str(e.value) and "units.rlb" in str(e.value)
+    with pytest.raises(mshconv.Error) as e:
+        mshconv.Archive(game).put("TANK.MSH", glb)
+    assert e.value.code == "archive.is_folder"
+    assert sorted(p.name for p in game.iterdir()) == before
