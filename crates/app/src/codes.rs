@@ -196,6 +196,10 @@ pub enum NoteCode {
     LookTextureResized,
     /// `look.name_fitted`: a new texture or material name was shortened or changed to fit its library
     LookNameFitted,
+    /// `look.palette_reduced`: colours painted into a palette texture became the nearest palette colour
+    LookPaletteReduced,
+    /// `look.grey_reduced`: colours painted into a grey-and-alpha texture became grey
+    LookGreyReduced,
     /// `look.material_replaced`: an edited material replaced its library entry
     LookMaterialReplaced,
     /// `look.material_untextured`: a material came back without its texture
@@ -239,6 +243,8 @@ impl NoteCode {
         NoteCode::LookTextureReplaced,
         NoteCode::LookTextureResized,
         NoteCode::LookNameFitted,
+        NoteCode::LookPaletteReduced,
+        NoteCode::LookGreyReduced,
         NoteCode::LookMaterialReplaced,
         NoteCode::LookMaterialUntextured,
         NoteCode::LookRecordedWearUnreadable,
@@ -271,6 +277,8 @@ impl NoteCode {
             NoteCode::LookTextureReplaced => "look.texture_replaced",
             NoteCode::LookTextureResized => "look.texture_resized",
             NoteCode::LookNameFitted => "look.name_fitted",
+            NoteCode::LookPaletteReduced => "look.palette_reduced",
+            NoteCode::LookGreyReduced => "look.grey_reduced",
             NoteCode::LookMaterialReplaced => "look.material_replaced",
             NoteCode::LookMaterialUntextured => "look.material_untextured",
             NoteCode::LookRecordedWearUnreadable => "look.recorded_wear_unreadable",
