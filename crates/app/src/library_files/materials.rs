@@ -316,20 +316,11 @@ fn block(r: &Record<'_>, i: usize, b: &serde_json::Value) -> Result<AnimationBlo
 }
 
 fn change(entry: &str, action: Action, m: &Mat0) -> Change {
-    let texture = m.texture().map_or_else(
-        || "untextured".to_string(),
-        |t| format!("texture {}", cp1251::decode(t)),
-    );
     Change {
         library: MATERIAL_LIB,
         entry: entry.to_string(),
         action,
-        detail: format!(
-            "version {}, {} phase{}, {texture}",
-            m.version,
-            m.phases.len(),
-            if m.phases.len() == 1 { "" } else { "s" }
-        ),
+        detail: crate::report::material_summary(m),
     }
 }
 
