@@ -90,7 +90,7 @@ pub fn put_file(
     };
     let data = read_file(file)?;
     let placed = edit(archive, |editor| {
-        editor.put_by_rule(&name, type_id, data, add, "give --add")
+        editor.put_by_rule(&name, type_id, data, add, crate::input::HOW_TO_ADD)
     })?;
     placed_line(archive, &name, placed);
     Ok(std::process::ExitCode::SUCCESS)

@@ -358,12 +358,17 @@ fn a_folder_given_as_the_archive_is_refused_and_nothing_is_written() {
         "{}",
         r.stderr
     );
-    let r = run(dir.path(), &["nres", "put", "game", "m.msh"]).expect(2);
-    assert!(
-        r.stderr.contains("error[archive.is_folder]"),
-        "{}",
-        r.stderr
-    );
+    for args in [
+        &["nres", "put", "game", "m.msh"][..],
+        &["batch", "edited.glb", "--to", "msh", "--into", "game"],
+    ] {
+        let r = run(dir.path(), args).expect(2);
+        assert!(
+            r.stderr.contains("error[archive.is_folder]"),
+            "{}",
+            r.stderr
+        );
+    }
     assert_eq!(files(dir.path()), before);
     assert_eq!(files(&game), ["units.rlb"]);
 }
