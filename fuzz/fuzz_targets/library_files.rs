@@ -39,7 +39,13 @@ fuzz_target!(|data: &[u8]| {
             path: PathBuf::from("Material.lib"),
             bytes: Some(MATERIALS.to_vec()),
         };
-        if let Ok(plan) = materials::plan_import(Path::new("materials.json"), text, &library) {
+        // The fixture's texture names: a changed material naming another is refused.
+        let textures: Vec<Vec<u8>> = nres::Archive::parse(TEXTURES)
+            .map(|a| a.entries().map(|e| e.name_bytes().to_vec()).collect())
+            .unwrap_or_default();
+        let plan =
+            materials::plan_import(Path::new("materials.json"), text, &library, Some(&textures));
+        if let Ok(plan) = plan {
             check(plan);
         }
     } else {

@@ -254,3 +254,49 @@ async fn the_look_fields_on_an_msh_are_refused_and_without_a_look_nothing_change
     assert!(body == editor.write().unwrap());
     server.stop().await;
 }
+
+/// `glb` with the image named `to` showing the pixels of the image named
+/// `from` (its JSON chunk rewritten, the binary chunk as it was).
+fn repaint_glb(glb: &[u8], to: &str, from: &str) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    let images = json["images"].as_array_mut().unwrap();
+    let view = |name: &str| images.iter().position(|i| i["name"] == name).unwrap();
+    let (to, from) = (view(to), view(from));
+    images[to]["bufferView"] = images[from]["bufferView"].clone();
+    let mut text = serde_json::to_vec(&json).unwrap();
+    text.resize(text.len().next_multiple_of(4), b' ');
+    let rest = &glb[20 + json_len..];
+    let mut out = glb[..8].to_vec();
+    out.extend(((12 + 8 + text.len() + rest.len()) as u32).to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend(rest);
+    out
+}
+
+/// Issue 39: colours painted into the palette texture PAL_CAMO (here the
+/// pixels of GLASS_4444, of its size) become the nearest palette colours,
+/// and the answer's notes say so, as the CLI and Python do.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_palette_repaint_is_noted() {
+    let server = TestServer::start(game_config()).await;
+    let glb = repaint_glb(&tank_glb(&server).await, "PAL_CAMO", "GLASS_4444");
+    let r = put(&server, put_form(&glb, &[])).await;
+    assert_eq!(r.status(), 200, "{:?}", r.text().await);
+    let notes: serde_json::Value = serde_json::from_str(&header(&r, "x-mshconv-notes")).unwrap();
+    assert!(
+        notes
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["code"] == "look.palette_reduced"
+                && n["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("texture \"PAL_CAMO\" is a palette texture")),
+        "{notes}"
+    );
+    server.stop().await;
+}

@@ -35,6 +35,8 @@ pub enum ErrorCode {
     ArchiveNoSuchEntry,
     /// `archive.entries_overlap`: the archive's model entries share their bytes
     ArchiveEntriesOverlap,
+    /// `archive.is_folder`: a folder given where an archive is expected
+    ArchiveIsFolder,
     /// `game_dir.not_found`: the game folder given is not a folder
     GameDirNotFound,
     /// `game_dir.no_libraries`: the game folder has no `Material.lib` or `Textures.lib` to bring a look back into
@@ -77,6 +79,8 @@ pub enum ErrorCode {
     TexturesBadEntry,
     /// `materials.bad_file`: a material file that does not read: its file, material and field named
     MaterialsBadFile,
+    /// `materials.no_such_texture`: a changed material names a texture `Textures.lib` lacks
+    MaterialsNoSuchTexture,
 }
 
 impl ErrorCode {
@@ -92,6 +96,7 @@ impl ErrorCode {
         ErrorCode::ArchiveIsModel,
         ErrorCode::ArchiveNoSuchEntry,
         ErrorCode::ArchiveEntriesOverlap,
+        ErrorCode::ArchiveIsFolder,
         ErrorCode::GameDirNotFound,
         ErrorCode::GameDirNoLibraries,
         ErrorCode::LookBadLibrary,
@@ -113,6 +118,7 @@ impl ErrorCode {
         ErrorCode::TexturesBadIndex,
         ErrorCode::TexturesBadEntry,
         ErrorCode::MaterialsBadFile,
+        ErrorCode::MaterialsNoSuchTexture,
     ];
 
     /// The stable machine-readable code.
@@ -128,6 +134,7 @@ impl ErrorCode {
             ErrorCode::ArchiveIsModel => "archive.is_model",
             ErrorCode::ArchiveNoSuchEntry => "archive.no_such_entry",
             ErrorCode::ArchiveEntriesOverlap => "archive.entries_overlap",
+            ErrorCode::ArchiveIsFolder => "archive.is_folder",
             ErrorCode::GameDirNotFound => "game_dir.not_found",
             ErrorCode::GameDirNoLibraries => "game_dir.no_libraries",
             ErrorCode::LookBadLibrary => "look.bad_library",
@@ -149,6 +156,7 @@ impl ErrorCode {
             ErrorCode::TexturesBadIndex => "textures.bad_index",
             ErrorCode::TexturesBadEntry => "textures.bad_entry",
             ErrorCode::MaterialsBadFile => "materials.bad_file",
+            ErrorCode::MaterialsNoSuchTexture => "materials.no_such_texture",
         }
     }
 }
@@ -188,6 +196,10 @@ pub enum NoteCode {
     LookTextureResized,
     /// `look.name_fitted`: a new texture or material name was shortened or changed to fit its library
     LookNameFitted,
+    /// `look.palette_reduced`: colours painted into a palette texture became the nearest palette colour
+    LookPaletteReduced,
+    /// `look.grey_reduced`: colours painted into a grey-and-alpha texture became grey
+    LookGreyReduced,
     /// `look.material_replaced`: an edited material replaced its library entry
     LookMaterialReplaced,
     /// `look.material_untextured`: a material came back without its texture
@@ -231,6 +243,8 @@ impl NoteCode {
         NoteCode::LookTextureReplaced,
         NoteCode::LookTextureResized,
         NoteCode::LookNameFitted,
+        NoteCode::LookPaletteReduced,
+        NoteCode::LookGreyReduced,
         NoteCode::LookMaterialReplaced,
         NoteCode::LookMaterialUntextured,
         NoteCode::LookRecordedWearUnreadable,
@@ -263,6 +277,8 @@ impl NoteCode {
             NoteCode::LookTextureReplaced => "look.texture_replaced",
             NoteCode::LookTextureResized => "look.texture_resized",
             NoteCode::LookNameFitted => "look.name_fitted",
+            NoteCode::LookPaletteReduced => "look.palette_reduced",
+            NoteCode::LookGreyReduced => "look.grey_reduced",
             NoteCode::LookMaterialReplaced => "look.material_replaced",
             NoteCode::LookMaterialUntextured => "look.material_untextured",
             NoteCode::LookRecordedWearUnreadable => "look.recorded_wear_unreadable",

@@ -60,8 +60,9 @@ pub struct Outcome {
 /// Puts the model of `request` where it goes (module docs).
 pub fn put_model(request: &PutModel<'_>) -> Result<Outcome, Error> {
     let stem = match &request.place {
-        Place::Entry { name, .. } => {
+        Place::Entry { archive, name } => {
             crate::archive::check_model_entry_name(name)?;
+            crate::archive::check_not_folder(archive, None)?;
             model_name(name)
         }
         Place::File(path) => model_name(&path.to_string_lossy()),

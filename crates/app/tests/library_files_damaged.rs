@@ -86,7 +86,7 @@ fn every_damaged_material_field_gives_a_documented_error_or_a_plan() {
     let mut errors = 0;
     for bad in damaged(&good) {
         let text = serde_json::to_vec(&bad).unwrap();
-        if let Err(e) = materials::plan_import(file, &text, &lib) {
+        if let Err(e) = materials::plan_import(file, &text, &lib, None) {
             assert!(
                 DOCUMENTED.contains(&e.code()),
                 "{}: {}",
@@ -101,7 +101,7 @@ fn every_damaged_material_field_gives_a_documented_error_or_a_plan() {
     // Cut anywhere, the text is not JSON.
     let text = serde_json::to_vec(&good).unwrap();
     for cut in (0..text.len()).step_by(97) {
-        let e = materials::plan_import(file, &text[..cut], &lib).unwrap_err();
+        let e = materials::plan_import(file, &text[..cut], &lib, None).unwrap_err();
         assert_eq!(e.code(), "materials.bad_file");
     }
 }

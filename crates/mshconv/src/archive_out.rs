@@ -10,66 +10,10 @@ use crate::codes::CliNote;
 use crate::input::read_file;
 use crate::out;
 use anyhow::Context;
+pub use mshconv_app::archive::{target, Target};
 use mshconv_app::archive::{Editor, Placed};
 use mshconv_app::Error;
-use std::path::{Path, PathBuf};
-
-/// Where a conversion's output goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Target {
-    /// A file (or `-`, stdout).
-    File,
-    /// An entry of an existing archive.
-    Entry {
-        /// The archive file.
-        archive: PathBuf,
-        /// The entry's name.
-        name: String,
-    },
-}
-
-/// Tells `OUT` apart: a path that exists is that file; `ARCHIVE:ENTRY` whose
-/// archive exists is an entry of it. A name like `units.rlb:TANK.MSH` whose
-/// archive does not exist is refused (never a stray file of that name).
-pub fn target(output: &Path) -> Result<Target, Error> {
-    if output.as_os_str() == "-" || output.exists() {
-        return Ok(Target::File);
-    }
-    let Some((archive, name)) = output.to_str().and_then(|s| s.rsplit_once(':')) else {
-        return Ok(Target::File);
-    };
-    // A name with `/` (`units.rlb:sub/TANK.MSH`) is still an entry of an
-    // existing archive: the put refuses it (`archive.bad_name`), as the
-    // service does, rather than writing a file of that path.
-    if archive.is_empty() || name.is_empty() {
-        return Ok(Target::File);
-    }
-    let archive = PathBuf::from(archive);
-    if archive.is_file() {
-        return Ok(Target::Entry {
-            archive,
-            name: name.to_string(),
-        });
-    }
-    if mshconv_app::is_archive_path(&archive) {
-        return Err(Error::new(
-            mshconv_app::Kind::Io,
-            mshconv_app::ErrorCode::IoNotFound,
-            format!(
-                "{} does not exist: a model is put into an existing archive (`mshconv nres pack` makes one)",
-                archive.display()
-            ),
-        ));
-    }
-    Ok(Target::File)
-}
-
-/// Puts `data` under `name` into the archive at `path` (replacing the entry of
-/// that name, or adding one of `type_id`, by default MSH) and replaces the
-/// file (under the folder's lock).
-pub fn put(path: &Path, name: &str, type_id: Option<u32>, data: Vec<u8>) -> anyhow::Result<Placed> {
-    edit(path, |editor| editor.put(name, type_id, data))
-}
+use std::path::Path;
 
 /// Locks the archive at `path`'s folder, opens the archive, applies
 /// `change`, and replaces the file.
@@ -77,6 +21,7 @@ pub fn edit<T>(
     path: &Path,
     change: impl FnOnce(&mut Editor) -> Result<T, Error>,
 ) -> anyhow::Result<T> {
+    mshconv_app::archive::check_not_folder(path, None)?;
     let lock = crate::fs::lock(&[path.to_path_buf()])?;
     let (result, bytes) = edited(path, change)?;
     let mut txn = lock.transaction();
@@ -126,12 +71,14 @@ pub fn parse_type(text: &str) -> Result<u32, Error> {
     )))
 }
 
-/// `nres put ARCHIVE FILE [--name NAME] [--type TYPE]`.
+/// `nres put ARCHIVE FILE [--name NAME] [--type TYPE] [--add]`: by the put
+/// rule, a name the archive lacks is added only with `add`.
 pub fn put_file(
     archive: &Path,
     file: &Path,
     name: Option<&str>,
     type_id: Option<&str>,
+    add: bool,
 ) -> anyhow::Result<std::process::ExitCode> {
     let type_id = type_id.map(parse_type).transpose()?;
     let name = match name {
@@ -142,7 +89,9 @@ pub fn put_file(
             .ok_or_else(|| Error::bad_option("give the entry's name with --name"))?,
     };
     let data = read_file(file)?;
-    let placed = put(archive, &name, type_id, data)?;
+    let placed = edit(archive, |editor| {
+        editor.put_by_rule(&name, type_id, data, add, crate::input::HOW_TO_ADD)
+    })?;
     placed_line(archive, &name, placed);
     Ok(std::process::ExitCode::SUCCESS)
 }

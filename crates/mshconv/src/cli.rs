@@ -187,9 +187,12 @@ sort table is recomputed so the game finds it."
 const NRES_PUT_AFTER: &str = after!(
     "Examples:
   mshconv nres put units.rlb tank.msh --name TANK.MSH
-  mshconv nres put textures.lib wall.tex --name WALL --type Texm
+  mshconv nres put textures.lib wall.tex --name WALL --type Texm --add
 
-A canonical archive stays canonical; any other keeps its layout. An added
+A canonical archive stays canonical; any other keeps its layout. The entry of
+that name is replaced; a name the archive does not have is added only with
+--add, else refused (archive.no_such_entry, with the closest names), as
+`convert IN ARCHIVE:ENTRY` refuses it. An added
 entry gets the type (MSH unless --type), attributes 0, and the sort table is
 updated so the game finds it. `mshconv convert edited.glb units.rlb:TANK.MSH`
 converts and puts in one step. A read-only (io.read_only) or hard-linked
@@ -669,6 +672,10 @@ pub enum NresCommand {
         /// as MSH or Texm) [default: MSH]; given, it is set on a replaced entry too.
         #[arg(long, value_name = "TYPE")]
         r#type: Option<String>,
+        /// Add the entry when the archive has none of that name (without it,
+        /// such a name is refused with archive.no_such_entry and the closest names).
+        #[arg(long)]
+        add: bool,
     },
     /// Remove an entry from an archive; every other entry keeps its bytes, name and order.
     #[command(after_help = NRES_REMOVE_AFTER)]

@@ -212,7 +212,8 @@ pub fn run_materials(command: &MaterialsCommand, out: &mut Out) -> anyhow::Resul
         }
         MaterialsCommand::Import(args) => import(args, out, |lib| {
             let text = std::fs::read(&args.from).map_err(|e| Error::io(args.from.display(), &e))?;
-            materials::plan_import(&args.from, &text, lib)
+            let textures = materials::texture_names_beside(&args.library)?;
+            materials::plan_import(&args.from, &text, lib, textures.as_deref())
         }),
     }
 }

@@ -99,7 +99,8 @@ pub fn run(command: &NresCommand, out: &mut Out) -> anyhow::Result<ExitCode> {
             file,
             name,
             r#type,
-        } => crate::archive_out::put_file(archive, file, name.as_deref(), r#type.as_deref()),
+            add,
+        } => crate::archive_out::put_file(archive, file, name.as_deref(), r#type.as_deref(), *add),
         NresCommand::Remove { archive, name } => crate::archive_out::remove(archive, name),
     }
 }

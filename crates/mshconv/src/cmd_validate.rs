@@ -2,7 +2,9 @@
 //!
 //! An archive of models (`units.rlb`, named without an entry) is checked
 //! whole: its container, then every model entry, each with its verdict, then
-//! a line for the archive.
+//! a line for the archive. A game library (`Material.lib`, `Textures.lib`)
+//! is checked by its MAT0 or Texm entries (`report::check_library`), each
+//! with its verdict, then a line for the library.
 
 use crate::cli::ValidateArgs;
 use crate::fail::{self, EXIT_INVALID};
@@ -11,7 +13,9 @@ use crate::input::Input;
 use crate::out::{self, Out};
 use msh::{Mode, ModelKind, Severity};
 use mshconv_app::archive;
-use mshconv_app::report::{check, check_archive, ArchiveCheck, FileResult};
+use mshconv_app::report::{
+    check, check_archive, validate, ArchiveCheck, FileResult, LibraryCheck, Validation,
+};
 use std::process::ExitCode;
 
 fn plural(n: usize, word: &str) -> String {
@@ -80,20 +84,27 @@ pub fn run(args: &ValidateArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
                 worst = worst.max(EXIT_INVALID);
             }
             if args.json {
-                results.extend(archive_objects(whole));
+                results.extend(archive_objects(whole).into_iter().map(Validation::Model));
             } else {
                 out.text(&archive_text(&whole))?;
             }
             continue;
         }
-        let result = check(&input.label, &input.bytes, mode);
-        if !result.valid {
+        // A file named without an entry may be a game library.
+        let validation = match input.entry {
+            None => validate(&input.label, &input.bytes, mode),
+            Some(_) => Validation::Model(check(&input.label, &input.bytes, mode)),
+        };
+        if !validation.valid() {
             worst = worst.max(EXIT_INVALID);
         }
         if args.json {
-            results.push(result);
+            results.push(validation);
         } else {
-            out.text(&file_text(&result))?;
+            out.text(&match &validation {
+                Validation::Model(result) => file_text(result),
+                Validation::Library(library) => library_text(library),
+            })?;
         }
     }
     if args.json {
@@ -139,6 +150,43 @@ fn archive_check(input: &Input, mode: Mode) -> Result<Option<ArchiveCheck>, mshc
     archive::check_models_fit(&archive::models(&parsed), input.bytes.len() as u64)
         .map_err(|e| e.context(&input.label))?;
     Ok(Some(check_archive(&input.label, &parsed, &problems, mode)))
+}
+
+/// A library's text: a line per entry (`valid (MAT0): version 3, ...`,
+/// `INVALID (Texm): texm.truncated: ...`, `not checked (TXT)`), then the
+/// library's line (`Material.lib: library of 12 materials: 12 valid, 0
+/// invalid`).
+fn library_text(library: &LibraryCheck) -> String {
+    let mut text = String::new();
+    for e in &library.entries {
+        let line = match (e.checked, e.valid) {
+            (false, _) => format!("{}: not checked ({})", e.file, e.r#type),
+            (true, true) => format!("{}: valid ({}): {}", e.file, e.r#type, e.summary),
+            (true, false) => format!(
+                "{}: INVALID ({}): {}: {}",
+                e.file,
+                e.r#type,
+                e.code.unwrap_or("internal"),
+                e.message.as_deref().unwrap_or("")
+            ),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let checked = library.entries.iter().filter(|e| e.checked);
+    let invalid = checked.clone().filter(|e| !e.valid).count();
+    let word = if library.library == "materials" {
+        "material"
+    } else {
+        "texture"
+    };
+    text.push_str(&format!(
+        "{}: library of {}: {} valid, {invalid} invalid\n",
+        library.file,
+        plural(checked.clone().count(), word),
+        checked.count() - invalid,
+    ));
+    text
 }
 
 /// An archive's text: its container's problems, every model's findings and

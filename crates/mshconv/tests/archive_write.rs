@@ -304,6 +304,7 @@ fn nres_put_and_remove() {
             "WALL",
             "--type",
             "Texm",
+            "--add",
         ],
     )
     .expect(0);
@@ -335,6 +336,77 @@ fn nres_put_and_remove() {
     )
     .expect(2);
     assert!(r.stderr.contains("option.invalid"), "{}", r.stderr);
+}
+
+/// A folder where an archive is expected (`game:TANK.MSH`, `game` a folder)
+/// is refused with the archives in it, and nothing is written: no file named
+/// `game:TANK.MSH`, no `.wea`.
+#[test]
+fn a_folder_given_as_the_archive_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = dir.path().join("game");
+    std::fs::create_dir(&game).unwrap();
+    std::fs::copy(fixture("game/units.rlb"), game.join("units.rlb")).unwrap();
+    std::fs::copy(fixture("models/m123_dome.msh"), dir.path().join("m.msh")).unwrap();
+    run(dir.path(), &["convert", "m.msh", "edited.glb", "-q"]).expect(0);
+    let before = files(dir.path());
+    let r = run(dir.path(), &["convert", "edited.glb", "game:TANK.MSH"]).expect(2);
+    assert!(
+        r.stderr.contains("error[archive.is_folder]")
+            && r.stderr.contains("game is a folder, not an archive")
+            && r.stderr.contains("game/units.rlb:TANK.MSH"),
+        "{}",
+        r.stderr
+    );
+    for args in [
+        &["nres", "put", "game", "m.msh"][..],
+        &["batch", "edited.glb", "--to", "msh", "--into", "game"],
+    ] {
+        let r = run(dir.path(), args).expect(2);
+        assert!(
+            r.stderr.contains("error[archive.is_folder]"),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(files(dir.path()), before);
+    assert_eq!(files(&game), ["units.rlb"]);
+}
+
+/// `nres put` follows the put rule of `convert IN ARCHIVE:ENTRY`: a name the
+/// archive lacks (a typo) is refused with the closest names, the archive
+/// unchanged, unless `--add` asks to add it.
+#[test]
+fn nres_put_refuses_a_name_the_archive_lacks_unless_add() {
+    let dir = tempfile::tempdir().unwrap();
+    let original = std::fs::read(fixture("archives/small.rlb")).unwrap();
+    std::fs::write(dir.path().join("small.rlb"), &original).unwrap();
+    std::fs::copy(fixture("models/m123_dome.msh"), dir.path().join("m.msh")).unwrap();
+    // A letter of M123_DOME.MSH, which the archive has, dropped.
+    let args = [
+        "nres",
+        "put",
+        "small.rlb",
+        "m.msh",
+        "--name",
+        "M123_DOM.MSH",
+    ];
+    let r = run(dir.path(), &args).expect(2);
+    assert!(
+        r.stderr.contains("error[archive.no_such_entry]")
+            && r.stderr.contains("did you mean M123_DOME.MSH?")
+            && r.stderr.contains("--add"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read(dir.path().join("small.rlb")).unwrap(),
+        original
+    );
+    let r = run(dir.path(), &[&args[..], &["--add"]].concat()).expect(0);
+    assert!(r.stderr.contains("note[archive.added]"), "{}", r.stderr);
+    let bytes = std::fs::read(dir.path().join("small.rlb")).unwrap();
+    assert_eq!(entry_rows(&bytes).len(), entry_rows(&original).len() + 1);
 }
 
 /// A small deterministic sequence of delays (no randomness in tests).

@@ -482,3 +482,61 @@ fn a_closed_stdout_is_success() {
     assert_eq!(status.code(), Some(0), "stderr: {stderr}");
     assert_eq!(stderr, "");
 }
+
+/// Issue 39: a game library validates as a library (each MAT0 or Texm entry
+/// parsed and reported), not as a model ("node table missing"); a damaged
+/// entry is INVALID, named with its code, and the exit is 1.
+#[test]
+fn validate_checks_a_game_library_by_its_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&game(), &["validate", "Material.lib", "Textures.lib"]).expect(0);
+    assert!(
+        r.stdout
+            .contains("Material.lib:GLASS: valid (MAT0): version 3, ")
+            && r.stdout
+                .contains("Textures.lib:TANK_BODY.0: valid (Texm): 565 64 x 64, 7 mips")
+            && r.stdout
+                .contains("Textures.lib: library of 11 textures: 11 valid, 0 invalid")
+            && !r.stdout.contains("node table"),
+        "{}",
+        r.stdout
+    );
+    let mut lib =
+        nres::OwnedArchive::parse(&std::fs::read(game().join("Material.lib")).unwrap()).unwrap();
+    let glass = lib
+        .entries
+        .iter_mut()
+        .find(|e| e.name.as_bytes() == b"GLASS")
+        .unwrap();
+    glass.data.truncate(3);
+    let count = lib.entries.len();
+    write(
+        dir.path(),
+        "Material.lib",
+        &lib.write(nres::WriteMode::Canonical).unwrap(),
+    );
+    let r = run(dir.path(), &["validate", "Material.lib"]).expect(1);
+    assert!(
+        r.stdout
+            .contains("Material.lib:GLASS: INVALID (MAT0): mat0.")
+            && r.stdout.contains(&format!(
+                "Material.lib: library of {count} materials: {} valid, 1 invalid",
+                count - 1
+            )),
+        "{}",
+        r.stdout
+    );
+    let r = run(dir.path(), &["validate", "--json", "Material.lib"]).expect(1);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v[0]["library"], "materials");
+    assert_eq!(v[0]["valid"], false);
+    let bad: Vec<&Value> = v[0]["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["valid"] == false)
+        .collect();
+    assert_eq!(bad.len(), 1);
+    assert_eq!(bad[0]["file"], "Material.lib:GLASS");
+    assert!(bad[0]["code"].as_str().unwrap().starts_with("mat0."));
+}

@@ -139,6 +139,39 @@ fn an_edited_png_replaces_only_its_entry_after_a_backup() {
     );
 }
 
+/// Issue 39: alpha painted into the opaque 565 texture gives the same bytes
+/// (its mips kept), and a colour painted into the palette texture is noted.
+#[test]
+fn alpha_on_an_opaque_png_keeps_the_entry_and_a_palette_repaint_is_noted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, tex) = exported(tmp.path());
+    let before = files(&game);
+    let png_path = tex.join("TANK_BODY.0.png");
+    let mut image = read_png(&png_path);
+    for p in image.pixels.chunks_exact_mut(4).take(2000) {
+        p[3] = 90;
+    }
+    write_png(&png_path, &image);
+    let r = run(tmp.path(), &["textures", "import", "tex", "g/Textures.lib"]).expect(0);
+    assert!(r.stdout.contains("nothing to write"), "{}", r.stdout);
+    assert_eq!(files(&game), before);
+    let png_path = tex.join("PAL_CAMO.png");
+    let mut image = read_png(&png_path);
+    for p in image.pixels.chunks_exact_mut(4).take(5) {
+        p.copy_from_slice(&[128, 128, 128, 255]);
+    }
+    write_png(&png_path, &image);
+    let r = run(tmp.path(), &["textures", "import", "tex", "g/Textures.lib"]).expect(0);
+    assert!(
+        r.stderr
+            .contains("note[look.palette_reduced]: texture \"PAL_CAMO\"")
+            && r.stderr.contains(": 5 of 1024 pixels"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("1 replaced"), "{}", r.stdout);
+}
+
 #[test]
 fn a_new_png_becomes_a_new_texture_by_the_look_imports_rules() {
     let tmp = tempfile::tempdir().unwrap();
@@ -468,6 +501,36 @@ fn an_edited_material_is_rewritten_alone_and_a_new_one_added() {
     )
     .expect(0);
     assert!(r.stdout.contains("nothing to write"), "{}", r.stdout);
+}
+
+/// A material that names a texture `Textures.lib` lacks (a typo) is refused,
+/// naming the material, the field and the texture, and nothing is written.
+#[test]
+fn a_material_naming_a_texture_the_library_lacks_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, before) = materials_exported(tmp.path());
+    let path = tmp.path().join("m.json");
+    let mut file = material_file(&path);
+    let records = file["materials"].as_array_mut().unwrap();
+    let glass = records.iter().position(|r| r["entry"] == "GLASS").unwrap();
+    records[glass]["phases"][0]["texture"] = "NOSUCHTEX".into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&file).unwrap()).unwrap();
+    for dry_run in [&["--dry-run"][..], &[]] {
+        let args = [
+            &["materials", "import", "m.json", "g/Material.lib"][..],
+            dry_run,
+        ]
+        .concat();
+        let r = run(tmp.path(), &args).expect(1);
+        assert!(
+            r.stderr.contains(
+                "error[materials.no_such_texture]: m.json: \"GLASS\": field \"phases[0].texture\": Textures.lib has no texture \"NOSUCHTEX\""
+            ),
+            "{}",
+            r.stderr
+        );
+    }
+    assert_eq!(files(&game), before);
 }
 
 #[test]

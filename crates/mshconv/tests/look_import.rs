@@ -645,3 +645,105 @@ fn an_image_that_does_not_decode_is_a_note_and_the_model_still_converts() {
         );
     }
 }
+
+/// `convert GLTF units.rlb:ENTRY --game-dir WORK`: its stderr.
+fn bring_back(gltf: &Path, work: &Path, entry: &str) -> String {
+    let target = format!("{}:{entry}", work.join("units.rlb").display());
+    let run = mshconv(&[
+        os("convert"),
+        gltf.as_os_str(),
+        os(&target),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    String::from_utf8_lossy(&run.stderr).into_owned()
+}
+
+/// Paints the rectangle `x0..x1` x `y0..y1` of the PNG with `paint`, which
+/// changes a pixel's RGBA.
+fn paint(png: &Path, (x0, x1): (u32, u32), (y0, y1): (u32, u32), paint: impl Fn(&mut [u8])) {
+    let mut image = read_png(png);
+    for y in y0..y1 {
+        for x in x0..x1 {
+            let at = ((y * image.width + x) * 4) as usize;
+            paint(&mut image.pixels[at..at + 4]);
+        }
+    }
+    write_png(png, &image);
+}
+
+/// Issue 39: colours painted into the palette texture PAL_CAMO become the
+/// nearest palette colour, said by its own note with the count; alpha
+/// painted into the opaque 565 TANK_BODY.0 is nothing its format holds: the
+/// entry keeps its bytes, mips included, and nothing is said of it.
+#[test]
+fn a_palette_repaint_is_noted_and_alpha_on_an_opaque_texture_keeps_the_entry() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let gltf = tank_gltf(&tmp.path().join("export"));
+    let old_lib = std::fs::read(work.join("Textures.lib")).unwrap();
+    let camo = texm(&old_lib, "PAL_CAMO");
+    let grey = [128u8, 128, 128, 255];
+    let palette = camo.palette.as_deref().unwrap();
+    assert!(!palette.contains(&grey), "a colour the palette lacks");
+    // 4 x 2 pixels of grey into the palette texture.
+    paint(&image_file(&gltf, "PAL_CAMO"), (0, 4), (0, 2), |p| {
+        p.copy_from_slice(&grey)
+    });
+    // Half of the 565 texture see-through.
+    let body = image_file(&gltf, "TANK_BODY.0");
+    let side = read_png(&body).width;
+    paint(&body, (0, side / 2), (0, side), |p| p[3] = 100);
+    let stderr = bring_back(&gltf, &work, "TANK.MSH");
+    assert!(
+        stderr.contains("note[look.palette_reduced]: texture \"PAL_CAMO\" is a palette texture")
+            && stderr.contains(": 8 of 1024 pixels, at most"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("TANK_BODY.0"), "{stderr}");
+    let new_lib = std::fs::read(work.join("Textures.lib")).unwrap();
+    let entry = |lib: &[u8], name: &str| {
+        nres::Archive::parse(lib)
+            .unwrap()
+            .find_by_name(name)
+            .map(|e| e.data().to_vec())
+    };
+    assert_eq!(
+        entry(&new_lib, "TANK_BODY.0"),
+        entry(&old_lib, "TANK_BODY.0"),
+        "same bytes, mips included"
+    );
+    let shown = texm(&new_lib, "PAL_CAMO").decode_rgba8().unwrap();
+    assert!(palette.contains(&shown.pixels[..4].try_into().unwrap()));
+    assert_ne!(shown.pixels[..4], grey);
+}
+
+/// Issue 39: colour painted into the grey-and-alpha SMOKE_88 becomes grey,
+/// said by its own note.
+#[test]
+fn colour_painted_into_a_grey_texture_is_noted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let work = tmp.path().join("work");
+    copy_game(&work);
+    let export = tmp.path().join("export");
+    std::fs::create_dir_all(&export).unwrap();
+    let gltf = export.join("robot.gltf");
+    let input = format!("{}:ROBOT.MSH", game().join("units.rlb").display());
+    mshconv(&[
+        os("convert"),
+        os(&input),
+        gltf.as_os_str(),
+        os("--game-dir"),
+        game().as_os_str(),
+    ]);
+    paint(&image_file(&gltf, "SMOKE_88"), (0, 3), (0, 1), |p| {
+        p[..3].copy_from_slice(&[255, 0, 0])
+    });
+    let stderr = bring_back(&gltf, &work, "ROBOT.MSH");
+    assert!(
+        stderr.contains("note[look.grey_reduced]: texture \"SMOKE_88\" holds grey and alpha")
+            && stderr.contains(": 3 of 256 pixels"),
+        "{stderr}"
+    );
+}

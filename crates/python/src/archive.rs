@@ -65,6 +65,7 @@ pub fn edit<T>(
     path: &Path,
     change: impl FnOnce(&mut Editor) -> Result<T, Error>,
 ) -> Result<T, Error> {
+    archive::check_not_folder(path, None)?;
     let lock = Lock::acquire(&[path.to_path_buf()], &mut |_| {})?;
     let bytes = read_file(path)?;
     let mut editor =

@@ -1,6 +1,7 @@
 //! `mshconv.validate`: `mshconv validate --json`'s result for one model.
 
 use crate::error;
+use mshconv_app::report::{LibraryCheck, Validation};
 use pyo3::prelude::*;
 
 /// One finding of a validation.
@@ -53,11 +54,18 @@ impl Report {
     }
 }
 
-/// Validates a model's bytes strictly; damage becomes findings, never an error.
+/// Validates a model's bytes strictly; damage becomes findings, never an
+/// error. A game library (`Material.lib`, `Textures.lib`) is checked by its
+/// MAT0 or Texm entries, as `mshconv validate` checks it: `kind` is
+/// `materials` or `textures`, and each entry that does not parse is a
+/// finding whose `path` is the entry's name.
 #[pyfunction]
 pub fn validate(py: Python<'_>, data: &[u8]) -> PyResult<Report> {
     error::run(py, || {
-        let result = mshconv_app::report::check("data", data, msh::Mode::Strict);
+        let result = match mshconv_app::report::validate("data", data, msh::Mode::Strict) {
+            Validation::Model(result) => result,
+            Validation::Library(library) => return Ok(library_report(&library)),
+        };
         Ok(Report {
             valid: result.valid,
             kind: result.kind.map(|k| serde_text(&k)),
@@ -74,6 +82,26 @@ pub fn validate(py: Python<'_>, data: &[u8]) -> PyResult<Report> {
                 .collect(),
         })
     })
+}
+
+/// A library's check as a report: a finding per entry that does not parse.
+fn library_report(library: &LibraryCheck) -> Report {
+    Report {
+        valid: library.valid,
+        kind: Some(library.library.to_string()),
+        findings: library
+            .entries
+            .iter()
+            .filter(|e| !e.valid)
+            .map(|e| Finding {
+                code: e.code.unwrap_or_default().to_string(),
+                severity: "error".to_string(),
+                path: e.file.clone(),
+                offset: None,
+                message: e.message.clone().unwrap_or_default(),
+            })
+            .collect(),
+    }
 }
 
 /// A unit enum's name as `mshconv validate --json` writes it (its serde name).

@@ -63,3 +63,14 @@ def test_hostile_bytes_never_panic(walker):
                 assert e.code and e.code != "internal", (e.code, str(e))
                 outcomes.add("error")
     assert outcomes == {"ok", "error"}
+
+
+def test_game_libraries_validate_as_libraries():
+    """Issue 39: Material.lib and Textures.lib are checked by their entries, not as models."""
+    from conftest import GAME
+
+    for name, kind in (("Material.lib", "materials"), ("Textures.lib", "textures")):
+        report = mshconv.validate((GAME / name).read_bytes())
+        assert report.valid, report.findings
+        assert report.kind == kind
+        assert report.findings == []

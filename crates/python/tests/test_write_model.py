@@ -103,3 +103,52 @@ def test_a_dry_run_says_what_would_change_and_writes_nothing(game, tmp_path):
     # Without dry_run the same call writes, and says what it wrote as notes.
     assert isinstance(mshconv.write_model(other, game / "units.rlb", entry="TANK.MSH"), list)
     assert files_in(game)["units.rlb"] != before["units.rlb"]
+
+
+def test_a_folder_given_as_the_archive_is_refused(game):
+    """Issue 39: a folder where an archive is expected writes nothing."""
+    tank = mshconv.Archive(game / "units.rlb").read("TANK.MSH")
+    glb = mshconv.convert(tank, "glb").files["model.glb"]
+    before = sorted(p.name for p in game.iterdir())
+    for game_dir in (None, game):
+        with pytest.raises(mshconv.Error) as e:
+            mshconv.write_model(glb, game, entry="TANK.MSH", game_dir=game_dir)
+        assert e.value.code == "archive.is_folder"
+        assert "is a folder, not an archive" in str(e.value) and "units.rlb" in str(e.value)
+    with pytest.raises(mshconv.Error) as e:
+        mshconv.Archive(game).put("TANK.MSH", glb)
+    assert e.value.code == "archive.is_folder"
+    assert sorted(p.name for p in game.iterdir()) == before
+
+
+def png(width, height, rgba):
+    """A PNG of one colour (8-bit RGBA, unfiltered rows)."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\0" + rgba * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def test_a_palette_repaint_is_noted(game):
+    """Issue 39: grey painted into the palette texture PAL_CAMO becomes its
+    nearest palette colour, and write_model says so (look.palette_reduced)."""
+    import base64
+    import json
+
+    archive = mshconv.Archive(game / "units.rlb")
+    out = mshconv.convert(archive.read("TANK.MSH"), "gltf", game_dir=game, wear=archive.read("TANK.WEA"))
+    gltf = json.loads(out.files["model.gltf"])
+    for image in gltf["images"]:
+        data = out.files[image["uri"]]
+        if image["name"] == "PAL_CAMO":
+            data = png(32, 32, bytes([128, 128, 128, 255]))
+        image["uri"] = "data:image/png;base64," + base64.b64encode(data).decode()
+    notes = mshconv.write_model(json.dumps(gltf).encode(), game / "units.rlb", entry="TANK.MSH", game_dir=game)
+    reduced = [n for n in notes if n.code == "look.palette_reduced"]
+    assert len(reduced) == 1, notes
+    assert "PAL_CAMO" in reduced[0].message and "1024 of 1024 pixels" in reduced[0].message

@@ -194,7 +194,9 @@ where
     respond::json(&doc)
 }
 
-/// `POST /v1/validate`: the report, 200 whether or not the model is valid.
+/// `POST /v1/validate`: the report, 200 whether or not the model is valid; a
+/// game library (`Material.lib`, `Textures.lib`) is checked by its entries
+/// (`report::validate`), as the CLI checks it.
 pub async fn validate(
     State(state): State<AppState>,
     Extension(ctx): Extension<RequestContext>,
@@ -208,7 +210,7 @@ pub async fn validate(
         msh_only: None,
     };
     model_job(&state, &ctx, upload, pick, |label, mode, bytes| {
-        Ok(report::check(label, bytes, mode))
+        Ok(report::validate(label, bytes, mode))
     })
     .await
 }

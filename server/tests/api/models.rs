@@ -72,6 +72,35 @@ async fn validate_reports_codes_paths_and_offsets() {
     server.stop().await;
 }
 
+/// Issue 39: a game library uploaded to /v1/validate is checked by its
+/// entries, as the CLI checks it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn validate_checks_a_game_library_by_its_entries() {
+    let server = TestServer::start(config()).await;
+    let bytes = fixture("fixtures/small/game/Material.lib");
+    let r = client()
+        .post(server.url("/v1/validate"))
+        .multipart(form(bytes.clone(), "Material.lib"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let got: serde_json::Value = r.json().await.unwrap();
+    assert_eq!(got["library"], "materials");
+    assert_eq!(got["valid"], true);
+    assert!(
+        got["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["file"] == "Material.lib:GLASS" && e["type"] == "MAT0"),
+        "{got}"
+    );
+    let expected = mshconv_app::report::validate("Material.lib", &bytes, msh::Mode::Strict);
+    assert_eq!(got, serde_json::to_value(expected).unwrap());
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn inspect_is_the_librarys_inspection() {
     let server = TestServer::start(config()).await;

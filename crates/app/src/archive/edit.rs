@@ -138,8 +138,21 @@ impl Editor {
         add: bool,
         how_to_add: &str,
     ) -> Result<Placed, Error> {
+        self.put_by_rule(name, None, data, add, how_to_add)
+    }
+
+    /// Puts `data` under `name` by the put rule (`mshconv nres put`, any
+    /// entry): [`Editor::placement`], then [`Editor::put`] with `type_id`.
+    pub fn put_by_rule(
+        &mut self,
+        name: &str,
+        type_id: Option<u32>,
+        data: Vec<u8>,
+        add: bool,
+        how_to_add: &str,
+    ) -> Result<Placed, Error> {
         self.placement(name, add, how_to_add)?;
-        self.put(name, None, data)
+        self.put(name, type_id, data)
     }
 
     /// Puts `data` under `name`: replaces the payload of the entry of that name

@@ -1,7 +1,8 @@
 //! The archive policy, once: how an entry is found by name, which entries are
 //! models, when an archive's models are refused for sharing their bytes, and
 //! what to say when an archive is given where a model was expected, and when
-//! a put may add an entry (`put_rule`).
+//! a put may add an entry (`put_rule`), and whether an output names a file or
+//! an archive's entry (`target`).
 //!
 //! It works on the directory alone ([`Listing`]: an [`nres::Archive`] in memory
 //! or an [`nres::Directory`] read from a file without its payloads), so the CLI
@@ -11,12 +12,14 @@
 mod edit;
 mod losses;
 mod put_rule;
+mod target;
 
 pub use edit::{
     check_is_archive, check_model_entry_name, contains, names, Editor, Placed, MSH_TYPE,
 };
 pub use losses::entry_losses;
 pub use put_rule::{closest, decide, placement, MAX_SUGGESTIONS};
+pub use target::{check_not_folder, target, Target};
 
 use crate::codes::ErrorCode;
 use crate::error::Error;

@@ -1,6 +1,6 @@
 //! The rule of putting a model into an archive, once for every front end
-//! (`convert IN ARCHIVE:ENTRY`, `batch --into`, `POST /v1/archive/put`, the
-//! web page): a name the archive has is replaced; a name it does not have is
+//! (`convert IN ARCHIVE:ENTRY`, `batch --into`, `nres put`, `POST
+//! /v1/archive/put`, the web page, Python's `Archive.put` and `write_model`): a name the archive has is replaced; a name it does not have is
 //! added only when the user asked to add (`--add`, `add=true`, the page's
 //! box), because a typo would otherwise add a stray model without a word.
 //! Without it the put is refused (`archive.no_such_entry`) with the closest
@@ -17,7 +17,8 @@ pub const MAX_SUGGESTIONS: usize = 3;
 /// `names`: [`Placed::Replaced`] when one of them is `name` (compared as the
 /// game compares, ASCII case-insensitively); [`Placed::Added`] when none is
 /// and `add` allows it; else `archive.no_such_entry`, naming `what` (`the
-/// archive`, `archive units.rlb`), the closest model names, and `how_to_add`
+/// archive`, `archive units.rlb`), the closest names (of models, for a
+/// model's name), and `how_to_add`
 /// (`give --add`, `send add=true`).
 pub fn decide<'a>(
     names: impl Iterator<Item = &'a [u8]> + Clone,
@@ -35,10 +36,17 @@ pub fn decide<'a>(
     if add {
         return Ok(Placed::Added);
     }
-    let models: Vec<&[u8]> = names.filter(|n| nres::is_model_name(n)).collect();
-    let closest = closest(models.iter().copied(), name);
+    // A model's name is compared with the models' names; any other entry's
+    // (`nres put ... --type Texm`) with every name.
+    let model = nres::is_model_name(name.as_bytes());
+    let pool: Vec<&[u8]> = names.filter(|n| !model || nres::is_model_name(n)).collect();
+    let closest = closest(pool.iter().copied(), name);
     let hint = if closest.is_empty() {
-        format!("it has {} model entries", models.len())
+        format!(
+            "it has {} {}entries",
+            pool.len(),
+            if model { "model " } else { "" }
+        )
     } else {
         format!("did you mean {}?", closest.join(" or "))
     };
@@ -142,6 +150,24 @@ mod tests {
         .unwrap_err();
         assert!(
             e.message().contains("(it has 2 model entries)"),
+            "{}",
+            e.message()
+        );
+    }
+
+    #[test]
+    fn another_entry_is_compared_with_every_name() {
+        let list = ["TANK.MSH", "WALL01", "TANK.WEA"];
+        let e = decide(names(&list), "WALL1", false, "the archive", "give --add").unwrap_err();
+        assert_eq!(e.code(), "archive.no_such_entry");
+        assert!(
+            e.message().contains("did you mean WALL01?"),
+            "{}",
+            e.message()
+        );
+        let e = decide(names(&list), "ROCK", false, "the archive", "").unwrap_err();
+        assert!(
+            e.message().contains("(it has 3 entries)"),
             "{}",
             e.message()
         );

@@ -60,8 +60,21 @@ pub(super) struct Record<'a> {
 impl Record<'_> {
     /// An error naming the file, the record and `field`.
     pub fn error(&self, field: &str, message: impl std::fmt::Display) -> Error {
-        self.source
-            .error(format_args!("{}: field {field:?}: {message}", self.label))
+        self.error_with(self.source.code, field, message)
+    }
+
+    /// An error of `code` naming the file, the record and `field`.
+    pub fn error_with(
+        &self,
+        code: ErrorCode,
+        field: &str,
+        message: impl std::fmt::Display,
+    ) -> Error {
+        Source {
+            code,
+            ..self.source
+        }
+        .error(format_args!("{}: field {field:?}: {message}", self.label))
     }
 
     /// The field's value, if present (`null` counts as absent).

@@ -9,7 +9,7 @@ use super::fields::{from_hex, number, numbers, pretty, to_hex, Record, Source};
 use super::{parse_library, ImportPlan, Planning};
 use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
-use crate::game::{same_name, MATERIAL_LIB};
+use crate::game::{same_name, MATERIAL_LIB, TEXTURES_LIB};
 use crate::look_import::{fit_name, Action, Change, Library, ENTRY_NAME_MAX};
 use mshconv_material::cp1251;
 use mshconv_material::mat0::{
@@ -316,30 +316,91 @@ fn block(r: &Record<'_>, i: usize, b: &serde_json::Value) -> Result<AnimationBlo
 }
 
 fn change(entry: &str, action: Action, m: &Mat0) -> Change {
-    let texture = m.texture().map_or_else(
-        || "untextured".to_string(),
-        |t| format!("texture {}", cp1251::decode(t)),
-    );
     Change {
         library: MATERIAL_LIB,
         entry: entry.to_string(),
         action,
-        detail: format!(
-            "version {}, {} phase{}, {texture}",
-            m.version,
-            m.phases.len(),
-            if m.phases.len() == 1 { "" } else { "s" }
-        ),
+        detail: crate::report::material_summary(m),
     }
+}
+
+/// The names of the textures in the `Textures.lib` beside the material
+/// library at `path` (found as the game folder's libraries are, ignoring
+/// case); `None` when the folder has none. A library that does not read is
+/// an error naming it.
+pub fn texture_names_beside(path: &Path) -> Result<Option<Vec<Vec<u8>>>, Error> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let textures = Library::read(dir, TEXTURES_LIB)?;
+    if textures.bytes.is_none() {
+        return Ok(None);
+    }
+    let archive = parse_library(&textures)?;
+    Ok(Some(
+        archive.entries().map(|e| e.name_bytes().to_vec()).collect(),
+    ))
+}
+
+/// Refuses a changed or added material whose phase names a texture that
+/// `textures` (the names in `Textures.lib`) lacks and that the library's
+/// entry `old` did not name already (`materials.no_such_texture`, naming the
+/// material, the field and the texture, with the closest names).
+fn check_textures(
+    r: &Record<'_>,
+    mat0: &Mat0,
+    old: Option<&Mat0>,
+    textures: &[Vec<u8>],
+) -> Result<(), Error> {
+    let known = |t: &[u8]| {
+        textures.iter().any(|n| nres::cmp_names(n, t).is_eq())
+            || old.is_some_and(|o| {
+                o.phases
+                    .iter()
+                    .any(|p| nres::cmp_names(p.texture(), t).is_eq())
+            })
+    };
+    let Some((i, texture)) = mat0
+        .phases
+        .iter()
+        .map(Phase::texture)
+        .enumerate()
+        .find(|(_, t)| !t.is_empty() && !known(t))
+    else {
+        return Ok(());
+    };
+    let name = cp1251::decode(texture);
+    let closest = crate::archive::closest(textures.iter().map(Vec::as_slice), &name);
+    let hint = if closest.is_empty() {
+        format!("{} textures", textures.len())
+    } else {
+        format!("did you mean {}?", closest.join(" or "))
+    };
+    Err(r.error_with(
+        ErrorCode::MaterialsNoSuchTexture,
+        &format!("phases[{i}].texture"),
+        format!(
+            "{TEXTURES_LIB} has no texture {name:?} ({hint}); add it first (`mshconv textures import`), or name one it has"
+        ),
+    ))
 }
 
 /// Plans the import of the material file `file` (its bytes `text`) into
 /// `library`: each record equal to its entry keeps it byte for byte, a
 /// changed one replaces the entry's payload and attributes, a record of a
 /// name the library lacks adds a MAT0 entry (a name the game's rules do
-/// not allow is fitted, `look.name_fitted`). Entries the file does not
-/// name are left as they are. Writes nothing.
-pub fn plan_import(file: &Path, text: &[u8], library: &Library) -> Result<ImportPlan, Error> {
+/// not allow is fitted, `look.name_fitted`). A changed or added material
+/// naming a texture that `textures` (the names in `Textures.lib`, when
+/// known: [`texture_names_beside`]) lacks is refused
+/// (`materials.no_such_texture`). Entries the file does not name are left
+/// as they are. Writes nothing.
+pub fn plan_import(
+    file: &Path,
+    text: &[u8],
+    library: &Library,
+    textures: Option<&[Vec<u8>]>,
+) -> Result<ImportPlan, Error> {
     let source = Source {
         file,
         code: ErrorCode::MaterialsBadFile,
@@ -400,6 +461,13 @@ pub fn plan_import(file: &Path, text: &[u8], library: &Library) -> Result<Import
             None if planning.entries.get(&name).is_some() => Action::Reused,
             None => Action::Added,
         };
+        if let (Some(textures), true) = (textures, action != Action::Reused) {
+            let old = archive
+                .entries()
+                .find(|e| same_name(&e.name(), &name))
+                .and_then(|e| Mat0::parse(e.data(), e.attr2()).ok());
+            check_textures(r, mat0, old.as_ref(), textures)?;
+        }
         if action != Action::Reused {
             planning.put(&name, Some(MAT0_TYPE_ID), bytes, Some(attributes))?;
         }
@@ -459,12 +527,12 @@ mod tests {
             json.contains("\"texture_tail\": \"0000000000000000aa00bb\""),
             "{json}"
         );
-        let plan = plan_import(Path::new("m.json"), &text, &lib).unwrap();
+        let plan = plan_import(Path::new("m.json"), &text, &lib, None).unwrap();
         assert_eq!(plan.bytes, None, "unchanged: nothing to write");
         assert_eq!(plan.count(Action::Reused), 1);
         // A renamed texture gets zeros after its NUL.
         let renamed = json.replace("ТЕКС", "ROCK_1");
-        let plan = plan_import(Path::new("m.json"), renamed.as_bytes(), &lib).unwrap();
+        let plan = plan_import(Path::new("m.json"), renamed.as_bytes(), &lib, None).unwrap();
         let bytes = plan.bytes.expect("replaced");
         let archive = nres::Archive::parse(&bytes).unwrap();
         let e = archive.entry(0).unwrap();
@@ -476,15 +544,39 @@ mod tests {
     }
 
     #[test]
+    fn a_texture_textures_lib_lacks_is_refused_unless_the_entry_named_it() {
+        let lib = library(b"ROCK_1", &[]);
+        let text = String::from_utf8(export(&lib).unwrap()).unwrap();
+        let textures = [b"ROCK_2".to_vec(), b"SAND".to_vec()];
+        // The entry named ROCK_1 before: a change elsewhere keeps it.
+        let other = text.replace("\"attr1\": 7", "\"attr1\": 5");
+        assert_ne!(other, text);
+        plan_import(Path::new("m.json"), other.as_bytes(), &lib, Some(&textures)).unwrap();
+        let typo = text.replace("ROCK_1", "ROCK_3");
+        let e =
+            plan_import(Path::new("m.json"), typo.as_bytes(), &lib, Some(&textures)).unwrap_err();
+        assert_eq!(e.code(), "materials.no_such_texture");
+        assert!(
+            e.message().contains("\"M\": field \"phases[0].texture\"")
+                && e.message()
+                    .contains("no texture \"ROCK_3\" (did you mean ROCK_2?)"),
+            "{}",
+            e.message()
+        );
+        let fixed = text.replace("ROCK_1", "rock_2");
+        plan_import(Path::new("m.json"), fixed.as_bytes(), &lib, Some(&textures)).unwrap();
+    }
+
+    #[test]
     fn a_name_of_sixteen_bytes_has_no_nul_and_comes_back() {
         let lib = library(b"SIXTEEN_BYTES_XY", &[]);
         let text = export(&lib).unwrap();
-        let plan = plan_import(Path::new("m.json"), &text, &lib).unwrap();
+        let plan = plan_import(Path::new("m.json"), &text, &lib, None).unwrap();
         assert_eq!(plan.bytes, None);
         let too_long = String::from_utf8(text)
             .unwrap()
             .replace("SIXTEEN_BYTES_XY", "SEVENTEEN_BYTES_X");
-        let e = plan_import(Path::new("m.json"), too_long.as_bytes(), &lib).unwrap_err();
+        let e = plan_import(Path::new("m.json"), too_long.as_bytes(), &lib, None).unwrap_err();
         assert_eq!(e.code(), "materials.bad_file");
         assert!(e.message().contains("phases[0].texture"), "{}", e.message());
     }

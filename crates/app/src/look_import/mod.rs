@@ -13,6 +13,7 @@
 //! reused (its library is not rewritten at all), the WEAR text is the
 //! recorded one byte for byte.
 
+mod loss;
 mod material;
 mod naming;
 mod read;
@@ -29,6 +30,7 @@ use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 
+pub(crate) use loss::note_reduced;
 pub use naming::{fit_name, ENTRY_NAME_MAX, TEXTURE_NAME_MAX};
 pub(crate) use read::notes_apart;
 pub use read::{brings_look, change_line, read_look};

@@ -8,9 +8,13 @@
 //!   reference, so unchanged pixels keep their exact bits; 888's unused byte
 //!   from the record); the lower mips are the record's when the library had no
 //!   entry (an import into another folder), else rebuilt from the new level 0
-//!   by `texm::downsample` (a 2 x 2 box filter), as many as before. Flags,
-//!   palette and Page rectangles are the record's. The entry of that name is
-//!   replaced (every model using the texture sees the edit).
+//!   by `texm::downsample` (a 2 x 2 box filter), as many as before; when
+//!   level 0 comes out as the library's (an edit the format cannot hold,
+//!   such as alpha painted into a 565 texture), the library's mips are kept
+//!   and the entry is reused, byte for byte. Flags, palette and Page
+//!   rectangles are the record's. The entry of that name is replaced (every
+//!   model using the texture sees the edit); what a palette or grey texture
+//!   could not hold of the paint is noted (`loss`).
 //! - Recorded but resized in an editor: a new chain of the recorded format at
 //!   the new size (the Page rectangles scaled), replacing the entry.
 //! - Not recorded (a new image): [`new_texture_size`], [`new_texture_format`],
@@ -281,6 +285,10 @@ impl<'l> Planner<'l> {
         let bytes = texm
             .write()
             .map_err(|e| material_error(e, &format!("texture {name:?}")))?;
+        if base_bytes == Some(bytes.as_slice()) {
+            // Nothing the format holds changed: the entry as it is.
+            return Ok((name, Action::Reused, describe(&texm), false));
+        }
         let now = self.entry(&name);
         if now.is_some_and(|n| n != bytes.as_slice()) && now != base_bytes {
             // An earlier model of the run changed it otherwise.
@@ -300,6 +308,7 @@ impl<'l> Planner<'l> {
                 ),
             );
         }
+        super::note_reduced(report, &name, &texm, &image.pixels);
         let detail = describe(&texm);
         self.put(&name, &texm)?;
         Ok((name, action, detail, false))
@@ -441,6 +450,14 @@ pub(crate) fn rebuild(
         &pixels.pixels,
         reference0.as_deref(),
     )?;
+    // Level 0 as the library's (an edit the format cannot hold): its mips
+    // too, so the entry's bytes are the same.
+    if let Some(c) = comparable.filter(|c| c.levels.len() == texm.levels.len()) {
+        if c.levels.first() == texm.levels.first() {
+            texm.levels.clone_from(&c.levels);
+            return Ok(texm);
+        }
+    }
     // Lower levels: the record's when nothing is known to have changed them
     // (the library had no such texture and the size is the recorded one).
     if current.is_some() || !same_size {

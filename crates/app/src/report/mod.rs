@@ -11,7 +11,10 @@
 //! - [`entry_rows`] lists an archive's directory as [`EntryRow`]s, with each
 //!   type id also as text ([`type_text`]);
 //! - [`check_archive`] and [`inspect_archive`] check and summarise every model
-//!   of an archive of models (`validate ARCHIVE`, `inspect ARCHIVE`).
+//!   of an archive of models (`validate ARCHIVE`, `inspect ARCHIVE`);
+//! - [`validate()`] checks a file as `validate` does: a game library
+//!   (`Material.lib`, `Textures.lib`) by its MAT0 or Texm entries
+//!   ([`check_library`]), anything else as a model.
 //!
 //! Every type here serialises with serde; [`F32`] writes the f32 values that
 //! JSON cannot hold (NaN, infinities) as strings, so nothing is lost. The
@@ -37,6 +40,7 @@ mod archive;
 mod entries;
 mod float;
 mod inspect;
+mod library;
 mod pose;
 mod validate;
 
@@ -50,6 +54,8 @@ pub use inspect::{
     inspect, AnimationInfo, BatchInfo, EntryInfo, FindingCounts, Inspection, LegacyInfo, NodeInfo,
     Resources, SlotInfo, SlotRef, TerrainInfo, Totals,
 };
+pub(crate) use library::material_summary;
+pub use library::{check_library, validate, LibraryCheck, LibraryEntry, Validation};
 pub use pose::{not_poseable, FrameInfo, NodePose, PoseDoc, Timeline};
 pub use validate::{check, FileResult};
 

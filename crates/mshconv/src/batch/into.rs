@@ -21,6 +21,7 @@ pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
         )
         .into());
     }
+    mshconv_app::archive::check_not_folder(archive, None)?;
     let bytes = read_file(archive)?;
     Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", archive.display())))?;
     // A read-only or hard-linked archive is refused before any conversion

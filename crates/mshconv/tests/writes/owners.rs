@@ -96,7 +96,13 @@ fn a_read_only_archive_or_library_is_refused_and_nothing_is_written() {
     let before = files(&dir);
     let target = format!("{}:NEW.MSH", archive.display());
     let convert = [os("convert"), glb.as_os_str(), os(&target)];
-    let put = [os("nres"), os("put"), archive.as_os_str(), glb.as_os_str()];
+    let put = [
+        os("nres"),
+        os("put"),
+        archive.as_os_str(),
+        glb.as_os_str(),
+        os("--add"),
+    ];
     let remove = [
         os("nres"),
         os("remove"),
@@ -223,6 +229,7 @@ fn symbolic_links_are_written_through_and_kept() {
         glb.as_os_str(),
         os("--name"),
         os("R.MSH"),
+        os("--add"),
     ]);
     assert!(std::fs::symlink_metadata(&rel)
         .unwrap()

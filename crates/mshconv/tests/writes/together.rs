@@ -49,6 +49,7 @@ fn converts_and_puts_into_one_archive_at_once_all_land() {
                 glb.as_os_str(),
                 os("--name"),
                 os("NEWC.MSH"),
+                os("--add"),
             ]),
         ];
         waits += usize::from(all_succeed(children));

@@ -99,12 +99,17 @@ class Report:
     @property
     def valid(self) -> bool: ...
     @property
-    def kind(self) -> Literal["standard", "legacy_nodes", "terrain"] | None: ...
+    def kind(
+        self,
+    ) -> Literal["standard", "legacy_nodes", "terrain", "materials", "textures"] | None: ...
     @property
     def findings(self) -> list[Finding]: ...
 
 def validate(data: bytes) -> Report:
-    """Validates a model's bytes strictly; damage becomes findings."""
+    """Validates a model's bytes strictly; damage becomes findings. A game
+    library (``Material.lib``, ``Textures.lib``) is checked by its MAT0 or
+    Texm entries (``kind`` ``"materials"`` or ``"textures"``; a finding per
+    entry that does not parse, its ``path`` the entry)."""
 
 class PlannedFile:
     """One file a write writes, or would write (``write_model(..., dry_run=True)``)."""
