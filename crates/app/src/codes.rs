@@ -200,6 +200,8 @@ pub enum NoteCode {
     LookPaletteReduced,
     /// `look.grey_reduced`: colours painted into a grey-and-alpha texture became grey
     LookGreyReduced,
+    /// `look.alpha_dropped`: alpha painted into an opaque texture was dropped
+    LookAlphaDropped,
     /// `look.material_replaced`: an edited material replaced its library entry
     LookMaterialReplaced,
     /// `look.material_untextured`: a material came back without its texture
@@ -245,6 +247,7 @@ impl NoteCode {
         NoteCode::LookNameFitted,
         NoteCode::LookPaletteReduced,
         NoteCode::LookGreyReduced,
+        NoteCode::LookAlphaDropped,
         NoteCode::LookMaterialReplaced,
         NoteCode::LookMaterialUntextured,
         NoteCode::LookRecordedWearUnreadable,
@@ -279,6 +282,7 @@ impl NoteCode {
             NoteCode::LookNameFitted => "look.name_fitted",
             NoteCode::LookPaletteReduced => "look.palette_reduced",
             NoteCode::LookGreyReduced => "look.grey_reduced",
+            NoteCode::LookAlphaDropped => "look.alpha_dropped",
             NoteCode::LookMaterialReplaced => "look.material_replaced",
             NoteCode::LookMaterialUntextured => "look.material_untextured",
             NoteCode::LookRecordedWearUnreadable => "look.recorded_wear_unreadable",

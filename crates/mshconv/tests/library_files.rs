@@ -140,7 +140,8 @@ fn an_edited_png_replaces_only_its_entry_after_a_backup() {
 }
 
 /// Issue 39: alpha painted into the opaque 565 texture gives the same bytes
-/// (its mips kept), and a colour painted into the palette texture is noted.
+/// (its mips kept) and is noted as dropped, and a colour painted into the
+/// palette texture is noted.
 #[test]
 fn alpha_on_an_opaque_png_keeps_the_entry_and_a_palette_repaint_is_noted() {
     let tmp = tempfile::tempdir().unwrap();
@@ -154,6 +155,13 @@ fn alpha_on_an_opaque_png_keeps_the_entry_and_a_palette_repaint_is_noted() {
     write_png(&png_path, &image);
     let r = run(tmp.path(), &["textures", "import", "tex", "g/Textures.lib"]).expect(0);
     assert!(r.stdout.contains("nothing to write"), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(
+            "note[look.alpha_dropped]: texture \"TANK_BODY.0\" is opaque (format 565): alpha painted into it was dropped: 2000 of 4096 pixels, at most 165 off in a channel"
+        ),
+        "{}",
+        r.stderr
+    );
     assert_eq!(files(&game), before);
     let png_path = tex.join("PAL_CAMO.png");
     let mut image = read_png(&png_path);

@@ -675,7 +675,8 @@ fn paint(png: &Path, (x0, x1): (u32, u32), (y0, y1): (u32, u32), paint: impl Fn(
 /// Issue 39: colours painted into the palette texture PAL_CAMO become the
 /// nearest palette colour, said by its own note with the count; alpha
 /// painted into the opaque 565 TANK_BODY.0 is nothing its format holds: the
-/// entry keeps its bytes, mips included, and nothing is said of it.
+/// entry keeps its bytes, mips included, and the loss is said
+/// (`look.alpha_dropped`, with the count of pixels).
 #[test]
 fn a_palette_repaint_is_noted_and_alpha_on_an_opaque_texture_keeps_the_entry() {
     let tmp = tempfile::tempdir().unwrap();
@@ -701,7 +702,16 @@ fn a_palette_repaint_is_noted_and_alpha_on_an_opaque_texture_keeps_the_entry() {
             && stderr.contains(": 8 of 1024 pixels, at most"),
         "{stderr}"
     );
-    assert!(!stderr.contains("TANK_BODY.0"), "{stderr}");
+    let dropped = format!(
+        "note[look.alpha_dropped]: texture \"TANK_BODY.0\" is opaque (format 565): alpha painted into it was dropped: {} of {} pixels, at most 155 off in a channel",
+        side / 2 * side,
+        side * side
+    );
+    assert!(stderr.contains(&dropped), "{stderr}");
+    assert!(
+        !stderr.contains("note[look.texture_replaced]: texture \"TANK_BODY.0\""),
+        "{stderr}"
+    );
     let new_lib = std::fs::read(work.join("Textures.lib")).unwrap();
     let entry = |lib: &[u8], name: &str| {
         nres::Archive::parse(lib)

@@ -443,9 +443,9 @@ pub fn plan_import(dir: &Path, library: &Library) -> Result<ImportPlan, Error> {
             }
         };
         let bytes = texm.write().map_err(what)?;
-        if found.as_ref().is_none_or(|e| e.data() != bytes.as_slice()) {
-            crate::look_import::note_reduced(&mut planning.report, &w.entry, &texm, &pixels);
-        }
+        // What the format could not hold of the PNG is said, also when the
+        // entry keeps its bytes (alpha painted into an opaque texture).
+        crate::look_import::note_reduced(&mut planning.report, &w.entry, &texm, &pixels);
         let detail = describe_texture(&texm);
         let action = match &found {
             Some(e)

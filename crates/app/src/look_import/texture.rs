@@ -286,7 +286,9 @@ impl<'l> Planner<'l> {
             .write()
             .map_err(|e| material_error(e, &format!("texture {name:?}")))?;
         if base_bytes == Some(bytes.as_slice()) {
-            // Nothing the format holds changed: the entry as it is.
+            // Nothing the format holds changed: the entry as it is, and what
+            // the edit lost said.
+            super::note_reduced(report, &name, &texm, &image.pixels);
             return Ok((name, Action::Reused, describe(&texm), false));
         }
         let now = self.entry(&name);
