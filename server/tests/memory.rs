@@ -409,3 +409,47 @@ async fn an_archive_whose_answer_would_pass_its_bound_is_refused() {
     );
     assert!(growth <= 64 * MIB + 4 * input, "+{} MiB", growth / MIB);
 }
+
+/// 60 MiB of distinct models (copies of the walker), each entry its own.
+fn sixty_mib_of_models() -> (usize, Vec<u8>) {
+    let walker = fixture(WALKER);
+    let count = (60 * MIB as usize) / (walker.len() + 64);
+    let mut payload = Vec::with_capacity(count * walker.len());
+    let mut entries: Vec<(String, std::ops::Range<u32>)> = Vec::new();
+    for i in 0..count {
+        let start = payload.len() as u32;
+        payload.extend_from_slice(&walker);
+        entries.push((format!("W{i:05}.MSH"), start..payload.len() as u32));
+    }
+    (count, by_bytes::archive_by_bytes(&payload, &entries))
+}
+
+/// `/v1/archive/put` of an archive near `--max-body`, one model replaced:
+/// the editor's copy of the archive and the archive written stay within
+/// 64 MiB + 4 x the body.
+#[tokio::test]
+async fn putting_into_a_60_mib_archive_peaks_within_the_stated_bound() {
+    let (count, archive) = sixty_mib_of_models();
+    let (content_type, body) = multipart(&[
+        ("archive", "units.rlb", &archive),
+        ("file", "walker.msh", &fixture(WALKER)),
+    ]);
+    let what = format!("archive/put into {count} entries");
+    assert_peak_within_bound(
+        &what,
+        "/v1/archive/put?entry=W00000.MSH",
+        &content_type,
+        body,
+    )
+    .await;
+}
+
+/// `/v1/archive/convert` of the same archive: every model converted into
+/// one zip, within 64 MiB + 4 x the body.
+#[tokio::test]
+async fn converting_a_60_mib_archive_peaks_within_the_stated_bound() {
+    let (count, archive) = sixty_mib_of_models();
+    let what = format!("archive/convert of {count} models");
+    let path = "/v1/archive/convert?to=glb";
+    assert_peak_within_bound(&what, path, "application/octet-stream", archive).await;
+}
