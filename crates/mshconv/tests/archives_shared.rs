@@ -40,6 +40,13 @@ const COMMANDS: &[&[&str]] = &[
     &["nres", "remove", "units.rlb", "B.MSH"],
     &["convert", "model.msh", "units.rlb:NEW.MSH", "--add"],
     &["convert", "model.msh", "units.rlb:A.MSH"],
+    &[
+        "convert",
+        "in/NEW.glb",
+        "units.rlb:NEW.MSH",
+        "--add",
+        "--dry-run",
+    ],
     &["batch", "in", "--to", "msh", "--into", "units.rlb", "--add"],
     &["nres", "repack", "units.rlb", "--out", "repacked.rlb"],
     &["nres", "repack", "units.rlb", "--out", "units.rlb"],
