@@ -3,23 +3,58 @@
 //! deflated: stored), a fixed timestamp (1980-01-01 00:00, the earliest a zip
 //! can say) and fixed permissions, so the same files always give the same
 //! bytes (answers can be cached and diffed). No zip64: [`Zip::finish`] refuses
-//! an archive of 4 GiB or more, which the body limit makes impossible in
-//! practice.
+//! an archive of 4 GiB or more. A zip may have a smaller limit of its own
+//! ([`Zip::with_limit`]): the bytes past it are never written, so an answer
+//! made of many files (`/v1/archive/convert`) holds no more memory than that.
 //!
 //! Deflate shrinks the text answers severalfold (README.md, "HTTP service",
 //! Zips: `m095_walker.msh` to OBJ, 32,006 bytes stored, 6,846 deflated).
 
 use ::zip::write::SimpleFileOptions;
 use ::zip::{CompressionMethod, DateTime, ZipWriter};
-use std::io::{Cursor, Write as _};
+use std::io::{Cursor, Seek, SeekFrom, Write};
+
+/// The zip's bytes in memory, refusing any write that would take them past
+/// `limit`. Once one was refused the zip is void: what the writer still
+/// writes (it finishes the archive when dropped) is dropped unread.
+struct Sink {
+    bytes: Cursor<Vec<u8>>,
+    limit: u64,
+    void: bool,
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.void {
+            return Ok(buf.len());
+        }
+        let end = self.bytes.position().saturating_add(buf.len() as u64);
+        if end > self.limit {
+            self.void = true;
+            return Err(std::io::Error::other("the zip's limit"));
+        }
+        self.bytes.write(buf)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Seek for Sink {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        self.bytes.seek(to)
+    }
+}
 
 /// A zip being built in memory.
 pub struct Zip {
-    writer: ZipWriter<Cursor<Vec<u8>>>,
+    writer: ZipWriter<Sink>,
     /// Files added.
     count: usize,
-    /// A file could not be added (over 4 GiB, or 65535 files).
+    /// A file could not be added (past the limit, or 65535 files).
     failed: bool,
+    /// The most bytes the zip may have.
+    limit: u64,
 }
 
 impl std::fmt::Debug for Zip {
@@ -30,17 +65,17 @@ impl std::fmt::Debug for Zip {
 
 impl Default for Zip {
     fn default() -> Self {
-        Zip {
-            writer: ZipWriter::new(Cursor::new(Vec::new())),
-            count: 0,
-            failed: false,
-        }
+        Zip::with_limit(MAX_BYTES)
     }
 }
 
-/// The archive would need zip64 (4 GiB or more, or more than 65535 files).
+/// The archive would be over its limit (at most 4 GiB: zip64 is not
+/// written), or hold more than 65535 files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TooLarge;
+pub struct TooLarge {
+    /// The zip's limit in bytes.
+    pub limit: u64,
+}
 
 /// Most files a zip without zip64 holds.
 const MAX_FILES: usize = 0xFFFF;
@@ -48,9 +83,30 @@ const MAX_FILES: usize = 0xFFFF;
 const MAX_BYTES: u64 = 0xFFFF_FFFF;
 
 impl Zip {
-    /// An empty zip.
+    /// An empty zip (of at most 4 GiB).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty zip of at most `limit` bytes (4 GiB at most).
+    pub fn with_limit(limit: u64) -> Self {
+        let sink = Sink {
+            bytes: Cursor::new(Vec::new()),
+            limit: limit.min(MAX_BYTES),
+            void: false,
+        };
+        Zip {
+            writer: ZipWriter::new(sink),
+            count: 0,
+            failed: false,
+            limit: limit.min(MAX_BYTES),
+        }
+    }
+
+    /// Whether a file could not be added: the zip is over its limit (or
+    /// holds 65535 files), and [`Zip::finish`] will say so.
+    pub fn failed(&self) -> bool {
+        self.failed
     }
 
     /// The options of a file called `name`: stored when it is a PNG (its
@@ -90,14 +146,12 @@ impl Zip {
 
     /// The finished archive.
     pub fn finish(self) -> Result<Vec<u8>, TooLarge> {
+        let too_large = TooLarge { limit: self.limit };
         if self.failed {
-            return Err(TooLarge);
+            return Err(too_large);
         }
-        let bytes = self.writer.finish().map_err(|_| TooLarge)?.into_inner();
-        if bytes.len() as u64 > MAX_BYTES {
-            return Err(TooLarge);
-        }
-        Ok(bytes)
+        let sink = self.writer.finish().map_err(|_| too_large)?;
+        Ok(sink.bytes.into_inner())
     }
 }
 
@@ -161,5 +215,28 @@ mod tests {
         };
         assert_eq!(build(), build());
         assert_eq!(Zip::new().finish().unwrap().len(), 22);
+    }
+
+    #[test]
+    fn nothing_is_written_past_the_limit() {
+        let noise: Vec<u8> = (0..10_000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+            .collect();
+        let mut zip = Zip::new();
+        zip.add("a.png", &noise);
+        let whole = zip.finish().unwrap().len() as u64;
+        // The same file in a zip one byte short of it: refused.
+        let mut zip = Zip::with_limit(whole - 1);
+        zip.add("a.png", &noise);
+        assert_eq!(zip.finish(), Err(TooLarge { limit: whole - 1 }));
+        // A file past the limit fails at once, and so does every file after it.
+        let mut zip = Zip::with_limit(5_000);
+        zip.add("a.png", &noise);
+        assert!(zip.failed());
+        zip.add("b.txt", b"b");
+        assert_eq!(zip.finish(), Err(TooLarge { limit: 5_000 }));
+        let mut zip = Zip::with_limit(whole);
+        zip.add("a.png", &noise);
+        assert_eq!(files(&zip.finish().unwrap())[0].2, noise);
     }
 }

@@ -490,3 +490,68 @@ async fn the_body_limit_covers_both_files() {
     problem(r, 413, "request.too_large").await;
     server.stop().await;
 }
+
+/// Entries that share or overlap their payloads (valid NRes): an edit
+/// writes each entry's own copy (1,000 entries on one 4 MB payload made
+/// 4 GB), so `archive/put` refuses them, and `archive/convert` refuses model
+/// entries that do, before any copy or conversion; the same entries laid
+/// out one after another are served.
+#[tokio::test]
+async fn archives_whose_entries_share_or_overlap_their_bytes_are_refused() {
+    let server = TestServer::start(config()).await;
+    let walker = fixture(WALKER);
+    let len = walker.len() as u32;
+    let mut two = walker.clone();
+    two.extend_from_slice(&walker);
+    let disjoint = by_bytes::archive_by_bytes(&two, &[("A.MSH", 0..len), ("B.MSH", len..2 * len)]);
+    let shared = shared_archive(&walker, 3);
+    let overlapping =
+        by_bytes::archive_by_bytes(&two, &[("A.MSH", 0..len), ("B.MSH", len - 8..2 * len)]);
+    for (layout, archive) in [("shared", &shared), ("overlapping", &overlapping)] {
+        nres::Archive::parse(archive).expect("valid NRes");
+        for query in [
+            "?entry=NEW.MSH&add=true",
+            "?entry=A.MSH",
+            "?entry=E00000.MSH",
+        ] {
+            let form = put_form(archive.clone(), "units.rlb", walker.clone(), "w.msh");
+            let p = problem(
+                put(&server, query, form).await,
+                422,
+                "archive.entries_overlap",
+            )
+            .await;
+            let detail = p["detail"].as_str().unwrap();
+            assert!(
+                detail.contains("entry 0 (") && detail.contains("entry 1 ("),
+                "{layout}: {p}"
+            );
+            // Where the shared bytes start.
+            let start = if layout == "shared" {
+                16
+            } else {
+                16 + u64::from(len) - 8
+            };
+            assert_eq!(p["offset"], start, "{layout}: {p}");
+        }
+        let r = client()
+            .post(server.url("/v1/archive/convert?to=glb"))
+            .body(archive.clone())
+            .send()
+            .await
+            .unwrap();
+        problem(r, 422, "archive.entries_overlap").await;
+    }
+    // The control: the same models, one payload each.
+    let form = put_form(disjoint.clone(), "units.rlb", walker.clone(), "w.msh");
+    let r = put(&server, "?entry=NEW.MSH&add=true", form).await;
+    assert_eq!(r.status(), 200);
+    let r = client()
+        .post(server.url("/v1/archive/convert?to=glb"))
+        .body(disjoint)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    server.stop().await;
+}

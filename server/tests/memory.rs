@@ -86,6 +86,27 @@ fn multipart(fields: &[(&str, &str, &[u8])]) -> (String, Vec<u8>) {
     (format!("multipart/form-data; boundary={BOUNDARY}"), body)
 }
 
+/// A client that waits up to 10 minutes for an answer. No speed is
+/// asserted: a loaded machine may take minutes in a debug build.
+fn patient() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .timeout(std::time::Duration::from_secs(600))
+        .build()
+        .unwrap()
+}
+
+/// `body` posted to `path` of the binary with a patient client.
+async fn post(server: &Binary, path: &str, content_type: &str, body: Vec<u8>) -> reqwest::Response {
+    patient()
+        .post(server.url(path))
+        .header("content-type", content_type)
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+}
+
 /// The binary's peak memory after one small conversion: what every process
 /// holds (the allocator's arenas, the runtime's threads), the baseline.
 async fn warmed_up_peak(server: &Binary) -> u64 {
@@ -109,19 +130,7 @@ async fn assert_peak_within_bound(what: &str, path: &str, content_type: &str, bo
     let server = Binary::start(&["--max-jobs", "1", "--timeout", "10m"]);
     let baseline = warmed_up_peak(&server).await;
     let input = body.len() as u64;
-    // No speed is asserted: a loaded machine may take minutes in a debug build.
-    let patient = reqwest::Client::builder()
-        .no_proxy()
-        .timeout(std::time::Duration::from_secs(600))
-        .build()
-        .unwrap();
-    let r = patient
-        .post(server.url(path))
-        .header("content-type", content_type)
-        .body(body)
-        .send()
-        .await
-        .unwrap();
+    let r = post(&server, path, content_type, body).await;
     let status = r.status().as_u16();
     let answer = r.bytes().await.unwrap();
     let growth = server.peak_memory() - baseline;
@@ -276,4 +285,172 @@ async fn sixteen_slow_60_mib_uploads_hold_no_more_than_the_budget() {
     // The bodies held at once stay within the budget (without it, 16 x 60
     // MiB); what the service needs besides them is well under 64 MiB here.
     assert!(growth <= 256 * MIB + 64 * MIB, "+{} MiB", growth / MIB);
+}
+
+/// The address space the shared-payload test gives the binary: the limit
+/// under which 1,000 entries on one 4 MB payload aborted it (issue 38).
+const LIMIT: u64 = 3 << 30;
+
+/// Archives whose entries share one payload, sent to every endpoint that
+/// reads an archive's models or rewrites one, to the real binary under a
+/// 3 GiB address-space limit: 1,000 entries on one 4 MB payload (aborted the
+/// server, `memory allocation failed`) and 40,000 on one 39 KB model (1.9
+/// GB). Each is answered 422 `archive.entries_overlap`, the server stays up
+/// and serves an ordinary request after it, and its peak memory grows by at
+/// most 64 MiB + 4 x the body.
+#[tokio::test]
+async fn archives_sharing_one_payload_are_refused_within_the_bound_under_a_memory_limit() {
+    let server = Binary::start_limited(Some(LIMIT), &["--max-jobs", "1"]);
+    let baseline = warmed_up_peak(&server).await;
+    let station = fixture("fixtures/small/models/m397_station.msh");
+    let shapes = [
+        (
+            "1,000 entries on one 4 MB payload",
+            shared_archive(&vec![7u8; 4 << 20], 1000),
+        ),
+        (
+            "40,000 entries on one 39 KB model",
+            shared_archive(&station, 40_000),
+        ),
+    ];
+    let walker = fixture(WALKER);
+    for (what, archive) in shapes {
+        let input = archive.len() as u64;
+        let (content_type, body) = multipart(&[
+            ("archive", "units.rlb", &archive),
+            ("file", "walker.msh", &walker),
+        ]);
+        let requests = [
+            (
+                "/v1/archive/put?entry=NEW.MSH&add=true",
+                content_type.as_str(),
+                body,
+            ),
+            (
+                "/v1/archive/convert?to=glb",
+                "application/octet-stream",
+                archive,
+            ),
+        ];
+        for (path, content_type, body) in requests {
+            let r = post(&server, path, content_type, body).await;
+            problem(r, 422, "archive.entries_overlap").await;
+            // Still up: an ordinary conversion is served.
+            let growth = warmed_up_peak(&server).await - baseline;
+            eprintln!(
+                "{what} ({} KiB) to {path}: baseline {} MiB, peak +{} KiB",
+                input / 1024,
+                baseline / MIB,
+                growth / 1024
+            );
+            assert!(
+                growth <= 64 * MIB + 4 * input,
+                "{what}: +{} MiB",
+                growth / MIB
+            );
+        }
+    }
+}
+
+/// `/v1/archive/convert` of many models that each show one large texture:
+/// every model's GLB embeds it, so the zip would hold it once per model
+/// (here 100 x a 4 MiB texture from a 6.6 MiB upload). The answer stops at
+/// 32 MiB + 2 x the upload (422 `output.too_large`), the peak stays within
+/// 64 MiB + 4 x the body, and the server serves the next request.
+#[tokio::test]
+async fn an_archive_whose_answer_would_pass_its_bound_is_refused() {
+    use mshconv_material::texm::{PixelFormat, Rgba8Image};
+    let server = Binary::start_limited(Some(LIMIT), &["--max-jobs", "1", "--timeout", "10m"]);
+    let baseline = warmed_up_peak(&server).await;
+    // Noise: the PNG is as large as the pixels.
+    let (width, height) = (1024u32, 1024u32);
+    let pixels = (0..width * height)
+        .flat_map(|i| i.wrapping_mul(2654435761).to_le_bytes())
+        .collect();
+    let image = Rgba8Image {
+        width,
+        height,
+        pixels,
+    };
+    let [wear, materials, textures] = walker_look(&image, PixelFormat::Argb8888);
+    let walker = fixture(WALKER);
+    // 100 models, each with its own copy of the walker and of its WEAR.
+    let mut payload = Vec::new();
+    let mut entries: Vec<(String, std::ops::Range<u32>)> = Vec::new();
+    for i in 0..100 {
+        for (ext, bytes) in [("MSH", &walker), ("WEA", &wear)] {
+            let start = payload.len() as u32;
+            payload.extend_from_slice(bytes);
+            entries.push((format!("W{i:03}.{ext}"), start..payload.len() as u32));
+        }
+    }
+    let archive = by_bytes::archive_by_bytes(&payload, &entries);
+    let (content_type, body) = multipart(&[
+        ("file", "units.rlb", &archive),
+        ("materials", "Material.lib", &materials),
+        ("textures", "Textures.lib", &textures),
+    ]);
+    let input = body.len() as u64;
+    let r = post(&server, "/v1/archive/convert?to=glb", &content_type, body).await;
+    let p = problem(r, 422, "output.too_large").await;
+    assert!(
+        p["detail"]
+            .as_str()
+            .unwrap()
+            .contains("32 MiB + 2 x the upload"),
+        "{p}"
+    );
+    // Still up: an ordinary conversion is served.
+    let growth = warmed_up_peak(&server).await - baseline;
+    eprintln!(
+        "archive/convert of 100 textured models ({} KiB): baseline {} MiB, peak +{} MiB",
+        input / 1024,
+        baseline / MIB,
+        growth / MIB
+    );
+    assert!(growth <= 64 * MIB + 4 * input, "+{} MiB", growth / MIB);
+}
+
+/// 60 MiB of distinct models (copies of the walker), each entry its own.
+fn sixty_mib_of_models() -> (usize, Vec<u8>) {
+    let walker = fixture(WALKER);
+    let count = (60 * MIB as usize) / (walker.len() + 64);
+    let mut payload = Vec::with_capacity(count * walker.len());
+    let mut entries: Vec<(String, std::ops::Range<u32>)> = Vec::new();
+    for i in 0..count {
+        let start = payload.len() as u32;
+        payload.extend_from_slice(&walker);
+        entries.push((format!("W{i:05}.MSH"), start..payload.len() as u32));
+    }
+    (count, by_bytes::archive_by_bytes(&payload, &entries))
+}
+
+/// `/v1/archive/put` of an archive near `--max-body`, one model replaced:
+/// the editor's copy of the archive and the archive written stay within
+/// 64 MiB + 4 x the body.
+#[tokio::test]
+async fn putting_into_a_60_mib_archive_peaks_within_the_stated_bound() {
+    let (count, archive) = sixty_mib_of_models();
+    let (content_type, body) = multipart(&[
+        ("archive", "units.rlb", &archive),
+        ("file", "walker.msh", &fixture(WALKER)),
+    ]);
+    let what = format!("archive/put into {count} entries");
+    assert_peak_within_bound(
+        &what,
+        "/v1/archive/put?entry=W00000.MSH",
+        &content_type,
+        body,
+    )
+    .await;
+}
+
+/// `/v1/archive/convert` of the same archive: every model converted into
+/// one zip, within 64 MiB + 4 x the body.
+#[tokio::test]
+async fn converting_a_60_mib_archive_peaks_within_the_stated_bound() {
+    let (count, archive) = sixty_mib_of_models();
+    let what = format!("archive/convert of {count} models");
+    let path = "/v1/archive/convert?to=glb";
+    assert_peak_within_bound(&what, path, "application/octet-stream", archive).await;
 }

@@ -33,7 +33,7 @@ pub enum ErrorCode {
     ArchiveIsModel,
     /// `archive.no_such_entry`: a put into an entry the archive lacks, without asking to add it
     ArchiveNoSuchEntry,
-    /// `archive.entries_overlap`: the archive's model entries share their bytes
+    /// `archive.entries_overlap`: entries of an archive to be edited, or its model entries to be converted, share or overlap their bytes
     ArchiveEntriesOverlap,
     /// `archive.is_folder`: a folder given where an archive is expected
     ArchiveIsFolder,

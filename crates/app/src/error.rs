@@ -186,6 +186,11 @@ impl Error {
         self.0.advice = None;
         self
     }
+    /// The same error located at byte `offset` of its input.
+    pub fn at_offset(mut self, offset: u64) -> Error {
+        self.0.location.offset = Some(offset);
+        self
+    }
     /// The same error with the message prefixed by `context: ` (the advice stays).
     pub fn context(mut self, context: impl fmt::Display) -> Error {
         self.0.message = format!("{context}: {}", self.0.message);

@@ -288,8 +288,7 @@ fn archive_inspection(
     if !archive::is_model_archive(&parsed) {
         return Ok(None);
     }
-    archive::check_models_fit(&archive::models(&parsed), bytes.len() as u64)
-        .map_err(|e| e.context(label))?;
+    archive::check_models_disjoint(&archive::models(&parsed)).map_err(|e| e.context(label))?;
     Ok(Some(inspect_archive(
         label,
         &parsed,

@@ -519,19 +519,8 @@ fn repack(path: &Path, target: &Path, out: &mut Out) -> anyhow::Result<ExitCode>
     let archive = parse(path, &bytes)?;
     // The canonical form gives every entry its own copy: entries sharing their
     // bytes would multiply them (a 416 KB file asked for 1.1 GB).
-    let payloads = archive.payload_total();
-    if payloads > bytes.len() as u64 {
-        return Err(Error::invalid(
-            CliCode::NresEntriesOverlap,
-            format!(
-                "{}: the entries share their bytes ({} bytes of payloads in a {}-byte file); a canonical repack would copy each shared byte once per entry, so it is not repacked",
-                path.display(),
-                payloads,
-                bytes.len()
-            ),
-        )
-        .into());
-    }
+    mshconv_app::archive::check_entries_disjoint(&archive)
+        .map_err(|e| e.context(path.display()))?;
     let written = OwnedArchive::from_archive(&archive)
         .write(WriteMode::Canonical)
         .with_context(|| format!("cannot repack {}", path.display()))?;

@@ -147,7 +147,7 @@ fn archive_check(input: &Input, mode: Mode) -> Result<Option<ArchiveCheck>, mshc
     if !archive::is_model_archive(&parsed) {
         return Ok(None);
     }
-    archive::check_models_fit(&archive::models(&parsed), input.bytes.len() as u64)
+    archive::check_models_disjoint(&archive::models(&parsed))
         .map_err(|e| e.context(&input.label))?;
     Ok(Some(check_archive(&input.label, &parsed, &problems, mode)))
 }

@@ -29,8 +29,6 @@ pub enum CliCode {
     ManifestUnlisted,
     /// `io.not_empty`: `nres extract` into a folder that is not empty, without `--force`
     IoNotEmpty,
-    /// `nres.entries_overlap`: `nres repack` of an archive whose entries share their bytes
-    NresEntriesOverlap,
 }
 
 impl CliCode {
@@ -48,7 +46,6 @@ impl CliCode {
         CliCode::ManifestInvalid,
         CliCode::ManifestUnlisted,
         CliCode::IoNotEmpty,
-        CliCode::NresEntriesOverlap,
     ];
 
     /// The stable machine-readable code.
@@ -65,7 +62,6 @@ impl CliCode {
             CliCode::ManifestInvalid => "manifest.invalid",
             CliCode::ManifestUnlisted => "manifest.unlisted",
             CliCode::IoNotEmpty => "io.not_empty",
-            CliCode::NresEntriesOverlap => "nres.entries_overlap",
         }
     }
 }

@@ -11,7 +11,9 @@
 //! - [`Archive`]: a zero-copy, bounds-checked view of a file;
 //! - [`Directory`]: the same checks from the header and directory alone, for
 //!   archives read entry by entry rather than whole;
-//! - [`OwnedArchive`]: an editable copy and the writer, canonical or lossless.
+//! - [`OwnedArchive`]: an editable copy and the writer, canonical or lossless;
+//! - [`first_overlap`]: entries whose payloads share bytes, which a writer
+//!   would copy once per entry.
 //!
 //! ```
 //! use nres::{Archive, OwnedArchive, OwnedEntry, WriteMode};
@@ -33,6 +35,7 @@
 mod directory;
 mod error;
 mod name;
+mod overlap;
 pub mod raw;
 mod read;
 mod write;
@@ -40,6 +43,7 @@ mod write;
 pub use directory::Directory;
 pub use error::{Error, ErrorKind, Result};
 pub use name::{cmp_names, sort_table, Name};
+pub use overlap::{first_overlap, first_overlap_of, payload_range, Overlap};
 pub use read::{is_model_name, Archive, Entry, Layout};
 pub use write::{Filler, OwnedArchive, OwnedEntry, WriteMode};
 

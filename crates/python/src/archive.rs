@@ -123,8 +123,9 @@ impl Archive {
     /// kept byte for byte) or a glTF/GLB/OBJ (converted to MSH, as
     /// `mshconv convert IN ARCHIVE:ENTRY`). Replaces the entry of that name;
     /// a name the archive lacks is added only with `add=True`, else refused
-    /// (`archive.no_such_entry`, with the closest names). Returns
-    /// `"replaced"` or `"added"`.
+    /// (`archive.no_such_entry`, with the closest names). An archive whose
+    /// entries share or overlap their bytes is refused before anything is
+    /// copied (`archive.entries_overlap`). Returns `"replaced"` or `"added"`.
     #[pyo3(signature = (name, data, add=false))]
     fn put(&self, py: Python<'_>, name: &str, data: &[u8], add: bool) -> PyResult<&'static str> {
         error::run(py, || {
@@ -147,7 +148,8 @@ impl Archive {
         })
     }
 
-    /// Removes the entry `name` (`input.no_such_entry` when there is none).
+    /// Removes the entry `name` (`input.no_such_entry` when there is none;
+    /// `archive.entries_overlap` for an archive whose entries share bytes).
     fn remove(&self, py: Python<'_>, name: &str) -> PyResult<()> {
         error::run(py, || edit(&self.path, |editor| editor.remove(name)))
     }

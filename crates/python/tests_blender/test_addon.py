@@ -85,6 +85,29 @@ def test_an_archive_entry_goes_back_into_the_archive(blender, tmp_path):
     assert archive.read("COPY.MSH") == archive.read(entries[-1])
 
 
+def test_an_archive_whose_entries_share_a_payload_is_not_exported_into(blender, tmp_path):
+    """Every model entry of a copy of units.rlb points at TANK.MSH's payload
+    (valid NRes, but an edit would copy it once per entry): the export into
+    it is refused with archive.entries_overlap and the file is unchanged."""
+    bpy = blender
+    units = bytearray((GAME / "units.rlb").read_bytes())
+    count = int.from_bytes(units[8:12], "little")
+    directory = len(units) - 64 * count
+    tank = units[directory + 12 : directory + 16], units[directory + 56 : directory + 60]
+    for i in range(1, count):
+        at = directory + 64 * i
+        if units[at : at + 4] == b"MSH\0":
+            units[at + 12 : at + 16], units[at + 56 : at + 60] = tank
+    shared = tmp_path / "units.rlb"
+    shared.write_bytes(bytes(units))
+    assert bpy.ops.import_scene.parkan_msh(filepath=str(GAME / "units.rlb"), entry="TANK.MSH") == {"FINISHED"}
+    for add in (False, True):
+        entry = "COPY.MSH" if add else "TANK.MSH"
+        with pytest.raises(RuntimeError, match=r"\[archive.entries_overlap\]"):
+            bpy.ops.export_scene.parkan_msh(filepath=str(shared), entry=entry, add=add)
+        assert shared.read_bytes() == bytes(units)
+
+
 def test_errors_are_reports_with_the_code(blender, tmp_path):
     bpy = blender
     with pytest.raises(RuntimeError, match=r"\[request.entry_required\].*TANK.MSH"):

@@ -252,12 +252,7 @@ pub async fn archive_put(
             zip.add(name, bytes);
         }
         zip.add(&file_name, &put.archive);
-        let zip = zip.finish().map_err(|_| {
-            ApiError::unprocessable(
-                ServerCode::OutputTooLarge,
-                "the output would be over the 4 GiB a zip without zip64 holds",
-            )
-        })?;
+        let zip = zip.finish().map_err(super::convert::too_big)?;
         (zip, mshconv_app::ZIP, format!("{archive_stem}.zip"))
     };
     let mut response = respond::file(

@@ -7,7 +7,7 @@ use crate::body::Upload;
 use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::extract::{format_param, with_clips, FromQuery, Params, Query};
-use crate::zip::Zip;
+use crate::zip::{TooLarge, Zip};
 use crate::{AppState, RequestContext};
 use axum::extract::State;
 use axum::response::Response;
@@ -149,7 +149,7 @@ pub async fn convert(
                     for file in &output.files {
                         zip.add(&file.name, &file.bytes);
                     }
-                    let zip = zip.finish().map_err(|_| too_big())?;
+                    let zip = zip.finish().map_err(too_big)?;
                     (format!("{}.zip", names.file), zip, mshconv_app::ZIP)
                 }
                 part => {
@@ -203,11 +203,41 @@ pub async fn convert(
     }
 }
 
-fn too_big() -> ApiError {
-    ApiError::unprocessable(
-        ServerCode::OutputTooLarge,
-        "the output would be over the 4 GiB a zip without zip64 holds",
-    )
+/// `output.too_large`: the zip would pass its limit.
+pub(super) fn too_big(e: TooLarge) -> ApiError {
+    let detail = if e.limit >= u64::from(u32::MAX) {
+        "the output would be over the 4 GiB a zip without zip64 holds".to_string()
+    } else {
+        format!(
+            "the zip of every model would be over {} bytes (32 MiB + 2 x the upload, the service's bound on one answer): convert the models one at a time (/v1/convert?entry=NAME) or with `mshconv batch`",
+            e.limit
+        )
+    };
+    ApiError::unprocessable(ServerCode::OutputTooLarge, detail)
+}
+
+/// The fixed part of [`answer_limit`].
+const ANSWER_BASE: u64 = 32 << 20;
+
+/// The most bytes `/v1/archive/convert`'s zip (with `report.json`) may
+/// hold: 32 MiB + 2 x the upload (every field). With the body and its
+/// multipart copy, one request stays within 64 MiB + 4 x its body
+/// (docs/ROBUSTNESS.md) whatever the archive's models make: many small
+/// models can each export far more than their bytes (the bound on an
+/// export's repeats has a fixed part), and every model embeds the textures
+/// it shows.
+fn answer_limit(upload: &Upload) -> u64 {
+    let look = &upload.look;
+    let fields = [
+        Some(&upload.bytes),
+        upload.mtl.as_ref(),
+        upload.clips.as_ref(),
+        look.wear.as_ref().map(|(b, _)| b),
+        look.materials.as_ref(),
+        look.textures.as_ref(),
+    ];
+    let upload_len: u64 = fields.iter().flatten().map(|b| b.len() as u64).sum();
+    ANSWER_BASE + 2 * upload_len
 }
 
 /// `/v1/archive/convert`'s query, checked.
@@ -283,8 +313,12 @@ pub async fn archive_convert(
         .run_job(&ctx, move || -> Result<(Vec<u8>, ArchiveReport), ApiError> {
             let parsed = nres::Archive::parse(&upload.bytes)?;
             let models = archive::models(&parsed);
-            archive::check_models_fit(&models, upload.bytes.len() as u64)?;
-            let mut zip = Zip::new();
+            archive::check_models_disjoint(&models)?;
+            let limit = answer_limit(&upload);
+            let mut zip = Zip::with_limit(limit);
+            // What the report holds so far (as compact JSON): it counts
+            // against the same limit.
+            let mut report_bytes = 0u64;
             // Lowercased file names in use (the zip's names compare case-insensitively).
             let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
             let mut report = ArchiveReport {
@@ -327,7 +361,7 @@ pub async fn archive_convert(
                     &names,
                     resources,
                 );
-                match result {
+                let entry_report = match result {
                     Ok(out) => {
                         metrics.conversion("msh", to.name(), "ok");
                         let mut files = Vec::new();
@@ -336,18 +370,18 @@ pub async fn archive_convert(
                             files.push(file.name.clone());
                         }
                         report.converted += 1;
-                        report.entries.push(EntryReport {
+                        EntryReport {
                             entry: model.name.clone(),
                             files,
                             error: None,
                             notes: out.report.notes,
-                        });
+                        }
                     }
                     Err(e) => {
                         let e = ApiError::from(e).into_problem();
                         metrics.conversion("msh", to.name(), e.outcome.unwrap_or("invalid_input"));
                         report.failed += 1;
-                        report.entries.push(EntryReport {
+                        EntryReport {
                             entry: model.name.clone(),
                             files: Vec::new(),
                             error: Some(EntryError {
@@ -357,8 +391,14 @@ pub async fn archive_convert(
                                 offset: e.offset,
                             }),
                             notes: Vec::new(),
-                        });
+                        }
                     }
+                };
+                report_bytes += serde_json::to_vec(&entry_report).map_or(0, |j| j.len() as u64);
+                report.entries.push(entry_report);
+                // Past the limit, the rest is not converted.
+                if zip.failed() || report_bytes > limit {
+                    return Err(too_big(TooLarge { limit }));
                 }
             }
             if report.models == 0 {
@@ -374,7 +414,7 @@ pub async fn archive_convert(
                 .map_err(|e| ApiError::internal(format!("report.json: {e}")))?;
             json.push(b'\n');
             zip.add("report.json", &json);
-            Ok((zip.finish().map_err(|_| too_big())?, report))
+            Ok((zip.finish().map_err(too_big)?, report))
         })
         .await??;
     tracing::info!(

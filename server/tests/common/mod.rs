@@ -10,6 +10,9 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+#[path = "../../../crates/mshconv/tests/common/by_bytes.rs"]
+pub mod by_bytes;
+
 /// A generous guard for anything that should happen "promptly": a test that
 /// hits it fails instead of hanging; it is never a speed assertion.
 pub const GUARD: Duration = Duration::from_secs(60);
@@ -225,7 +228,27 @@ pub struct Binary {
 /// its log lines (stdout) as they come: read all along, so that the binary
 /// never blocks on its log, also once nobody listens.
 pub fn spawn_server(args: &[&str]) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mshconv-server"))
+    spawn_limited(None, args)
+}
+
+/// [`spawn_server`], with at most `address_space` bytes of virtual memory
+/// when given (`RLIMIT_AS`, set by util-linux's `prlimit`, which then
+/// becomes the binary: the child's id is the server's): an allocation past
+/// it fails, and the process aborts, as under a container's memory limit.
+pub fn spawn_limited(
+    address_space: Option<u64>,
+    args: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+    let server = env!("CARGO_BIN_EXE_mshconv-server");
+    let mut command = match address_space {
+        Some(bytes) => {
+            let mut c = std::process::Command::new("prlimit");
+            c.arg(format!("--as={bytes}")).arg("--").arg(server);
+            c
+        }
+        None => std::process::Command::new(server),
+    };
+    let mut child = command
         .args(args)
         .env("RUST_LOG", "info")
         .env_remove("MSHCONV_ADDR")
@@ -248,12 +271,18 @@ pub fn spawn_server(args: &[&str]) -> (std::process::Child, std::sync::mpsc::Rec
 impl Binary {
     /// Starts it with `args` (and `--addr 127.0.0.1:0`), once it says where it listens.
     pub fn start(args: &[&str]) -> Binary {
+        Binary::start_limited(None, args)
+    }
+
+    /// [`Binary::start`] under a limit of `address_space` bytes of virtual
+    /// memory ([`spawn_limited`]).
+    pub fn start_limited(address_space: Option<u64>, args: &[&str]) -> Binary {
         let args: Vec<&str> = ["--addr", "127.0.0.1:0"]
             .iter()
             .chain(args)
             .copied()
             .collect();
-        let (child, lines) = spawn_server(&args);
+        let (child, lines) = spawn_limited(address_space, &args);
         let deadline = std::time::Instant::now() + GUARD;
         let addr = loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
@@ -357,4 +386,13 @@ pub fn zip_files(bytes: &[u8]) -> Vec<(String, Vec<u8>)> {
             (f.name().to_string(), data)
         })
         .collect()
+}
+
+/// `count` model entries `E00000.MSH`, ... all on one `payload`: the
+/// shape that made writers copy it once per entry.
+pub fn shared_archive(payload: &[u8], count: usize) -> Vec<u8> {
+    let entries: Vec<(String, std::ops::Range<u32>)> = (0..count)
+        .map(|i| (format!("E{i:05}.MSH"), 0..payload.len() as u32))
+        .collect();
+    by_bytes::archive_by_bytes(payload, &entries)
 }

@@ -41,12 +41,16 @@ pub struct Editor {
 }
 
 impl Editor {
-    /// Opens archive bytes (strictly: a damaged archive is not edited).
+    /// Opens archive bytes (strictly: a damaged archive is not edited, nor one
+    /// whose entries share bytes: `archive.entries_overlap`, said before any
+    /// payload is copied).
     pub fn open(bytes: &[u8]) -> Result<Editor, Error> {
         let archive = nres::Archive::parse(bytes)?;
         if archive.find_by_type(msh::resource::NODES).is_some() {
             return Err(is_model());
         }
+        // Before any payload is copied: each entry gets its own copy.
+        super::check_entries_disjoint(&archive)?;
         let owned = OwnedArchive::from_archive(&archive);
         // Canonical when the canonical writer gives the same bytes back.
         let canonical = owned

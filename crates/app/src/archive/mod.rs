@@ -98,20 +98,65 @@ pub fn models(listing: &impl Listing) -> Vec<ModelEntry> {
         .collect()
 }
 
-/// Refuses model entries whose payloads add up to more than the archive
-/// (`archive.entries_overlap`): they share bytes (valid NRes), and each shared
-/// model would be converted, and written, once per entry.
-pub fn check_models_fit(models: &[ModelEntry], archive_len: u64) -> Result<(), Error> {
-    let total: u64 = models.iter().map(|m| m.range.end - m.range.start).sum();
-    if total > archive_len {
-        return Err(Error::invalid(
-            ErrorCode::ArchiveEntriesOverlap,
-            format!(
-                "the archive's model entries share their bytes: together they are {total} bytes of a {archive_len}-byte archive, so each shared model would be converted once per entry; repack it with one entry per model"
-            ),
-        ));
+/// Refuses an archive whose entries' payloads share bytes
+/// (`archive.entries_overlap`), from its directory alone: NRes allows it, but
+/// an edit writes every entry's own copy, so 1,000 entries on one 4 MB payload
+/// would become 4 GB. Every edit checks this before it copies a payload
+/// ([`Editor::open`]), and so does `nres repack`.
+pub fn check_entries_disjoint(listing: &impl Listing) -> Result<(), Error> {
+    let entries = listing.raw_entries();
+    match nres::first_overlap_of(entries) {
+        None => Ok(()),
+        Some(o) => Err(overlap_error(&o, |i| {
+            String::from_utf8_lossy(entry_name(&entries[i])).into_owned()
+        })),
     }
-    Ok(())
+}
+
+/// Refuses model entries whose payloads share bytes (`archive.entries_overlap`):
+/// each shared model would be converted, and written, once per entry. Only
+/// the models count: a conversion reads nothing else.
+pub fn check_models_disjoint(models: &[ModelEntry]) -> Result<(), Error> {
+    let ranges = models.iter().enumerate().map(|(k, m)| (k, m.range.clone()));
+    match nres::first_overlap(ranges) {
+        None => Ok(()),
+        Some(o) => {
+            let (first, second) = (&models[o.first.0], &models[o.second.0]);
+            let o = nres::Overlap {
+                first: (first.index, o.first.1),
+                second: (second.index, o.second.1),
+            };
+            Err(overlap_error(&o, |i| {
+                if i == first.index {
+                    &first.name
+                } else {
+                    &second.name
+                }
+                .clone()
+            }))
+        }
+    }
+}
+
+/// `archive.entries_overlap` for `o`, naming both entries (`name` gives an
+/// entry's name by its index), their byte ranges and the offset where the
+/// shared bytes start.
+fn overlap_error(o: &nres::Overlap, name: impl Fn(usize) -> String) -> Error {
+    let entry = |(i, r): &(usize, Range<u64>)| format!("entry {i} ({:?}, bytes {r:?})", name(*i));
+    let what = if o.first.1 == o.second.1 {
+        "share one payload"
+    } else {
+        "overlap"
+    };
+    Error::invalid(
+        ErrorCode::ArchiveEntriesOverlap,
+        format!(
+            "{} and {} {what}: the archive's entries share bytes, and each would be copied or converted once per entry; extract the entries and pack them again with one payload each",
+            entry(&o.first),
+            entry(&o.second)
+        ),
+    )
+    .at_offset(o.shared().start)
 }
 
 /// Whether NRes bytes are an archive of models rather than a model: no node
@@ -196,13 +241,42 @@ mod tests {
         let m = models(&a);
         assert_eq!(m.len(), 2);
         assert_eq!(m[1].name, "a.msh");
-        check_models_fit(&m, bytes.len() as u64).unwrap();
-        assert_eq!(
-            check_models_fit(&m, 8).unwrap_err().code(),
-            "archive.entries_overlap"
-        );
+        check_models_disjoint(&m).unwrap();
+        check_entries_disjoint(&a).unwrap();
         assert!(is_model_archive(&a));
         let e = entry_required(&a, "the upload", "name one");
+        // Only the model entries count for a conversion.
+        let mut raw = bytes.clone();
+        let dir = raw.len() - 3 * 64;
+        // c.txt points at a.msh's payload: an edit is refused, a conversion not.
+        let a_msh = raw[dir + 64 + 56..dir + 64 + 60].to_vec();
+        raw[dir + 128 + 56..dir + 128 + 60].copy_from_slice(&a_msh);
+        let parsed = nres::Archive::parse(&raw).unwrap();
+        check_models_disjoint(&models(&parsed)).unwrap();
+        let refused = check_entries_disjoint(&parsed).unwrap_err();
+        assert_eq!(refused.code(), "archive.entries_overlap");
+        assert!(
+            refused.message().starts_with("entry 1 (\"a.msh\", bytes 24..32) and entry 2 (\"c.txt\", bytes 24..32) share one payload"),
+            "{}",
+            refused.message()
+        );
+        assert_eq!(refused.location().offset, Some(24));
+        assert_eq!(
+            Editor::open(&raw).unwrap_err().code(),
+            "archive.entries_overlap"
+        );
+        // b.msh points into a.msh's payload: both refusals.
+        let b_msh = u32::from_le_bytes(a_msh.try_into().unwrap()) + 4;
+        raw[dir + 56..dir + 60].copy_from_slice(&b_msh.to_le_bytes());
+        let parsed = nres::Archive::parse(&raw).unwrap();
+        let refused = check_models_disjoint(&models(&parsed)).unwrap_err();
+        assert!(
+            refused.message().starts_with(
+                "entry 1 (\"a.msh\", bytes 24..32) and entry 0 (\"B.MSH\", bytes 28..36) overlap"
+            ),
+            "{}",
+            refused.message()
+        );
         assert!(
             e.message().contains("2 models (B.MSH, a.msh)"),
             "{}",

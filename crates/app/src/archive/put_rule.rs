@@ -59,7 +59,9 @@ pub fn decide<'a>(
 }
 
 /// [`decide`] over an archive's directory; a model (a node table of its own,
-/// `archive.is_model`) is no archive to put into.
+/// `archive.is_model`) is no archive to put into, nor one whose entries
+/// share bytes (`archive.entries_overlap`): what [`super::Editor::open`]
+/// refuses, said from the directory before a model is converted.
 pub fn placement(
     listing: &impl Listing,
     name: &str,
@@ -74,6 +76,7 @@ pub fn placement(
     {
         return Err(super::edit::is_model());
     }
+    super::check_entries_disjoint(listing)?;
     decide(entries.iter().map(entry_name), name, add, what, how_to_add)
 }
 

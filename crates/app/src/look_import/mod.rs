@@ -82,18 +82,22 @@ impl Library {
     }
 
     /// The library opened for editing: strictly (a damaged library is not
-    /// written into: `look.bad_library`), or a new empty one.
+    /// written into: `look.bad_library`; one whose entries share bytes:
+    /// `archive.entries_overlap`), or a new empty one.
     fn editor(&self) -> Result<Editor, Error> {
         match &self.bytes {
             Some(bytes) => Editor::open(bytes).map_err(|e| {
-                Error::invalid(
-                    ErrorCode::LookBadLibrary,
-                    format!(
-                        "{} cannot be updated: {} (repair or restore it first)",
-                        self.path.display(),
-                        e.message()
-                    ),
-                )
+                let message = format!(
+                    "{} cannot be updated: {} (repair or restore it first)",
+                    self.path.display(),
+                    e.message()
+                );
+                // Entries sharing bytes keep their code, as in any archive.
+                if e.code() == ErrorCode::ArchiveEntriesOverlap.code() {
+                    e.with_message(message)
+                } else {
+                    Error::invalid(ErrorCode::LookBadLibrary, message)
+                }
             }),
             None => Ok(Editor::new_archive()),
         }

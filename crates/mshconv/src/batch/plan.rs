@@ -263,9 +263,8 @@ pub(super) fn plan_archive(
         models.retain(|m| filter.accepts_entry(rel, &m.name, *archive_accepted));
     }
     // Model entries may share their bytes (valid NRes): each would be converted
-    // and written once per entry. Past the archive's own size it is refused.
-    let file_len = std::fs::metadata(path).map_or(u64::MAX, |m| m.len());
-    if let Err(e) = archive::check_models_fit(&models, file_len) {
+    // and written once per entry, so such an archive is refused.
+    if let Err(e) = archive::check_models_disjoint(&models) {
         plan.decided
             .push(Record::failed(&label, e.code(), e.message()));
         return;

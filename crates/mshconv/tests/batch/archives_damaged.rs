@@ -121,7 +121,7 @@ fn a_damaged_archive_is_one_failure_and_a_damaged_entry_fails_alone() {
 
 /// Model entries that all name one payload (valid NRes) would each be
 /// converted and written: a 416 KB archive made 1 GiB of output. An archive
-/// whose model entries add up to more than the file is one failure.
+/// whose model entries share bytes is one failure.
 #[test]
 fn an_archive_whose_models_share_their_bytes_is_one_failure() {
     let dir = tempfile::tempdir().unwrap();

@@ -11,6 +11,8 @@ use std::process::{Command, Output};
 use zerocopy::little_endian::{F32, U16, U32};
 use zerocopy::FromZeros;
 
+pub mod by_bytes;
+
 /// Every file under `dir` (hidden ones too), by relative path, with its bytes.
 pub fn files(dir: &Path) -> std::collections::BTreeMap<std::path::PathBuf, Vec<u8>> {
     let mut out = std::collections::BTreeMap::new();

@@ -76,8 +76,11 @@ class Archive:
     def read(self, name: str) -> bytes:
         """The entry's payload, byte for byte (names compared as the game does)."""
     def put(self, name: str, data: bytes, add: bool = False) -> Literal["replaced", "added"]:
-        """Puts a model (``.msh`` as it is, glTF/GLB/OBJ converted) under ``name``."""
-    def remove(self, name: str) -> None: ...
+        """Puts a model (``.msh`` as it is, glTF/GLB/OBJ converted) under ``name``;
+        an archive whose entries share bytes is refused (``archive.entries_overlap``)."""
+    def remove(self, name: str) -> None:
+        """Removes the entry ``name``; an archive whose entries share bytes is
+        refused (``archive.entries_overlap``)."""
 
 class Finding:
     """One finding of a validation."""
