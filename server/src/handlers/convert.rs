@@ -12,9 +12,11 @@ use crate::{AppState, RequestContext};
 use axum::extract::State;
 use axum::response::Response;
 use axum::Extension;
+use mshconv_app::game::{find_in_folder, TEXTURES_LIB};
 use mshconv_app::names::{safe_stem, stem};
 use mshconv_app::{
-    archive, Format, GameResources, GivenMtl, Names, NoResources, Options, Resources, ZipRule,
+    archive, Format, GameDir, GameResources, GivenMtl, Names, NoResources, Options, Resources,
+    ZipRule,
 };
 use serde::Serialize;
 
@@ -209,7 +211,7 @@ pub(super) fn too_big(e: TooLarge) -> ApiError {
         "the output would be over the 4 GiB a zip without zip64 holds".to_string()
     } else {
         format!(
-            "the zip of every model would be over {} bytes (32 MiB + 2 x the upload, the service's bound on one answer): convert the models one at a time (/v1/convert?entry=NAME) or with `mshconv batch`",
+            "the zip of every model would be over {} bytes (32 MiB + 2 x the upload and the game folder's Textures.lib, the service's bound on one answer): convert the models one at a time (/v1/convert?entry=NAME) or with `mshconv batch`",
             e.limit
         )
     };
@@ -220,13 +222,14 @@ pub(super) fn too_big(e: TooLarge) -> ApiError {
 const ANSWER_BASE: u64 = 32 << 20;
 
 /// The most bytes `/v1/archive/convert`'s zip (with `report.json`) may
-/// hold: 32 MiB + 2 x the upload (every field). With the body and its
-/// multipart copy, one request stays within 64 MiB + 4 x its body
-/// (docs/ROBUSTNESS.md) whatever the archive's models make: many small
-/// models can each export far more than their bytes (the bound on an
-/// export's repeats has a fixed part), and every model embeds the textures
-/// it shows.
-fn answer_limit(upload: &Upload) -> u64 {
+/// hold: 32 MiB + 2 x the upload (every field) + 2 x the `Textures.lib` of
+/// the service's `--game-dir` when its textures are used (`folder_textures`,
+/// 0 otherwise). With the body and its multipart copy, one request stays
+/// within 64 MiB + 4 x its body + 2 x that library (docs/ROBUSTNESS.md)
+/// whatever the archive's models make: many small models can each export
+/// far more than their bytes (the bound on an export's repeats has a fixed
+/// part), and every model embeds the textures it shows.
+fn answer_limit(upload: &Upload, folder_textures: u64) -> u64 {
     let look = &upload.look;
     let fields = [
         Some(&upload.bytes),
@@ -237,7 +240,18 @@ fn answer_limit(upload: &Upload) -> u64 {
         look.textures.as_ref(),
     ];
     let upload_len: u64 = fields.iter().flatten().map(|b| b.len() as u64).sum();
-    ANSWER_BASE + 2 * upload_len
+    ANSWER_BASE + 2 * upload_len + 2 * folder_textures
+}
+
+/// The size of the `Textures.lib` of `folder` (the service's `--game-dir`),
+/// when the answer's textures come from it (the upload gives none).
+fn folder_textures(folder: Option<&GameDir>, upload: &Upload) -> u64 {
+    match folder {
+        Some(game) if upload.look.textures.is_none() => find_in_folder(game.dir(), TEXTURES_LIB)
+            .and_then(|p| std::fs::metadata(p).ok())
+            .map_or(0, |m| m.len()),
+        _ => 0,
+    }
 }
 
 /// `/v1/archive/convert`'s query, checked.
@@ -306,6 +320,7 @@ pub async fn archive_convert(
     let to = q.to;
     upload.look.check_applies(Format::Msh, to, false)?;
     let folder = state.game().filter(|_| Format::Msh.takes_look(to));
+    let folder_textures = folder_textures(folder.as_deref(), &upload);
     let game = crate::game::game(folder, &upload.look);
     let zip_name = safe_stem(&model_name(q.name.as_deref(), None, &upload));
     let metrics = state.metrics();
@@ -314,7 +329,7 @@ pub async fn archive_convert(
             let parsed = nres::Archive::parse(&upload.bytes)?;
             let models = archive::models(&parsed);
             archive::check_models_disjoint(&models)?;
-            let limit = answer_limit(&upload);
+            let limit = answer_limit(&upload, folder_textures);
             let mut zip = Zip::with_limit(limit);
             // What the report holds so far (as compact JSON): it counts
             // against the same limit.
