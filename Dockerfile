@@ -1,6 +1,10 @@
 # mshconv-server: the HTTP service (README.md, "HTTP service").
 #   docker build -t mshconv-server .
-#   docker run --rm -p 8080:8080 mshconv-server
+#   docker run --rm -p 8080:8080 --memory 1g mshconv-server
+# The memory limit: about 20 MiB idle + --max-buffered + --max-jobs x
+# (64 MiB + 3 x --max-body) + 128 KiB per connection (+ a --game-dir's
+# libraries): under 1 GiB with the defaults on two CPUs (README.md,
+# "Container image"; docs/ROBUSTNESS.md).
 
 # Build stage: the workspace's manifests and members (every member must be
 # present for Cargo to load the workspace), only the service built.
