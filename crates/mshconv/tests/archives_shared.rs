@@ -35,7 +35,15 @@ fn layouts(model: &[u8]) -> [(&'static str, Vec<u8>); 3] {
 /// Every command that rewrites `units.rlb` (a model `model.msh` and a
 /// folder `in/` holding it as `NEW.glb` beside it).
 const COMMANDS: &[&[&str]] = &[
-    &["nres", "put", "units.rlb", "model.msh", "--name", "NEW.MSH"],
+    &[
+        "nres",
+        "put",
+        "units.rlb",
+        "model.msh",
+        "--name",
+        "NEW.MSH",
+        "--add",
+    ],
     &["nres", "put", "units.rlb", "model.msh", "--name", "A.MSH"],
     &["nres", "remove", "units.rlb", "B.MSH"],
     &["convert", "model.msh", "units.rlb:NEW.MSH", "--add"],

@@ -70,6 +70,7 @@ fn writers() -> Vec<Writer> {
                     src.join("robot.glb").into(),
                     "--name".into(),
                     "NEWC.MSH".into(),
+                    "--add".into(),
                 ]
             },
         },

@@ -154,6 +154,7 @@ fn put_newc(root: &Path) -> Vec<std::ffi::OsString> {
         root.join("robot.glb").into(),
         "--name".into(),
         "NEWC.MSH".into(),
+        "--add".into(),
     ]
 }
 
