@@ -146,6 +146,23 @@ fn a_journal_naming_another_folder_never_acts_there() {
     t.plant("committed", ID, &folders, &both);
     let stderr = t.list();
     assert!(stderr.contains("note[txn.journal_unknown]"), "{stderr}");
+    // `inspect` and `convert` of a model in the folder read on too, with the note.
+    let model = t.game.join("gate.msh");
+    std::fs::copy(fixture("models/m037_gate.msh"), &model).unwrap();
+    let glb = t.victim.parent().unwrap().join("gate.glb");
+    let reads = [
+        vec![os("inspect"), model.as_os_str()],
+        vec![os("convert"), model.as_os_str(), glb.as_os_str()],
+    ];
+    for args in reads {
+        let out = run_bounded(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("note[txn.journal_unknown]"),
+            "{args:?}: {stderr}"
+        );
+    }
     let out = t.write();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
