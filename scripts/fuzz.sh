@@ -60,11 +60,16 @@ mkdir -p fuzz/corpus/clips_parse
 printf 'idle=0..10:loop,walk=11..40:pingpong,die=41..41:once' > fuzz/corpus/clips_parse/spec.txt
 printf '{"clips": [{"name": "idle", "first": 0, "last": 10, "mode": "loop"}, {"name": "walk", "first": 3, "last": 9}]}' > fuzz/corpus/clips_parse/list.json
 cp -n crates/formats/gltf/tests/data/clips/*.gltf fuzz/corpus/gltf_import/ 2>/dev/null || true
-# Seeds for txn_journal: a journal as a transaction writes it in /game, and
-# one whose temporary file lies elsewhere (refused).
+# Seeds for txn_journal ($G and $V: the target's game and victim folders,
+# whose files of id 0123456789abcdef it sets up): a journal as a transaction
+# writes it, each state, and planted ones naming the victim folder.
 mkdir -p fuzz/corpus/txn_journal
-printf '{"format":"mshconv-journal","version":1,"id":"0123abcd","state":"committed","folders":["/game"],"steps":[{"target":"/game/units.rlb","temp":"/game/.units.rlb.0123abcd.tmp","old":"/game/.units.rlb.0123abcd.old"},{"target":"/game/Material.lib","temp":"/game/.Material.lib.0123abcd.tmp","old":null}]}' > fuzz/corpus/txn_journal/ok.json
-printf '{"format":"mshconv-journal","version":1,"id":"0123abcd","state":"prepared","folders":["/game"],"steps":[{"target":"/game/units.rlb","temp":"/home/victim.txt","old":null}]}' > fuzz/corpus/txn_journal/planted.json
+j='{"format":"mshconv-journal","version":1,"id":"0123456789abcdef","state":"STATE","folders":["$G"],"steps":[{"target":"$G/units.rlb","temp":"$G/.units.rlb.0123456789abcdef.tmp","old":"$G/.units.rlb.0123456789abcdef.old"},{"target":"$G/a.txt","temp":"$G/.a.txt.0123456789abcdef.tmp","old":"$G/.a.txt.0123456789abcdef.old"},{"target":"$G/b.txt","temp":"$G/.b.txt.0123456789abcdef.tmp","old":null},{"target":"$G/d.txt","temp":"$G/.d.txt.0123456789abcdef.tmp","old":null}]}'
+for state in prepared committed rolling_back; do
+  printf '%s' "${j//STATE/$state}" > "fuzz/corpus/txn_journal/$state.json"
+done
+printf '%s' '{"format":"mshconv-journal","version":1,"id":"0123456789abcdef","state":"rolling_back","folders":["$G","$V"],"steps":[{"target":"$V/keep.txt","temp":"$V/.keep.txt.0123456789abcdef.tmp","old":null}]}' > fuzz/corpus/txn_journal/planted.json
+printf '%s' '{"format":"mshconv-journal","version":1,"id":"0123456789abcdef","state":"rolling_back","folders":["$G"],"steps":[{"target":"$G/keep.txt","temp":"$G/.keep.txt.0123456789abcdef.tmp","old":null}]}' > fuzz/corpus/txn_journal/planted_here.json
 # Seeds for library_files: the fixture game folder's libraries as
 # `mshconv materials/textures export` write them (first byte 0: the material
 # file, 1: textures.json).

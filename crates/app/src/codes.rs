@@ -65,6 +65,8 @@ pub enum ErrorCode {
     IoReadOnly,
     /// `io.hard_linked`: a file to replace has more than one name
     IoHardLinked,
+    /// `io.link_leaves_folder`: a file written beside the one named (WEAR, `.mtl`, PNG, `.bak`) is a symbolic link out of its folder
+    IoLinkLeavesFolder,
     /// `io.error`: any other failure to read or write a file
     IoError,
     /// `txn.journal_unknown`: a journal of another format or version, or one naming files a transaction would not write
@@ -111,6 +113,7 @@ impl ErrorCode {
         ErrorCode::IoNoSpace,
         ErrorCode::IoReadOnly,
         ErrorCode::IoHardLinked,
+        ErrorCode::IoLinkLeavesFolder,
         ErrorCode::IoError,
         ErrorCode::TxnJournalUnknown,
         ErrorCode::TxnRecoveryFailed,
@@ -149,6 +152,7 @@ impl ErrorCode {
             ErrorCode::IoNoSpace => "io.no_space",
             ErrorCode::IoReadOnly => "io.read_only",
             ErrorCode::IoHardLinked => "io.hard_linked",
+            ErrorCode::IoLinkLeavesFolder => "io.link_leaves_folder",
             ErrorCode::IoError => "io.error",
             ErrorCode::TxnJournalUnknown => "txn.journal_unknown",
             ErrorCode::TxnRecoveryFailed => "txn.recovery_failed",

@@ -264,7 +264,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     } else {
         // The .mtl goes beside the .obj, and first: a model is complete once its .obj is there.
         for side in &output.files[1..] {
-            write_atomically(&args.output.with_file_name(&side.name), &side.bytes)?;
+            crate::fs::write_side(&args.output.with_file_name(&side.name), &side.bytes)?;
         }
         write_atomically(&args.output, &main.bytes)?;
     }

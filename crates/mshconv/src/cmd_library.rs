@@ -151,7 +151,7 @@ pub fn run_textures(command: &TexturesCommand, out: &mut Out) -> anyhow::Result<
             let exported = textures::export(&lib)?;
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), &e))?;
             for (name, bytes) in &exported.files {
-                crate::fs::write_atomically(&dir.join(name), bytes)?;
+                crate::fs::write_side(&dir.join(name), bytes)?;
             }
             for (entry, why) in &exported.skipped {
                 out::note_line(NoteCode::TexturesSkipped.code(), &format!("{entry}: {why}"));

@@ -19,7 +19,9 @@ fn tell(event: Event<'_>) {
             "waiting for another mshconv writing {}...",
             dir.display()
         )),
-        Event::Recovered(code, message) => crate::out::note_line(code, message),
+        Event::Recovered(code, message) | Event::Untrusted(code, message) => {
+            crate::out::note_line(code, message)
+        }
     }
 }
 
@@ -47,6 +49,14 @@ pub fn recover_folder(dir: &Path) -> Result<(), mshconv_app::Error> {
 /// (whose transaction gives its file a second name for a while).
 pub fn check_replaceable(path: &Path) -> anyhow::Result<()> {
     Ok(txn::check_replaceable_unlocked(path, &mut tell)?)
+}
+
+/// Writes a file the user did not name beside one they did (an `.mtl`, a
+/// PNG): as [`write_atomically`], but a symbolic link at its name that leads
+/// out of its folder is refused (`io.link_leaves_folder`), never written through.
+pub fn write_side(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    txn::check_side(path)?;
+    write_atomically(path, bytes)
 }
 
 /// Writes `bytes` to `path` through a temporary file beside it (made

@@ -107,3 +107,43 @@ def test_damaged_models_and_files_are_refused(units, tmp_path):
         mshconv.Archive(model).put("X.MSH", MODELS[0].read_bytes(), add=True)
     assert err.value.code == "archive.is_model"
     assert not list(tmp_path.glob(".*.tmp")), "no temporary file is left"
+
+
+def test_a_planted_journal_never_acts_in_another_folder(units):
+    """Issue 38: a journal planted beside the archive that names another
+    folder is never acted on there; the archive still reads; a write refuses
+    it while files of its transaction sit beside it, else removes it alone."""
+    import json
+
+    game = units.parent.resolve()
+    victim = game / "victim"
+    victim.mkdir()
+    keep = victim / "keep.txt"
+    keep.write_bytes(b"keep me")
+    tx = "0123456789abcdef"
+
+    def step(target):
+        return {"target": str(target), "temp": str(target.with_name(f".{target.name}.{tx}.tmp")), "old": None}
+
+    def plant(state, targets):
+        journal = {
+            "format": "mshconv-journal", "version": 1, "id": tx, "state": state,
+            "folders": [str(game), str(victim)], "steps": [step(t) for t in targets],
+        }
+        (game / ".mshconv.journal").write_text(json.dumps(journal))
+
+    before = units.read_bytes()
+    planted = game / f".units.rlb.{tx}.tmp"
+    planted.write_bytes(b"planted")
+    plant("committed", [game / "units.rlb", keep])
+    archive = mshconv.Archive(units)
+    tank = archive.read("TANK.MSH")
+    with pytest.raises(mshconv.Error) as err:
+        archive.put("TANK.MSH", tank)
+    assert err.value.code == "txn.journal_unknown"
+    assert units.read_bytes() == before and keep.read_bytes() == b"keep me"
+    planted.unlink()
+    plant("rolling_back", [keep])
+    assert archive.put("TANK.MSH", tank) == "replaced"
+    assert keep.read_bytes() == b"keep me"
+    assert not (game / ".mshconv.journal").exists()

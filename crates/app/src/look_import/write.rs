@@ -122,7 +122,7 @@ pub fn stage(
     stage_libraries(txn, changed.into_iter().filter_map(|(l, b)| Some((l, b?))));
     match place {
         Place::File(output) => {
-            txn.replace(wear_file(output), plan.wear.clone());
+            txn.replace_side(wear_file(output), plan.wear.clone());
             txn.replace(output.clone(), msh);
             Ok(None)
         }

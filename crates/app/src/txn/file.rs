@@ -40,6 +40,34 @@ pub fn real_path(path: &Path) -> Result<PathBuf, Error> {
     }
 }
 
+/// Refuses to write `path`, a file the user did not name but mshconv writes
+/// beside one they did (a WEAR, an `.mtl`, a PNG, a `.bak`), through a
+/// symbolic link that leads out of its folder, or to nothing
+/// (`io.link_leaves_folder`): a link planted there must not make mshconv
+/// write elsewhere. A link to a file in the same folder, or no link, is fine.
+pub fn check_side(path: &Path) -> Result<(), Error> {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return Ok(());
+    }
+    let folder = std::fs::canonicalize(folder_of(path)).ok();
+    let stays = match std::fs::canonicalize(path) {
+        Ok(real) => folder.as_deref() == Some(folder_of(&real)),
+        Err(_) => false,
+    };
+    if stays {
+        return Ok(());
+    }
+    Err(Error::new(
+        Kind::Io,
+        ErrorCode::IoLinkLeavesFolder,
+        format!(
+            "{} is a symbolic link out of its folder (or to nothing): mshconv writes a file beside the one you named only in that folder, never through such a link; remove the link, or name the file itself",
+            path.display()
+        ),
+    ))
+}
+
 /// Refuses to replace `path` (a real path) when it is read-only (no write
 /// bit, whoever runs mshconv, root too: `io.read_only`), has other names
 /// (hard links: `io.hard_linked`) or is not a file. A file that does not

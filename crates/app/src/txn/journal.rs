@@ -6,7 +6,7 @@
 //! rolled back, one that had is rolled forward.
 
 use super::file::{folder_of, remove_if_there, sync_folder};
-use crate::codes::{ErrorCode, NoteCode};
+use crate::codes::ErrorCode;
 use crate::{Error, Kind};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -71,31 +71,62 @@ impl Journal {
     pub fn folder_paths(&self) -> Vec<PathBuf> {
         self.folders.iter().map(|f| decode(f)).collect()
     }
+    /// The files of `step`, decoded: its target, and beside it the names a
+    /// transaction of this id gives the new file (`.NAME.ID.tmp`, and
+    /// `.NAME.ID.new` once linked), and the old one kept (`.NAME.ID.old`).
+    pub fn names(&self, step: &Step) -> Names {
+        let target = decode(&step.target);
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let dir = folder_of(&target).to_path_buf();
+        let beside = |suffix: &str| dir.join(format!(".{name}.{}.{suffix}", self.id));
+        Names {
+            temp: beside("tmp"),
+            new: beside("new"),
+            old: step.old.as_ref().map(|_| beside("old")),
+            target,
+        }
+    }
+
     /// Whether the journal found in `folder` names only what a transaction
-    /// writes: `folder` among its folders, every file in one of them, and
-    /// its temporary and kept files named `.NAME.ID.tmp` / `.NAME.ID.old`
-    /// beside it. A journal that names anything else (planted, or damaged)
-    /// is never acted on: recovery renames and removes the files it names.
+    /// writes: an id of 16 hex digits; folders that are absolute, plain (no
+    /// `.` or `..`) and distinct, `folder` among them; each target's folder
+    /// one of them; its temporary and kept files named `.NAME.ID.tmp` /
+    /// `.NAME.ID.old` beside it. A journal that names anything else (planted,
+    /// or damaged) is never acted on: recovery renames and removes the files
+    /// it names. (Whether its other folders hold it too is asked by the lock,
+    /// which reads them.)
     pub fn names_only_its_own(&self, folder: &Path) -> bool {
-        let folders = self.folder_paths();
-        let id_ok = !self.id.is_empty() && self.id.bytes().all(|b| b.is_ascii_alphanumeric());
+        let folders: std::collections::BTreeSet<PathBuf> =
+            self.folder_paths().into_iter().collect();
+        let id_ok = self.id.len() == 16
+            && self
+                .id
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        let distinct =
+            folders.len() == self.folders.len() && folders.iter().all(|f| is_plain_absolute(f));
         id_ok
-            && folders.iter().any(|f| f == folder)
+            && distinct
+            && folders.contains(folder)
             && self.steps.iter().all(|step| {
-                let target = decode(&step.target);
-                let Some(name) = target.file_name() else {
-                    return false;
+                let names = self.names(step);
+                let ours = |n: Option<&std::ffi::OsStr>| {
+                    n.is_some_and(|n| n != JOURNAL && n != super::LOCK_FILE)
                 };
-                let dir = folder_of(&target);
-                let name = name.to_string_lossy();
-                let beside = |suffix: &str| dir.join(format!(".{name}.{}.{suffix}", self.id));
-                folders.iter().any(|f| f == dir)
-                    && decode(&step.temp) == beside("tmp")
-                    && step
-                        .old
-                        .as_deref()
-                        .is_none_or(|old| decode(old) == beside("old"))
+                ours(names.target.file_name())
+                    && folders.contains(folder_of(&names.target))
+                    && decode(&step.temp) == names.temp
+                    && step.old.as_deref().map(decode) == names.old
             })
+    }
+
+    /// Whether `other` is this journal (another folder's copy), whatever
+    /// state either reached.
+    pub fn same_as(&self, other: &Journal) -> bool {
+        (&self.id, &self.folders, &self.steps) == (&other.id, &other.folders, &other.steps)
     }
 
     fn text(&self) -> Vec<u8> {
@@ -207,6 +238,52 @@ pub fn remove(folder: &Path, id: &str) {
     sync_folder(folder);
 }
 
+/// The files of one step of a journal ([`Journal::names`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Names {
+    /// The file replaced.
+    pub target: PathBuf,
+    /// Its new content, until renamed over the target.
+    pub temp: PathBuf,
+    /// A second name of the new file (a hard link made with the temporary
+    /// file): after the rename, the proof that the target is this
+    /// transaction's own new file.
+    pub new: PathBuf,
+    /// The old content kept, when there was a file.
+    pub old: Option<PathBuf>,
+}
+
+/// `paths` for a message: the first few, and how many more.
+pub fn shown<'p>(paths: impl ExactSizeIterator<Item = &'p Path>) -> String {
+    const FEW: usize = 8;
+    let count = paths.len();
+    let mut text = paths
+        .take(FEW)
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    if count > FEW {
+        text += &format!(" and {} more", count - FEW);
+    }
+    text
+}
+
+/// Whether `path` is absolute and plain: no `.` or `..` in it.
+fn is_plain_absolute(path: &Path) -> bool {
+    use std::path::Component;
+    path.is_absolute()
+        && path.components().all(|c| {
+            matches!(
+                c,
+                Component::RootDir | Component::Prefix(_) | Component::Normal(_)
+            )
+        })
+}
+
+/// The most a journal file is read of: a real one lists the files of one
+/// write (a few hundred bytes each); anything longer is not one of ours.
+pub const MAX_LEN: u64 = 16 << 20;
+
 /// What the journal file of a folder holds.
 #[derive(Debug)]
 pub enum Found {
@@ -217,15 +294,95 @@ pub enum Found {
     Incomplete,
 }
 
-/// The journal in `folder`, if there is one.
+/// What is at the journal's name in a folder.
+enum Loaded {
+    /// Nothing.
+    Absent,
+    /// A symbolic link (never followed).
+    Link,
+    /// A regular file, read.
+    File(Found),
+}
+
+/// The journal in `folder`, if there is one: read only from a regular file
+/// (opened without following a link and without blocking, so a FIFO or a
+/// device is refused, never read), of at most [`MAX_LEN`] bytes. A symbolic
+/// link at its name is removed, never followed. Anything else there (a
+/// folder, a FIFO, a longer file) is `txn.journal_unknown`.
 pub fn read(folder: &Path) -> Result<Option<Found>, Error> {
+    Ok(match load(folder)? {
+        Loaded::Absent => None,
+        Loaded::Link => {
+            let path = folder.join(JOURNAL);
+            std::fs::remove_file(&path).map_err(|e| Error::io(path.display(), &e))?;
+            sync_folder(folder);
+            None
+        }
+        Loaded::File(found) => Some(found),
+    })
+}
+
+/// Whether `folder` (a real path: no link in it) holds a copy of `journal`:
+/// read only, to know whether to lock it too.
+pub fn held_by(folder: &Path, journal: &Journal) -> bool {
+    let real = std::fs::canonicalize(folder).is_ok_and(|r| r == folder);
+    real && matches!(load(folder), Ok(Loaded::File(Found::Journal(j))) if j.same_as(journal))
+}
+
+fn load(folder: &Path) -> Result<Loaded, Error> {
     let path = folder.join(JOURNAL);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(path.display(), &e)),
+    let unknown = |why: String| {
+        Error::new(
+            Kind::Io,
+            ErrorCode::TxnJournalUnknown,
+            format!("{} {why}: it is not a journal this mshconv wrote, and nothing was done; remove it after checking it", path.display()),
+        )
     };
-    parse(&bytes, folder).map(Some)
+    let file = match open_no_follow(&path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Loaded::Absent),
+        Err(_) if is_link(&path) => return Ok(Loaded::Link),
+        Err(e) => return Err(unknown(format!("cannot be read ({e})"))),
+    };
+    let meta = file
+        .metadata()
+        .map_err(|e| unknown(format!("cannot be read ({e})")))?;
+    if !meta.is_file() {
+        return Err(unknown("is not a regular file".into()));
+    }
+    if meta.len() > MAX_LEN {
+        return Err(unknown(format!(
+            "holds {} bytes, more than a journal (at most {MAX_LEN})",
+            meta.len()
+        )));
+    }
+    let mut bytes = Vec::new();
+    std::io::Read::read_to_end(&mut std::io::Read::take(file, MAX_LEN + 1), &mut bytes)
+        .map_err(|e| unknown(format!("cannot be read ({e})")))?;
+    if bytes.len() as u64 > MAX_LEN {
+        return Err(unknown(format!(
+            "holds more than a journal (at most {MAX_LEN} bytes)"
+        )));
+    }
+    parse(&bytes, folder).map(Loaded::File)
+}
+
+/// Opens `path` for reading: a symbolic link is an error, not followed
+/// (`O_NOFOLLOW`), and a FIFO or device opens without waiting (`O_NONBLOCK`).
+pub(super) fn open_no_follow(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
+/// Whether `path` is a symbolic link (itself, not followed).
+pub(super) fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
 /// The journal file `bytes` found in `folder`: a journal this mshconv wrote
@@ -239,7 +396,7 @@ pub fn parse(bytes: &[u8], folder: &Path) -> Result<Found, Error> {
                 Kind::Io,
                 ErrorCode::TxnJournalUnknown,
                 format!(
-                    "{} names files this mshconv would not have written (outside its folders, or not its temporary names): nothing was done; remove it after checking the files it names",
+                    "{} names files this mshconv would not have written (outside its folders, or not its temporary names), or not this folder: nothing was done; remove it after checking the files it names",
                     path.display()
                 ),
             ))
@@ -258,99 +415,6 @@ pub fn parse(bytes: &[u8], folder: &Path) -> Result<Found, Error> {
             ))
         }
         Err(_) => Found::Incomplete,
-    })
-}
-
-/// What [`recover`] did, for a note: its code and message.
-pub type Recovered = (&'static str, String);
-
-/// Finishes the transaction of `journal`, whose folders are all locked:
-/// `state` is the furthest state any of its folders' journals reached.
-/// Prepared: its temporary files and kept old files are removed (nothing was
-/// replaced yet). Committed: every file not yet replaced is, in order.
-/// Rolling back: every file replaced is put back.
-pub fn recover(journal: &Journal, state: State) -> Result<Recovered, Error> {
-    let folders = journal.folder_paths();
-    let fail = |what: &Path, e: &std::io::Error| {
-        Error::new(
-            Kind::Io,
-            ErrorCode::TxnRecoveryFailed,
-            format!(
-                "an interrupted mshconv run left its journal in {} and cannot be finished: {}: {e}; the journal stays, the next mshconv command there tries again",
-                folders.first().map(|f| f.display().to_string()).unwrap_or_default(),
-                what.display()
-            ),
-        )
-        .with_io_cause(e)
-    };
-    let mut names = Vec::new();
-    match state {
-        State::Prepared => {
-            for step in &journal.steps {
-                let (temp, old) = (decode(&step.temp), step.old.as_deref().map(decode));
-                remove_if_there(&temp).map_err(|e| fail(&temp, &e))?;
-                if let Some(old) = old {
-                    remove_if_there(&old).map_err(|e| fail(&old, &e))?;
-                }
-                names.push(decode(&step.target));
-            }
-        }
-        State::Committed => {
-            for step in &journal.steps {
-                let (target, temp) = (decode(&step.target), decode(&step.temp));
-                if temp.exists() {
-                    std::fs::rename(&temp, &target).map_err(|e| fail(&target, &e))?;
-                    sync_folder(folder_of(&target));
-                }
-                names.push(target);
-            }
-            for step in &journal.steps {
-                if let Some(old) = step.old.as_deref().map(decode) {
-                    remove_if_there(&old).map_err(|e| fail(&old, &e))?;
-                }
-            }
-        }
-        State::RollingBack => {
-            for step in journal.steps.iter().rev() {
-                let (target, temp) = (decode(&step.target), decode(&step.temp));
-                if temp.exists() {
-                    // Not replaced yet: its new file and kept old name go.
-                    remove_if_there(&temp).map_err(|e| fail(&temp, &e))?;
-                    if let Some(old) = step.old.as_deref().map(decode) {
-                        remove_if_there(&old).map_err(|e| fail(&old, &e))?;
-                    }
-                } else if let Some(old) = step.old.as_deref().map(decode) {
-                    if old.exists() {
-                        std::fs::rename(&old, &target).map_err(|e| fail(&target, &e))?;
-                    }
-                } else {
-                    remove_if_there(&target).map_err(|e| fail(&target, &e))?;
-                }
-                sync_folder(folder_of(&target));
-                names.push(target);
-            }
-        }
-    }
-    for folder in &folders {
-        remove(folder, &journal.id);
-    }
-    let list = names
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    Ok(if state == State::Committed {
-        (
-            NoteCode::TxnRolledForward.code(),
-            format!("an interrupted mshconv run was completed: {list} now hold what it wrote"),
-        )
-    } else {
-        (
-            NoteCode::TxnRolledBack.code(),
-            format!(
-                "an interrupted mshconv run was rolled back: {list} are as they were before it"
-            ),
-        )
     })
 }
 

@@ -4,11 +4,13 @@
 //! writers never wait for each other, and held from before the files are read
 //! until they are replaced, and removed by the holder when it releases it.
 //! Taking the locks finishes the transactions of
-//! runs that died there ([`super::journal::recover`]).
+//! runs that died there ([`super::recover::recover`]), when their journal is
+//! trusted: every folder it names holds it.
 
 use super::file::{check_replaceable, folder_of, real_path};
 use super::journal::{self, Found, JOURNAL};
-use crate::codes::NoteCode;
+use super::lockset::{self, Record};
+use super::trust::recover_all;
 use crate::Error;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::{File, OpenOptions, TryLockError};
@@ -24,6 +26,9 @@ pub enum Event<'a> {
     Waiting(&'a Path),
     /// An interrupted transaction was finished: a note's code and message.
     Recovered(&'a str, &'a str),
+    /// A journal that is not trusted was left alone (`txn.journal_unknown`,
+    /// a note for a reader): its code and message.
+    Untrusted(&'a str, &'a str),
 }
 
 /// The locks of some folders, released when dropped.
@@ -31,6 +36,8 @@ pub enum Event<'a> {
 pub struct Lock {
     folders: Vec<PathBuf>,
     files: Vec<File>,
+    /// The records dead holders left in the lock files taken.
+    dead: Vec<Record>,
 }
 
 impl Lock {
@@ -43,7 +50,16 @@ impl Lock {
         let mut folders = BTreeSet::new();
         let mut real = Vec::with_capacity(paths.len());
         for path in paths {
-            let r = real_path(path)?;
+            let r = match real_path(path) {
+                Ok(r) => r,
+                // A link to nothing (a backup's name, say): its own folder is
+                // locked; writing through it is refused when the file is placed.
+                Err(_) if journal::is_link(path) => {
+                    folders.insert(real_path(folder_of(path))?);
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             folders.insert(folder_of(&r).to_path_buf());
             real.push((r, path));
         }
@@ -54,36 +70,70 @@ impl Lock {
         Ok(lock)
     }
 
-    /// Locks `folders` (real paths) and finishes what dead runs left there.
-    fn folders(
+    /// Locks `folders` (real paths) and finishes what dead runs left there;
+    /// a writer cannot write beside a journal it does not trust.
+    fn folders(folders: BTreeSet<PathBuf>, on: &mut dyn FnMut(Event<'_>)) -> Result<Lock, Error> {
+        let (lock, untrusted, _) = Lock::recovering(folders, on)?;
+        match untrusted.into_iter().next() {
+            Some(e) => Err(e),
+            None => Ok(lock),
+        }
+    }
+
+    /// Locks `folders` (real paths) and finishes the transactions whose
+    /// journals are found there and trusted; the journals not trusted
+    /// (`txn.journal_unknown`) are returned, untouched, and the other
+    /// folders of a dead holder of these locks that hold a journal
+    /// ([`lockset::release_partners`]).
+    fn recovering(
         mut folders: BTreeSet<PathBuf>,
         on: &mut dyn FnMut(Event<'_>),
-    ) -> Result<Lock, Error> {
+    ) -> Result<(Lock, Vec<Error>, Vec<PathBuf>), Error> {
+        // Dead holders' records, from every round (a lock file taken again
+        // is one this process made).
+        let mut dead = Vec::new();
         loop {
-            let lock = lock_all(&folders, on)?;
-            // A journal may name folders not locked yet: lock them all, in order.
+            let mut lock = lock_all(&folders, on)?;
+            dead.append(&mut lock.dead);
             let mut found = BTreeMap::new();
+            let mut untrusted = Vec::new();
             for folder in &folders {
-                if let Some(f) = journal::read(folder)? {
-                    found.insert(folder.clone(), f);
+                match journal::read(folder) {
+                    Ok(Some(f)) => {
+                        found.insert(folder.clone(), f);
+                    }
+                    Ok(None) => {}
+                    Err(e) => untrusted.push(e),
                 }
             }
-            let more: Vec<PathBuf> = found
+            // A journal's other folders are locked too, in order, when they
+            // hold it (read without their lock: no other run can make a copy
+            // of a journal whose run held this folder's lock; it is read
+            // again under the lock). One that does not is never locked.
+            let more: BTreeSet<PathBuf> = found
                 .values()
                 .filter_map(|f| match f {
-                    Found::Journal(j) => Some(j.folder_paths()),
+                    Found::Journal(j) => Some(
+                        j.folder_paths()
+                            .into_iter()
+                            .filter(|f| !folders.contains(f) && journal::held_by(f, j))
+                            .collect::<Vec<_>>(),
+                    ),
                     Found::Incomplete => None,
                 })
                 .flatten()
-                .filter(|f| !folders.contains(f))
                 .collect();
             if !more.is_empty() {
                 drop(lock);
                 folders.extend(more);
                 continue;
             }
-            recover_all(found, on)?;
-            return Ok(lock);
+            recover_all(found, &mut untrusted, on)?;
+            let partners = dead
+                .iter()
+                .flat_map(|r| lockset::release_partners(r, &lock.folders))
+                .collect();
+            return Ok((lock, untrusted, partners));
         }
     }
 
@@ -98,50 +148,22 @@ impl Lock {
     }
 }
 
-/// Finishes every transaction whose journal was found (by folder): each
-/// once, in the furthest state any of its folders' journals reached.
-fn recover_all(
-    found: BTreeMap<PathBuf, Found>,
-    on: &mut dyn FnMut(Event<'_>),
-) -> Result<(), Error> {
-    let mut by_id: BTreeMap<String, (journal::Journal, journal::State)> = BTreeMap::new();
-    for (folder, f) in found {
-        match f {
-            Found::Journal(j) => {
-                let state = j.state;
-                let entry = by_id.entry(j.id.clone()).or_insert((j, state));
-                entry.1 = entry.1.max(state);
-            }
-            Found::Incomplete => {
-                // Cut short while first written: nothing of its run was written yet.
-                super::file::remove_if_there(&folder.join(JOURNAL))
-                    .map_err(|e| Error::io(folder.join(JOURNAL).display(), &e))?;
-                on(Event::Recovered(
-                    NoteCode::TxnRolledBack.code(),
-                    &format!(
-                        "an mshconv run interrupted before it wrote anything left an incomplete journal in {}; removed",
-                        folder.display()
-                    ),
-                ));
-            }
-        }
-    }
-    for (journal, state) in by_id.values() {
-        let (code, message) = journal::recover(journal, *state)?;
-        on(Event::Recovered(code, &message));
-    }
-    Ok(())
-}
-
 /// Takes the lock of each folder, in the set's (sorted) order.
 fn lock_all(folders: &BTreeSet<PathBuf>, on: &mut dyn FnMut(Event<'_>)) -> Result<Lock, Error> {
     let mut files = Vec::with_capacity(folders.len());
-    for folder in folders {
-        files.push(lock_one(folder, on)?);
+    let mut dead = Vec::new();
+    let token = super::new_id();
+    let folders: Vec<PathBuf> = folders.iter().cloned().collect();
+    for folder in &folders {
+        let file = lock_one(folder, on)?;
+        dead.extend(lockset::read(&file));
+        lockset::write(&file, &token, &folders);
+        files.push(file);
     }
     Ok(Lock {
-        folders: folders.iter().cloned().collect(),
+        folders,
         files,
+        dead,
     })
 }
 
@@ -216,7 +238,7 @@ fn is_link_error(e: &std::io::Error) -> bool {
 
 /// Whether `path` still names the open `file`.
 #[cfg(unix)]
-fn still_named(file: &File, path: &Path) -> bool {
+pub(super) fn still_named(file: &File, path: &Path) -> bool {
     use std::os::unix::fs::MetadataExt;
     match (file.metadata(), std::fs::symlink_metadata(path)) {
         (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
@@ -225,7 +247,7 @@ fn still_named(file: &File, path: &Path) -> bool {
 }
 
 #[cfg(not(unix))]
-fn still_named(_: &File, _: &Path) -> bool {
+pub(super) fn still_named(_: &File, _: &Path) -> bool {
     true
 }
 
@@ -245,26 +267,49 @@ impl Drop for Lock {
 /// Finishes an interrupted transaction whose journal lies in `folder`, if
 /// there is one (taking and releasing the folder's lock): for writers and
 /// readers that do not lock, before they touch the folder. A lock file a
-/// killed writer left without a journal is removed.
+/// killed writer left without a journal is removed. A journal that is not
+/// trusted is told ([`Event::Untrusted`]) and left alone: it never stops a
+/// reader.
 pub fn recover_pending(folder: &Path, on: &mut dyn FnMut(Event<'_>)) -> Result<(), Error> {
-    if std::fs::symlink_metadata(folder.join(JOURNAL)).is_err() {
-        remove_dead_lock(folder);
-        return Ok(());
+    let recover_in = |folder: PathBuf, on: &mut dyn FnMut(Event<'_>)| {
+        let (lock, untrusted, partners) = Lock::recovering(BTreeSet::from([folder]), on)?;
+        drop(lock);
+        for e in untrusted {
+            on(Event::Untrusted(e.code(), e.message()));
+        }
+        Ok::<_, Error>(partners)
+    };
+    let partners = if std::fs::symlink_metadata(folder.join(JOURNAL)).is_err() {
+        remove_dead_lock(folder)
+    } else {
+        let real = std::fs::canonicalize(folder).map_err(|e| Error::io(folder.display(), &e))?;
+        recover_in(real, on)?
+    };
+    // The other folders of a killed writer, whose journal it left there.
+    for partner in partners {
+        recover_in(partner, on)?;
     }
-    let real = std::fs::canonicalize(folder).map_err(|e| Error::io(folder.display(), &e))?;
-    Lock::folders(BTreeSet::from([real]), on).map(drop)
+    Ok(())
 }
 
 /// Removes the lock file a killed writer left in `folder` (one no process
-/// holds; a held one is left alone, never waited for).
-fn remove_dead_lock(folder: &Path) {
+/// holds; a held one is left alone, never waited for), and those it left in
+/// the other folders it held ([`lockset::release_partners`]); returns those
+/// of them that hold a journal.
+fn remove_dead_lock(folder: &Path) -> Vec<PathBuf> {
     let path = folder.join(LOCK_FILE);
     if std::fs::symlink_metadata(&path).is_err() {
-        return;
+        return Vec::new();
     }
-    if let Ok(file) = open_lock_file(&path) {
-        if file.try_lock().is_ok() && still_named(&file, &path) && cfg!(unix) {
-            let _ = std::fs::remove_file(&path);
-        }
+    let Ok(file) = open_lock_file(&path) else {
+        return Vec::new();
+    };
+    if file.try_lock().is_err() || !still_named(&file, &path) || !cfg!(unix) {
+        return Vec::new();
     }
+    let record = lockset::read(&file);
+    let _ = std::fs::remove_file(&path);
+    drop(file);
+    let held: Vec<PathBuf> = std::fs::canonicalize(folder).into_iter().collect();
+    record.map_or_else(Vec::new, |r| lockset::release_partners(&r, &held))
 }

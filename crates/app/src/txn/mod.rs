@@ -12,10 +12,16 @@
 //!   targets in the order given. A failure restores every file; a run that
 //!   dies is finished by the next one that locks the folder (rolled back
 //!   before every new file was complete, forward after).
+//! - A journal found on the disk is acted on only when this program wrote it
+//!   for that folder (`trust`: every folder it names holds it; each file it
+//!   would replace or remove proven by the files beside it, `recover`); else
+//!   it is `txn.journal_unknown`, never acted on, and never stops a reader.
 //! - A symbolic link is written through (its target replaced, the link
 //!   kept); a replaced file keeps its mode, group (and owner, for root); a
 //!   read-only or hard-linked file is refused (`io.read_only`,
-//!   `io.hard_linked`) before anything is written.
+//!   `io.hard_linked`) before anything is written. A file the user did not
+//!   name (a WEAR, a backup) is never written through a link out of its
+//!   folder ([`check_side`]).
 //! - [`Preview`]: a dry run's files staged as a transaction's are
 //!   ([`Stage`]), each said to be new, changed or unchanged, none written.
 
@@ -24,10 +30,15 @@ mod file;
 mod hook;
 mod journal;
 mod lock;
+mod lockset;
 mod preview;
+mod recover;
+mod trust;
 
 pub use check::check_replaceable_unlocked;
-pub use file::{check_replaceable, folder_of, keep_metadata, real_path, sync_folder, write_temp};
+pub use file::{
+    check_replaceable, check_side, folder_of, keep_metadata, real_path, sync_folder, write_temp,
+};
 pub use hook::HOOK_VAR;
 pub use journal::{parse as parse_journal, Found as FoundJournal, Journal, JOURNAL};
 pub use lock::{recover_pending, Event, Lock, LOCK_FILE};
@@ -46,6 +57,8 @@ struct Step {
     bytes: Vec<u8>,
     /// A backup: written only when no file of that name is there.
     only_if_absent: bool,
+    /// A file the user did not name ([`check_side`]).
+    side: bool,
     /// Whose mode, owner and group a new file takes.
     like: Option<PathBuf>,
 }
@@ -56,6 +69,8 @@ struct Placed {
     step: Step,
     target: PathBuf,
     temp: PathBuf,
+    /// The new file's second name, the proof that the target is it.
+    new: PathBuf,
     old: Option<PathBuf>,
 }
 
@@ -94,8 +109,19 @@ impl<'a> Transaction<'a> {
             shown: path.into(),
             bytes,
             only_if_absent: false,
+            side: false,
             like: None,
         });
+    }
+
+    /// Like [`Transaction::replace`], for a file the user did not name but
+    /// that goes beside one they did (a WEAR): a symbolic link there that
+    /// leads out of its folder is refused ([`check_side`]).
+    pub fn replace_side(&mut self, path: impl Into<PathBuf>, bytes: Vec<u8>) {
+        self.replace(path, bytes);
+        if let Some(step) = self.steps.last_mut() {
+            step.side = true;
+        }
     }
 
     /// Writes the backup `path` of the file `of` (its old `bytes`), unless a
@@ -105,6 +131,7 @@ impl<'a> Transaction<'a> {
             shown: path.into(),
             bytes,
             only_if_absent: true,
+            side: true,
             like: Some(of.to_path_buf()),
         });
     }
@@ -140,6 +167,7 @@ impl<'a> Transaction<'a> {
                     .unwrap_or_default();
                 let dir = folder_of(&target);
                 let temp = dir.join(format!(".{name}.{id}.tmp"));
+                let new = dir.join(format!(".{name}.{id}.new"));
                 let old = target
                     .exists()
                     .then(|| dir.join(format!(".{name}.{id}.old")));
@@ -147,6 +175,7 @@ impl<'a> Transaction<'a> {
                     step,
                     target,
                     temp,
+                    new,
                     old,
                 }
             })
@@ -194,12 +223,14 @@ impl<'a> Transaction<'a> {
         }
         let _ = hook::point("done");
         for p in &placed {
+            let _ = remove_if_there(&p.new);
             if let Some(old) = &p.old {
                 let _ = remove_if_there(old);
             }
         }
         for f in &folders {
             journal::remove(f, &journal.id);
+            let _ = hook::point(&format!("cleaned {}", f.display()));
         }
         Ok(Written {
             files: placed.into_iter().map(|p| p.step.shown).collect(),
@@ -210,6 +241,13 @@ impl<'a> Transaction<'a> {
     fn place(self) -> Result<Vec<(Step, PathBuf)>, Error> {
         let mut placed = Vec::with_capacity(self.steps.len());
         for step in self.steps {
+            // A backup is never written over anything at its name (a link too).
+            if step.only_if_absent && std::fs::symlink_metadata(&step.shown).is_ok() {
+                continue;
+            }
+            if step.side {
+                check_side(&step.shown)?;
+            }
             let target = real_path(&step.shown)?;
             if !self
                 .lock
@@ -235,6 +273,10 @@ impl<'a> Transaction<'a> {
 impl Stage for Transaction<'_> {
     fn replace(&mut self, path: PathBuf, bytes: Vec<u8>) {
         Transaction::replace(self, path, bytes);
+    }
+
+    fn replace_side(&mut self, path: PathBuf, bytes: Vec<u8>) {
+        Transaction::replace_side(self, path, bytes);
     }
 
     fn backup(&mut self, path: PathBuf, bytes: Vec<u8>, of: &Path) {
@@ -278,9 +320,9 @@ impl Run<'_> {
                 return Err(nothing_changed(e));
             }
             self.journaled.push(f.clone());
+            self.step("journal", f, |_| Ok(()))
+                .inspect_err(|_| self.discard(journal))?;
         }
-        self.step("journal", Path::new(""), |_| Ok(()))
-            .inspect_err(|_| self.discard(journal))?;
         for p in self.placed {
             let like = p
                 .step
@@ -288,7 +330,11 @@ impl Run<'_> {
                 .as_deref()
                 .or(p.old.as_ref().map(|_| p.target.as_path()));
             self.step("temp", &p.step.shown, |_| {
-                write_temp(&p.temp, &p.step.bytes, like, true)
+                write_temp(&p.temp, &p.step.bytes, like, true)?;
+                // The proof recovery asks before it puts a target back
+                // (none where the file system has no hard links).
+                let _ = std::fs::hard_link(&p.temp, &p.new);
+                Ok(())
             })
             .inspect_err(|_| self.discard(journal))?;
         }
@@ -315,7 +361,9 @@ impl Run<'_> {
         work(file)
             .and_then(|()| hook::point(&format!("{what} {}", file.display())))
             .map_err(|e| {
-                let what = if file.as_os_str().is_empty() {
+                let what = if what == "journal" {
+                    format!("cannot write the journal in {}", file.display())
+                } else if file.as_os_str().is_empty() {
                     format!(
                         "cannot write the journal in {}",
                         self.folders
@@ -334,6 +382,7 @@ impl Run<'_> {
     fn discard(&self, journal: &Journal) {
         for p in self.placed {
             let _ = remove_if_there(&p.temp);
+            let _ = remove_if_there(&p.new);
             if let Some(old) = &p.old {
                 let _ = remove_if_there(old);
             }
@@ -349,7 +398,7 @@ impl Run<'_> {
         for f in self.folders {
             let _ = journal::rewrite(f, journal);
         }
-        let state = journal::recover(journal, State::RollingBack);
+        let state = recover::recover(journal, State::RollingBack, recover::Source::Own);
         let outcome = match &state {
             Ok(_) => "every file this run had replaced was put back".to_string(),
             Err(r) => format!("putting the files back failed too: {}", r.message()),

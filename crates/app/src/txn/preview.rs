@@ -10,6 +10,12 @@ use std::path::{Path, PathBuf};
 pub trait Stage {
     /// Replaces (or creates) `path` with `bytes`, after the files added before.
     fn replace(&mut self, path: PathBuf, bytes: Vec<u8>);
+    /// Like [`Stage::replace`], for a file the user did not name but that
+    /// goes beside one they did (a WEAR): a transaction refuses a symbolic
+    /// link there that leads out of its folder ([`super::check_side`]).
+    fn replace_side(&mut self, path: PathBuf, bytes: Vec<u8>) {
+        self.replace(path, bytes);
+    }
     /// Writes the backup `path` of the file `of` (its old `bytes`), unless a
     /// file of that name is there already.
     fn backup(&mut self, path: PathBuf, bytes: Vec<u8>, of: &Path);

@@ -236,7 +236,7 @@ pub(super) fn convert_task(
     }
     // The .mtl first: a model is complete once its .obj is there.
     for side in &output.files[1..] {
-        write_atomically(&task.output.with_file_name(&side.name), &side.bytes)?;
+        crate::fs::write_side(&task.output.with_file_name(&side.name), &side.bytes)?;
     }
     write_atomically(&task.output, &output.main().bytes)?;
     record.output = Some(task.output.display().to_string());

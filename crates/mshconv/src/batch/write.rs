@@ -74,7 +74,7 @@ pub(super) fn write(
         if into.is_some() {
             entries.push((name, wear));
         } else {
-            txn.replace(path, wear);
+            txn.replace_side(path, wear);
         }
     }
     // Without --into, each model whose look came back goes after its WEAR.

@@ -14,6 +14,7 @@ mod full_disk;
 mod kills;
 mod locked_checks;
 mod owners;
+mod planted;
 mod together;
 
 pub use common::{copy_game, files, BIN};
