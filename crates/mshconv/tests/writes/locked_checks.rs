@@ -184,8 +184,9 @@ fn a_batch_into_an_archive_another_writer_holds_waits_and_both_land() {
         }),
     });
     assert_eq!(kept.len(), 1, "the put keeps the archive once: {kept:?}");
-    // The put has 6 points; at each the batch waits for it (to check or to write).
-    assert_eq!(waits, 6);
+    // The put has 7 points (issue 38 added `cleaned FOLDER`); at each the
+    // batch waits for it (to check or to write).
+    assert_eq!(waits, 7);
 }
 
 #[test]
