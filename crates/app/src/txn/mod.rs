@@ -16,9 +16,12 @@
 //!   kept); a replaced file keeps its mode, group (and owner, for root); a
 //!   read-only or hard-linked file is refused (`io.read_only`,
 //!   `io.hard_linked`) before anything is written.
+//! - [`recover_before_reading`]: a folder read without a lock is first
+//!   rid of an interrupted run's half-finished write.
 //! - [`Preview`]: a dry run's files staged as a transaction's are
 //!   ([`Stage`]), each said to be new, changed or unchanged, none written.
 
+mod before_read;
 mod check;
 mod file;
 mod hook;
@@ -26,6 +29,7 @@ mod journal;
 mod lock;
 mod preview;
 
+pub use before_read::{recover_before_reading, recover_before_reading_file, recovered_note};
 pub use check::check_replaceable_unlocked;
 pub use file::{check_replaceable, folder_of, keep_metadata, real_path, sync_folder, write_temp};
 pub use hook::HOOK_VAR;
