@@ -36,6 +36,13 @@ impl AppState {
         // `parse_args` checked that it is a folder; its libraries are read
         // on first use and shared by every request (the process-wide cache).
         let game = config.game_dir.as_deref().and_then(|dir| {
+            // Read once an interrupted write there is finished.
+            let recovered = mshconv_app::txn::recover_before_reading(dir)
+                .inspect_err(|e| tracing::warn!(error = %e, "--game-dir is left out"))
+                .ok()?;
+            for note in recovered {
+                tracing::warn!(code = note.code, "{}", note.message);
+            }
             GameDir::open(dir)
                 .inspect_err(|e| tracing::warn!(error = %e, "--game-dir is left out"))
                 .ok()

@@ -111,8 +111,23 @@ async fn replacing_keeps_every_other_entry() {
     // The entry keeps its own spelling.
     assert_eq!(header(&r, "x-mshconv-entry"), ENTRY);
     assert_eq!(header(&r, "x-mshconv-from"), "msh");
-    assert_eq!(header(&r, "x-mshconv-notes"), "[]");
-    assert_eq!(header(&r, "x-mshconv-notes-count"), "0");
+    // The walker has fewer nodes than the dome it replaces: said, as the CLI says it.
+    let nodes = |bytes: &[u8]| msh::Model::from_bytes(bytes).unwrap().nodes.len();
+    let dome = entries(&archive)
+        .into_iter()
+        .find(|e| e.0 == ENTRY)
+        .unwrap()
+        .2;
+    let (old, new) = (nodes(&dome), nodes(&walker));
+    assert!(new < old);
+    assert_eq!(
+        header(&r, "x-mshconv-notes"),
+        format!(
+            r#"[{{"code":"archive.entry_loses","message":"my_small.rlb:{ENTRY} loses {} of {old} nodes"}}]"#,
+            old - new
+        )
+    );
+    assert_eq!(header(&r, "x-mshconv-notes-count"), "1");
     let body = r.bytes().await.unwrap().to_vec();
     let before = entries(&archive);
     let after = entries(&body);
@@ -553,5 +568,62 @@ async fn archives_whose_entries_share_or_overlap_their_bytes_are_refused() {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn an_obj_over_an_animated_model_says_what_the_entry_loses() {
+    let server = TestServer::start(config()).await;
+    let walker = fixture(WALKER);
+    let model = msh::Model::from_bytes(&walker).unwrap();
+    assert!(
+        model.nodes.len() > 1 && model.frame_count > 1,
+        "a hierarchy with animation"
+    );
+    // The animated model in the archive, then an OBJ of it put over it.
+    let archive = edited(&fixture(ARCHIVE), "M999_WALKER.MSH", walker.clone());
+    let obj = mshconv_app::convert(
+        &walker,
+        (mshconv_app::Format::Msh, mshconv_app::Format::Obj),
+        &mshconv_app::Options::default(),
+        &mshconv_app::Names::same("walker"),
+        &mshconv_app::NoResources,
+    )
+    .unwrap();
+    let r = put(
+        &server,
+        "?entry=M999_WALKER.MSH",
+        put_form(archive, "units.rlb", obj.main().bytes.clone(), "walker.obj"),
+    )
+    .await;
+    assert_eq!(r.status(), 200, "{:?}", r.text().await);
+    let notes: serde_json::Value = serde_json::from_str(header(&r, "x-mshconv-notes")).unwrap();
+    let loses: Vec<&str> = notes
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["code"] == "archive.entry_loses")
+        .map(|n| n["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(loses.len(), 1, "{notes}");
+    // The OBJ has no animation: every frame is lost, said as the CLI says it.
+    assert!(
+        loses[0].starts_with("units.rlb:M999_WALKER.MSH loses ")
+            && loses[0].ends_with(&format!("all {} frames", model.frame_count)),
+        "{notes}"
+    );
+    // The same model put back loses nothing.
+    let r = put(
+        &server,
+        "?entry=M999_WALKER.MSH",
+        put_form(
+            edited(&fixture(ARCHIVE), "M999_WALKER.MSH", walker.clone()),
+            "units.rlb",
+            walker,
+            "walker.msh",
+        ),
+    )
+    .await;
+    assert_eq!(header(&r, "x-mshconv-notes"), "[]");
     server.stop().await;
 }

@@ -228,6 +228,12 @@ pub enum NoteCode {
     TexturesPngMissing,
     /// `textures.other_png`: a PNG in the export folder that is none of the library's textures
     TexturesOtherPng,
+    /// `archive.entry_loses`: what a replaced archive entry loses
+    ArchiveEntryLoses,
+    /// `look.shared_edit`: an edited library entry is shown by other models too
+    LookSharedEdit,
+    /// `look.not_written`: the look is not written without the game folder
+    LookNotWritten,
 }
 
 impl NoteCode {
@@ -263,6 +269,9 @@ impl NoteCode {
         NoteCode::TexturesSkipped,
         NoteCode::TexturesPngMissing,
         NoteCode::TexturesOtherPng,
+        NoteCode::ArchiveEntryLoses,
+        NoteCode::LookSharedEdit,
+        NoteCode::LookNotWritten,
     ];
 
     /// The stable machine-readable code.
@@ -298,6 +307,9 @@ impl NoteCode {
             NoteCode::TexturesSkipped => "textures.skipped",
             NoteCode::TexturesPngMissing => "textures.png_missing",
             NoteCode::TexturesOtherPng => "textures.other_png",
+            NoteCode::ArchiveEntryLoses => "archive.entry_loses",
+            NoteCode::LookSharedEdit => "look.shared_edit",
+            NoteCode::LookNotWritten => "look.not_written",
         }
     }
 }

@@ -5,20 +5,24 @@
 //! It locks the files' folders (finishing an interrupted run found there),
 //! plans, and writes everything as one transaction ([`crate::txn`]); a dry
 //! run plans the same files into a [`Preview`] and writes nothing. The
-//! outcome holds every note and what each file became (or would become).
+//! outcome holds every note and what each file became (or would become):
+//! the CLI's warnings too (`archive.entry_loses` for an entry replaced by a
+//! model with less, `look.shared_edit` for an edited entry other models
+//! show, `look.not_written` for a look left out without a game folder).
 
-use crate::archive::Editor;
+use crate::archive::{entry_loses_at, Editor, Placed};
 use crate::codes::NoteCode;
 use crate::convert::{convert, convert_bringing_look, model_as_msh, model_as_msh_bringing_look};
 use crate::error::Error;
 use crate::format::Format;
 use crate::game::GameDir;
+use crate::look_import::advice::{look_not_written, shared_edits, GameDirAdvice};
 use crate::look_import::write::{backup_path, stage, Place};
 use crate::look_import::{self, change_line, Action, Libraries, LookPlan};
 use crate::names::model_name;
 use crate::options::Options;
 use crate::resources::NoResources;
-use crate::txn::{Change, Event, FileChange, Lock, Preview, Stage};
+use crate::txn::{recovered_note, Change, FileChange, Lock, Preview, Stage};
 use crate::{Names, Output, OutputFile};
 use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
@@ -42,6 +46,9 @@ pub struct PutModel<'a> {
     pub game_dir: Option<&'a Path>,
     /// How a refusal of a missing entry tells this front end's user to add it.
     pub how_to_add: &'a str,
+    /// How `look.not_written` tells this front end's user to give the game
+    /// folder.
+    pub advice: &'a dyn GameDirAdvice,
     /// Plans only: every file said, none written, nothing locked.
     pub dry_run: bool,
 }
@@ -50,11 +57,15 @@ pub struct PutModel<'a> {
 #[derive(Debug, Clone, Default)]
 pub struct Outcome {
     /// Every note, in order: the conversion's, an interrupted run finished,
-    /// the look's, the backups made, the library entries added or replaced.
+    /// the look's, what a replaced entry loses, the edits other models show
+    /// (or the look not written), the backups made, the library entries
+    /// added or replaced.
     pub report: Report,
     /// Each file written (or that would be), in the order written, with what
     /// it became: new, changed, unchanged, or a library's backup.
     pub files: Vec<FileChange>,
+    /// Into an archive: whether the entry was (or would be) replaced or added.
+    pub placed: Option<Placed>,
 }
 
 /// Puts the model of `request` where it goes (module docs).
@@ -74,7 +85,11 @@ pub fn put_model(request: &PutModel<'_>) -> Result<Outcome, Error> {
     if let Some(game) = &game {
         look_import::check_libraries(game.dir(), false)?;
     }
-    let model = Model::of(request, &stem, game.is_some())?;
+    // Without a game folder the look is read only to say what it would change.
+    let look_unwritten = game.is_none()
+        && look_import::brings_look(request.from)
+        && look_import::find_game_dir(request.place.path()).is_some();
+    let model = Model::of(request, &stem, game.is_some() || look_unwritten)?;
     let mut report = model.report.clone();
     // The libraries and the WEAR are read under the lock they are written under.
     let lock = match request.dry_run {
@@ -88,7 +103,9 @@ pub fn put_model(request: &PutModel<'_>) -> Result<Outcome, Error> {
                 }
                 None => model.paths(&request.place),
             };
-            Some(Lock::acquire(&paths, &mut |e| recovered(&mut report, e))?)
+            Some(Lock::acquire(&paths, &mut |e| {
+                report.notes.extend(recovered_note(e))
+            })?)
         }
     };
     let look = match (&game, &model.look) {
@@ -103,21 +120,39 @@ pub fn put_model(request: &PutModel<'_>) -> Result<Outcome, Error> {
         _ => None,
     };
     let look = look.as_ref().map(|(libs, plan)| (libs, plan));
-    let files = match &lock {
+    if let Place::Entry { archive, name } = &request.place {
+        report
+            .notes
+            .extend(entry_loses_at(archive, name, &model.msh));
+    }
+    match (&game, look) {
+        (Some(game), Some((libs, plan))) => {
+            report
+                .notes
+                .extend(shared_edits(plan, libs, game.dir(), &request.place));
+        }
+        _ => report
+            .notes
+            .extend(look_not_written(&request.place, request.advice, || {
+                model.look.as_ref().map(|(look, _)| look)
+            })),
+    }
+    let (files, placed) = match &lock {
         None => {
             let mut preview = Preview::new();
-            model.stage(&mut preview, request, look)?;
-            preview.into_files()
+            let placed = model.stage(&mut preview, request, look)?;
+            (preview.into_files(), placed)
         }
         Some(lock) => {
             let mut txn = lock.transaction();
-            model.stage(&mut txn, request, look)?;
+            let placed = model.stage(&mut txn, request, look)?;
             let files = txn.changes();
             let written = txn.commit()?;
-            files
+            let files = files
                 .into_iter()
                 .filter(|f| written.wrote(&f.path))
-                .collect()
+                .collect();
+            (files, placed)
         }
     };
     if let Some((libs, plan)) = look {
@@ -137,19 +172,11 @@ pub fn put_model(request: &PutModel<'_>) -> Result<Outcome, Error> {
             report.note(NoteCode::LookEntry.code(), change_line(c));
         }
     }
-    Ok(Outcome { report, files })
-}
-
-/// An interrupted run's transaction finished while locking, as a note.
-fn recovered(report: &mut Report, event: Event<'_>) {
-    if let Event::Recovered(code, message) = event {
-        let code = NoteCode::ALL
-            .iter()
-            .map(|c| c.code())
-            .find(|c| *c == code)
-            .unwrap_or(NoteCode::TxnRolledBack.code());
-        report.note(code, message);
-    }
+    Ok(Outcome {
+        report,
+        files,
+        placed,
+    })
 }
 
 /// The model as MSH, the files beside it and the look it brings back.
@@ -262,7 +289,7 @@ impl Model {
         txn: &mut impl Stage,
         request: &PutModel<'_>,
         look: Option<(&Libraries, &LookPlan)>,
-    ) -> Result<(), Error> {
+    ) -> Result<Option<Placed>, Error> {
         for (path, file) in self.side_paths(&request.place).into_iter().zip(&self.side) {
             txn.replace(path, file.bytes.clone());
         }
@@ -270,19 +297,21 @@ impl Model {
             editor.put_model(name, msh, request.add, request.how_to_add)
         };
         if let Some((libs, plan)) = look {
-            stage(txn, plan, libs, &request.place, self.msh.clone(), put)?;
-            return Ok(());
+            return stage(txn, plan, libs, &request.place, self.msh.clone(), put);
         }
         match &request.place {
-            Place::File(output) => txn.replace(output.clone(), self.msh.clone()),
+            Place::File(output) => {
+                txn.replace(output.clone(), self.msh.clone());
+                Ok(None)
+            }
             Place::Entry { archive, name } => {
                 let bytes = std::fs::read(archive).map_err(|e| Error::io(archive.display(), &e))?;
                 let mut editor = Editor::open(&bytes)
                     .map_err(|e| e.context(format!("archive {}", archive.display())))?;
-                put(&mut editor, name, self.msh.clone())?;
+                let placed = put(&mut editor, name, self.msh.clone())?;
                 txn.replace(archive.clone(), editor.write()?);
+                Ok(Some(placed))
             }
         }
-        Ok(())
     }
 }

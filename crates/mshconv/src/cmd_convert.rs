@@ -12,12 +12,11 @@ use crate::cli::ConvertArgs;
 use crate::codes::{CliCode, CliNote};
 use crate::fs::write_atomically;
 use crate::input;
-use crate::look_notes;
 use crate::look_out;
 use crate::out::{self, Out};
 use anyhow::Context;
 use mshconv_app::archive::Placed;
-use mshconv_app::look_import::users::WearPlace;
+use mshconv_app::look_import::advice;
 use mshconv_app::names::model_name;
 use mshconv_app::{Error, Folder, Format, Names, NoResources, Resources};
 use std::io::Read;
@@ -158,14 +157,8 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         if !args.quiet {
             let mut notes = entry_loses(&target, &msh);
             // An edited entry other models of the game folder show too.
-            let mut users = look_notes::FolderUsers::new(game.dir());
-            let except = [wear_place(&target, &args.output)];
-            for change in look_notes::replaced(&plan) {
-                notes.extend(look_notes::shared_edit(
-                    change,
-                    &users.of(change, &libs, &except),
-                ));
-            }
+            let place = look_out::place(&target, &args.output);
+            notes.extend(advice::shared_edits(&plan, &libs, game.dir(), &place));
             print_note_list(&notes);
         }
         let Some(lock) = lock else {
@@ -299,32 +292,14 @@ fn print_note_list(notes: &[mshconv_convert::Note]) {
     }
 }
 
-/// The WEAR of the model written to `target` (`output` when a file).
-fn wear_place(target: &Target, output: &std::path::Path) -> WearPlace {
-    match target {
-        Target::Entry { archive, name } => WearPlace::of_entry(archive, name),
-        Target::File => WearPlace::of_file(&look_out::wear_file(output)),
-    }
-}
-
 /// `archive.entry_loses`, when `msh` replaces an entry that has more.
 fn entry_loses(target: &Target, msh: &[u8]) -> Vec<mshconv_convert::Note> {
-    let Target::Entry { archive, name } = target else {
-        return Vec::new();
-    };
-    let Ok(bytes) = std::fs::read(archive) else {
-        return Vec::new();
-    };
-    let Ok(parsed) = nres::Archive::parse(&bytes) else {
-        return Vec::new();
-    };
-    let old = mshconv_app::archive::find(&parsed, name).and_then(|i| parsed.entries().nth(i));
-    old.and_then(|e| {
-        let label = format!("{}:{}", archive.display(), e.name());
-        look_notes::entry_loses(&label, e.data(), msh)
-    })
-    .into_iter()
-    .collect()
+    match target {
+        Target::Entry { archive, name } => mshconv_app::archive::entry_loses_at(archive, name, msh)
+            .into_iter()
+            .collect(),
+        Target::File => Vec::new(),
+    }
 }
 
 /// Without `--game-dir`: `look.not_written` when the model's look (a glTF's
@@ -340,25 +315,14 @@ fn unwritten_look(
     if !look_out::brings_look(from) {
         return Vec::new();
     }
-    let place = match target {
-        Target::Entry { archive, .. } => archive.as_path(),
-        Target::File => output,
-    };
-    if mshconv_app::look_import::find_game_dir(place).is_none() {
-        return Vec::new();
-    }
-    let Ok((look, _)) = look_out::read(bytes, from, resources) else {
-        return Vec::new();
-    };
-    let existing = look_out::existing_wear(target, output);
-    look_notes::unwritten(&look, place, existing.as_deref())
-        .map(|(dir, what)| {
-            let dir_arg = look_notes::as_typed(&dir);
-            let command = look_notes::this_command_with(&["--game-dir", &dir_arg]);
-            look_notes::not_written(&dir, &what, &command)
-        })
-        .into_iter()
-        .collect()
+    let place = look_out::place(target, output);
+    advice::look_not_written(&place, &crate::advice::Cli, || {
+        look_out::read(bytes, from, resources)
+            .ok()
+            .map(|(look, _)| look)
+    })
+    .into_iter()
+    .collect()
 }
 
 /// Where the model `input` lies, for its WEAR sibling: the archive and the

@@ -81,12 +81,6 @@ pub enum CliNote {
     ArchiveAdded,
     /// `archive.removed`: an archive entry was removed
     ArchiveRemoved,
-    /// `archive.entry_loses`: what a replaced archive entry loses
-    ArchiveEntryLoses,
-    /// `look.shared_edit`: an edited library entry is shown by other models too
-    LookSharedEdit,
-    /// `look.not_written`: the look is not written without `--game-dir`
-    LookNotWritten,
 }
 
 impl CliNote {
@@ -99,9 +93,6 @@ impl CliNote {
         CliNote::ArchiveReplaced,
         CliNote::ArchiveAdded,
         CliNote::ArchiveRemoved,
-        CliNote::ArchiveEntryLoses,
-        CliNote::LookSharedEdit,
-        CliNote::LookNotWritten,
     ];
 
     /// The stable machine-readable code.
@@ -113,9 +104,6 @@ impl CliNote {
             CliNote::ArchiveReplaced => "archive.replaced",
             CliNote::ArchiveAdded => "archive.added",
             CliNote::ArchiveRemoved => "archive.removed",
-            CliNote::ArchiveEntryLoses => "archive.entry_loses",
-            CliNote::LookSharedEdit => "look.shared_edit",
-            CliNote::LookNotWritten => "look.not_written",
         }
     }
 }

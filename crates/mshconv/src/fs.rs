@@ -38,9 +38,13 @@ pub fn recover_pending(file: &Path) -> anyhow::Result<()> {
     Ok(recover_folder(txn::folder_of(file))?)
 }
 
-/// Finishes an interrupted run whose journal lies in `dir`.
+/// Finishes an interrupted run whose journal lies in `dir` (the application
+/// layer's [`txn::recover_before_reading`]), its notes printed.
 pub fn recover_folder(dir: &Path) -> Result<(), mshconv_app::Error> {
-    txn::recover_pending(dir, &mut tell)
+    for note in txn::recover_before_reading(dir)? {
+        crate::out::note_line(note.code, &note.message);
+    }
+    Ok(())
 }
 
 /// Refuses to replace `path` when it is read-only or hard-linked

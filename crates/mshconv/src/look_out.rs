@@ -21,7 +21,7 @@ use mshconv_app::look_import::write::{self as look_write, Place};
 pub use mshconv_app::look_import::write::{backup_path, library_paths, stage_libraries, wear_file};
 
 /// Where the application layer writes a model with its look.
-fn place(target: &Target, output: &Path) -> Place {
+pub fn place(target: &Target, output: &Path) -> Place {
     match target {
         Target::File => Place::File(output.to_path_buf()),
         Target::Entry { archive, name } => Place::Entry {

@@ -17,6 +17,7 @@ mod archive_out;
 mod batch;
 #[macro_use]
 mod cli; // its help macros serve cmd_library too
+mod advice;
 mod cmd_convert;
 mod cmd_inspect;
 mod cmd_library;
@@ -29,7 +30,6 @@ mod fs;
 mod glob;
 mod input;
 mod jsonf;
-mod look_notes;
 mod look_out;
 mod out;
 mod table;

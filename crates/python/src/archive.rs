@@ -1,12 +1,20 @@
 //! `mshconv.Archive`: an archive of models (`.rlb`) read, and edited as the
 //! CLI edits one (`mshconv convert IN ARCHIVE:ENTRY`, `mshconv nres remove`):
-//! the application layer's put rule and `Editor`, written as a transaction
-//! under the folder's lock (atomic and durable: docs/ROBUSTNESS.md).
+//! the application layer's put ([`mshconv_app::put`]: its put rule, its
+//! notes) and `Editor`, written as a transaction under the folder's lock
+//! (atomic and durable: docs/ROBUSTNESS.md). Before the archive is read, an
+//! interrupted write in its folder is finished
+//! ([`mshconv_app::txn::recover_before_reading_file`]; its notes logged:
+//! [`crate::recovered`]).
 
+use crate::convert::Note;
 use crate::error;
-use mshconv_app::archive::{self, Editor};
-use mshconv_app::txn::Lock;
-use mshconv_app::{Error, Names, Options};
+use crate::look::{notes_of, Advice};
+use mshconv_app::archive::{self, Editor, Placed};
+use mshconv_app::look_import::write::Place;
+use mshconv_app::put::{put_model, PutModel};
+use mshconv_app::txn::{recover_before_reading_file, recovered_note, Lock};
+use mshconv_app::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::{Path, PathBuf};
@@ -42,15 +50,41 @@ impl Entry {
     }
 }
 
+/// What `Archive.put` did: `placed` (`"replaced"` or `"added"`) and its
+/// `notes` (the CLI's `note[...]` lines: what a replaced entry loses, a look
+/// the game folder does not get, an interrupted write finished).
+#[pyclass(module = "mshconv", frozen, get_all)]
+#[derive(Debug, Clone)]
+pub struct PutOutcome {
+    /// `replaced` or `added`.
+    pub placed: &'static str,
+    /// The notes of the put.
+    pub notes: Vec<Note>,
+}
+
+#[pymethods]
+impl PutOutcome {
+    fn __repr__(&self) -> String {
+        format!(
+            "PutOutcome(placed={:?}, notes={})",
+            self.placed,
+            self.notes.len()
+        )
+    }
+}
+
 /// An NRes archive file (`units.rlb`), read on every call (never cached).
 #[pyclass(module = "mshconv", frozen)]
 pub struct Archive {
     path: PathBuf,
 }
 
-/// The file's bytes; an `io.*` error naming it.
-fn read_file(path: &Path) -> Result<Vec<u8>, Error> {
-    std::fs::read(path).map_err(|e| Error::io(path.display(), &e))
+/// The file's bytes, read once an interrupted write in its folder is
+/// finished (the notes of that); an `io.*` error naming it.
+fn read_file(path: &Path) -> Result<(Vec<u8>, Vec<mshconv_convert::Note>), Error> {
+    let notes = recover_before_reading_file(path)?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path.display(), &e))?;
+    Ok((bytes, notes))
 }
 
 /// The archive's directory and the bytes it lies in.
@@ -59,22 +93,26 @@ fn parsed<'a>(bytes: &'a [u8], path: &Path) -> Result<nres::Archive<'a>, Error> 
         .map_err(|e| Error::from(e).context(format!("archive {}", path.display())))
 }
 
-/// Locks the archive's folder, opens the archive at `path`, applies `change`
-/// and replaces the file as one transaction, as the CLI's `nres put/remove`.
-pub fn edit<T>(
+/// Locks the archive's folder (finishing an interrupted write there: its
+/// notes), opens the archive at `path`, applies `change` and replaces the
+/// file as one transaction, as the CLI's `nres remove`.
+fn edit<T>(
     path: &Path,
     change: impl FnOnce(&mut Editor) -> Result<T, Error>,
-) -> Result<T, Error> {
+) -> Result<(T, Vec<mshconv_convert::Note>), Error> {
     archive::check_not_folder(path, None)?;
-    let lock = Lock::acquire(&[path.to_path_buf()], &mut |_| {})?;
-    let bytes = read_file(path)?;
+    let mut notes = Vec::new();
+    let lock = Lock::acquire(&[path.to_path_buf()], &mut |e| {
+        notes.extend(recovered_note(e))
+    })?;
+    let bytes = std::fs::read(path).map_err(|e| Error::io(path.display(), &e))?;
     let mut editor =
         Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", path.display())))?;
     let result = change(&mut editor)?;
     let mut txn = lock.transaction();
     txn.replace(path, editor.write()?);
     txn.commit()?;
-    Ok(result)
+    Ok((result, notes))
 }
 
 #[pymethods]
@@ -93,10 +131,10 @@ impl Archive {
 
     /// Every directory entry, in directory order.
     fn entries(&self, py: Python<'_>) -> PyResult<Vec<Entry>> {
-        error::run(py, || {
-            let bytes = read_file(&self.path)?;
+        let (entries, notes) = error::run(py, || {
+            let (bytes, notes) = read_file(&self.path)?;
             let archive = parsed(&bytes, &self.path)?;
-            Ok(mshconv_app::report::entry_rows(&archive)
+            let entries = mshconv_app::report::entry_rows(&archive)
                 .into_iter()
                 .map(|row| Entry {
                     name: row.name,
@@ -104,64 +142,73 @@ impl Archive {
                     size: row.size,
                     offset: row.offset,
                 })
-                .collect())
-        })
+                .collect();
+            Ok((entries, notes))
+        })?;
+        crate::recovered::log(py, &notes)?;
+        Ok(entries)
     }
 
     /// The payload of the entry `name` (found as the game finds it: ASCII
     /// case-insensitively), byte for byte.
     fn read<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
-        let data = error::run(py, || {
-            let bytes = read_file(&self.path)?;
+        let (data, notes) = error::run(py, || {
+            let (bytes, notes) = read_file(&self.path)?;
             let (_, _, data) = archive::entry_in(&bytes, name, false, HOW_TO_LIST)?;
-            Ok(data.to_vec())
+            Ok((data.to_vec(), notes))
         })?;
+        crate::recovered::log(py, &notes)?;
         Ok(PyBytes::new(py, &data))
     }
 
     /// Puts a model under `name`: `data` is an `.msh` (opened strictly and
-    /// kept byte for byte) or a glTF/GLB/OBJ (converted to MSH, as
-    /// `mshconv convert IN ARCHIVE:ENTRY`). Replaces the entry of that name;
-    /// a name the archive lacks is added only with `add=True`, else refused
-    /// (`archive.no_such_entry`, with the closest names). An archive whose
+    /// kept byte for byte) or a glTF/GLB/OBJ (converted to MSH), as
+    /// `mshconv convert IN ARCHIVE:ENTRY` and `write_model(data, path,
+    /// entry=name)` put it. Replaces the entry of that name; a name the
+    /// archive lacks is added only with `add=True`, else refused
+    /// (`archive.no_such_entry`, with the closest names). Returns a
+    /// `PutOutcome`: `placed` (`"replaced"` or `"added"`) and the notes (what
+    /// a replaced entry loses: `archive.entry_loses`). An archive whose
     /// entries share or overlap their bytes is refused before anything is
-    /// copied (`archive.entries_overlap`). Returns `"replaced"` or `"added"`.
+    /// copied (`archive.entries_overlap`).
     #[pyo3(signature = (name, data, add=false))]
-    fn put(&self, py: Python<'_>, name: &str, data: &[u8], add: bool) -> PyResult<&'static str> {
-        error::run(py, || {
-            archive::check_model_entry_name(name)?;
-            let from = crate::convert::input_format(data, None)?;
-            let (msh, _) = mshconv_app::model_as_msh(
+    fn put(&self, py: Python<'_>, name: &str, data: &[u8], add: bool) -> PyResult<PutOutcome> {
+        let advice = Advice {
+            path: self.path.display().to_string(),
+            entry: Some(name.to_string()),
+        };
+        let outcome = error::run(py, || {
+            put_model(&PutModel {
                 data,
-                from,
-                &Options::default(),
-                &Names::same(&model_stem(name)),
-                &mshconv_app::NoResources,
-            )?;
-            let placed = edit(&self.path, |editor| {
-                editor.put_model(name, msh, add, HOW_TO_ADD)
-            })?;
-            Ok(match placed {
-                archive::Placed::Replaced => "replaced",
-                archive::Placed::Added => "added",
+                from: crate::convert::input_format(data, None)?,
+                place: Place::Entry {
+                    archive: self.path.clone(),
+                    name: name.to_string(),
+                },
+                add,
+                game_dir: None,
+                how_to_add: HOW_TO_ADD,
+                advice: &advice,
+                dry_run: false,
             })
+        })?;
+        Ok(PutOutcome {
+            placed: match outcome.placed {
+                Some(Placed::Added) => "added",
+                _ => "replaced",
+            },
+            notes: notes_of(&outcome.report),
         })
     }
 
     /// Removes the entry `name` (`input.no_such_entry` when there is none;
     /// `archive.entries_overlap` for an archive whose entries share bytes).
     fn remove(&self, py: Python<'_>, name: &str) -> PyResult<()> {
-        error::run(py, || edit(&self.path, |editor| editor.remove(name)))
+        let ((), notes) = error::run(py, || edit(&self.path, |editor| editor.remove(name)))?;
+        crate::recovered::log(py, &notes)
     }
 
     fn __repr__(&self) -> String {
         format!("Archive({:?})", self.path.display().to_string())
     }
-}
-
-/// An entry name's stem (`TANK.MSH` -> `TANK`), the model's name.
-fn model_stem(name: &str) -> String {
-    name.rsplit_once('.')
-        .map_or(name, |(stem, _)| stem)
-        .to_string()
 }

@@ -76,32 +76,40 @@ pub fn input_format(data: &[u8], source: Option<&str>) -> Result<Format, mshconv
 }
 
 /// The resources of a conversion of bytes: nothing beside them, or with
-/// `game_dir` the model's look from the game folder (its WEAR as given).
+/// `game_dir` the model's look from the game folder (its WEAR as given),
+/// read once an interrupted write there is finished (the notes of that).
 pub fn resources(
     game_dir: Option<PathBuf>,
     name: &str,
     wear: Option<Vec<u8>>,
-) -> Result<Box<dyn Resources>, mshconv_app::Error> {
+) -> Result<(Box<dyn Resources>, Vec<mshconv_convert::Note>), mshconv_app::Error> {
     let Some(dir) = game_dir else {
-        return Ok(Box::new(NoResources));
+        return Ok((Box::new(NoResources), Vec::new()));
+    };
+    let recovered = if dir.is_dir() {
+        mshconv_app::txn::recover_before_reading(&dir)?
+    } else {
+        Vec::new()
     };
     let game = mshconv_app::GameDir::open(&dir)?;
     let wear = wear.map(|bytes| (mshconv_app::game::wear_name(name), bytes));
-    Ok(Box::new(GameResources {
+    let resources = GameResources {
         inner: &NoResources,
         game,
         at: ModelLocation::Given {
             model: name.to_string(),
             wear,
         },
-    }))
+    };
+    Ok((Box::new(resources), recovered))
 }
 
 /// Converts `data` to the format `to`: the CLI's `mshconv convert`.
 ///
 /// `source` is the input's format (told from the bytes when omitted), `name`
 /// the model's name and the output files' stem, `game_dir` the game folder
-/// whose libraries give an export its materials and textures (with `wear`,
+/// whose libraries give an export its materials and textures, read once an
+/// interrupted write there is finished (its notes first; with `wear`,
 /// the model's material list, `NAME.wea` beside it), `options` the CLI's
 /// conversion options (`lod`, `group`, `fps`, `axis`, `rotation`,
 /// `animation`, `clips`).
@@ -122,14 +130,16 @@ pub fn convert(
     let output = error::run(py, || {
         let to = format(to)?;
         let from = input_format(data, source)?;
-        let resources = resources(game_dir, name, wear)?;
-        mshconv_app::convert(
+        let (resources, recovered) = resources(game_dir, name, wear)?;
+        let mut output = mshconv_app::convert(
             data,
             (from, to),
             &options,
             &Names::same(name),
             resources.as_ref(),
-        )
+        )?;
+        output.report.notes.splice(0..0, recovered);
+        Ok(output)
     })?;
     let files = PyDict::new(py);
     for file in &output.files {

@@ -8,8 +8,9 @@
 //! codes:
 //!
 //! - [`convert::convert`]: `mshconv_app::convert` over bytes;
-//! - [`archive::Archive`]: an archive file read, and edited with the CLI's
-//!   put rule and its locked, atomic, durable transaction;
+//! - [`archive::Archive`]: an archive file read (after an interrupted write
+//!   there is finished), and edited with the CLI's put rule and its locked,
+//!   atomic, durable transaction;
 //! - [`validate::validate`]: `mshconv validate --json`'s result for one model;
 //! - [`look::write_model`]: a model into a file or an archive entry, its
 //!   look into the game folder (`mshconv convert IN OUT --game-dir`);
@@ -24,6 +25,7 @@ mod convert;
 mod error;
 mod look;
 mod options;
+mod recovered;
 mod validate;
 
 use pyo3::prelude::*;
@@ -44,5 +46,6 @@ fn _mshconv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<validate::Finding>()?;
     m.add_class::<look::PlannedFile>()?;
     m.add_class::<look::DryRun>()?;
+    m.add_class::<archive::PutOutcome>()?;
     Ok(())
 }

@@ -8,6 +8,7 @@
 use crate::archive::HOW_TO_ADD;
 use crate::convert::{input_format, Note};
 use crate::error;
+use mshconv_app::look_import::advice::GameDirAdvice;
 use mshconv_app::look_import::write::Place;
 use mshconv_app::put::{put_model, PutModel};
 use mshconv_convert::Report;
@@ -57,8 +58,53 @@ impl DryRun {
     }
 }
 
+/// How `look.not_written` tells a Python user to give the game folder:
+/// the `game_dir` keyword, and this call with it.
+#[derive(Debug)]
+pub struct Advice {
+    /// The `path` given, as text.
+    pub path: String,
+    /// The `entry` given.
+    pub entry: Option<String>,
+}
+
+impl GameDirAdvice for Advice {
+    fn option(&self) -> String {
+        "game_dir".to_string()
+    }
+
+    fn command(&self, dir: &str) -> String {
+        let entry = match &self.entry {
+            Some(e) => format!(", entry={}", py_str(e)),
+            None => String::new(),
+        };
+        format!(
+            "mshconv.write_model(data, {}{entry}, game_dir={})",
+            py_str(&self.path),
+            py_str(dir)
+        )
+    }
+}
+
+/// `text` as a Python string literal (double-quoted, `\` and `"` escaped).
+fn py_str(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' | '"' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// The notes of a report.
-fn notes_of(report: &Report) -> Vec<Note> {
+pub fn notes_of(report: &Report) -> Vec<Note> {
     report
         .notes
         .iter()
@@ -87,6 +133,10 @@ pub fn write_model(
     game_dir: Option<PathBuf>,
     dry_run: bool,
 ) -> PyResult<Py<PyAny>> {
+    let advice = Advice {
+        path: path.display().to_string(),
+        entry: entry.clone(),
+    };
     let outcome = error::run(py, || {
         let place = match entry {
             Some(name) => Place::Entry {
@@ -102,6 +152,7 @@ pub fn write_model(
             add,
             game_dir: game_dir.as_deref(),
             how_to_add: HOW_TO_ADD,
+            advice: &advice,
             dry_run,
         })
     })?;

@@ -1,6 +1,7 @@
 """Shared fixtures of the Python package's tests: the committed corpus."""
 
 import pathlib
+import shutil
 
 import pytest
 
@@ -15,3 +16,11 @@ GAME = SMALL / "game"
 @pytest.fixture
 def walker() -> bytes:
     return (SMALL / "models" / "m095_walker.msh").read_bytes()
+
+
+@pytest.fixture
+def game(tmp_path):
+    """A copy of the fixture game folder, to write into."""
+    folder = tmp_path / "game"
+    shutil.copytree(GAME, folder)
+    return folder

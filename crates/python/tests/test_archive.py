@@ -37,7 +37,7 @@ def test_put_the_same_model_leaves_the_archive_byte_for_byte(units):
     before = units.read_bytes()
     for e in archive.entries():
         if e.type == "MSH":
-            assert archive.put(e.name, archive.read(e.name)) == "replaced"
+            assert archive.put(e.name, archive.read(e.name)).placed == "replaced"
     assert units.read_bytes() == before
 
 
@@ -46,7 +46,7 @@ def test_put_a_glb_converts_it(units):
     tank = archive.read("TANK.MSH")
     before = units.read_bytes()
     glb = mshconv.convert(tank, "glb").files["model.glb"]
-    assert archive.put("TANK.MSH", glb) == "replaced"
+    assert archive.put("TANK.MSH", glb).placed == "replaced"
     assert units.read_bytes() == before, "an unedited export comes back byte for byte"
 
 
@@ -59,11 +59,11 @@ def test_add_replace_remove(units):
     assert err.value.code == "archive.no_such_entry"
     assert "TANK.MSH" in str(err.value) and "add=True" in str(err.value)
     assert len(archive.entries()) == count
-    assert archive.put("NEW.MSH", new, add=True) == "added"
+    assert archive.put("NEW.MSH", new, add=True).placed == "added"
     assert archive.read("NEW.MSH") == new
     assert archive.entries()[-1].name == "NEW.MSH"
     other = MODELS[1].read_bytes()
-    assert archive.put("new.msh", other) == "replaced"
+    assert archive.put("new.msh", other).placed == "replaced"
     assert archive.read("NEW.MSH") == other
     archive.remove("NEW.MSH")
     assert units.read_bytes() == (GAME / "units.rlb").read_bytes()

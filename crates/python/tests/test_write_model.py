@@ -1,18 +1,9 @@
 """mshconv.write_model: a model into a file or an archive entry, its look into the game folder."""
 
-import shutil
-
 import pytest
 
 import mshconv
-from conftest import GAME, MODELS
-
-
-@pytest.fixture
-def game(tmp_path):
-    folder = tmp_path / "game"
-    shutil.copytree(GAME, folder)
-    return folder
+from conftest import MODELS
 
 
 def library_bytes(folder):

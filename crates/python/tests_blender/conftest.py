@@ -65,9 +65,9 @@ def preference(blender):
     mshconv_blender.register()
 
 
-def repaint_one_texture(bpy):
-    """Inverts the colour of one pixel of the first image with pixels."""
-    image = next(i for i in bpy.data.images if i.size[0] > 0)
+def repaint_one_texture(bpy, name=""):
+    """Inverts the colour of one pixel of the first image with pixels (whose name starts with `name`)."""
+    image = next(i for i in bpy.data.images if i.size[0] > 0 and i.name.startswith(name))
     pixels = list(image.pixels)
     pixels[0:4] = [1.0 - pixels[0], 1.0 - pixels[1], 1.0 - pixels[2], pixels[3]]
     image.pixels = pixels

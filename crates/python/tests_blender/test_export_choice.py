@@ -104,7 +104,7 @@ def test_a_dry_run_says_the_files_and_writes_nothing(blender, game, capfd):
     units = game / "units.rlb"
     before = files_in(game)
     bpy.ops.import_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game))
-    repaint_one_texture(bpy)
+    repaint_one_texture(bpy, "TANK_BODY")
     capfd.readouterr()
     assert bpy.ops.export_scene.parkan_msh(
         filepath=str(units), entry="TANK.MSH", game_dir=str(game), dry_run=True
@@ -118,6 +118,8 @@ def test_a_dry_run_says_the_files_and_writes_nothing(blender, game, capfd):
         str(units): "unchanged",
     }, said
     assert "nothing written" in said
+    # The repainted texture another model of the folder shows too: named, as the CLI names it.
+    assert "[look.shared_edit] Textures.lib: TANK_BODY.0 is edited, and 1 other model shows it too: models/pipe.msh\n" in said, said
     # The same export without the dry run writes what it said.
     assert bpy.ops.export_scene.parkan_msh(filepath=str(units), entry="TANK.MSH", game_dir=str(game)) == {"FINISHED"}
     after = files_in(game)

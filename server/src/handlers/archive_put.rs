@@ -29,6 +29,10 @@
 //! library changed, else a zip of the archive and the changed libraries;
 //! `x-mshconv-changed` names the files that changed and `look.entry` notes
 //! say what each library gains.
+//!
+//! A replaced entry that loses parts of its model (nodes, slots, LODs,
+//! groups, frames: an OBJ over an animated model) is said with the CLI's
+//! note `archive.entry_loses` (`mshconv_app::archive::entry_loses_in`).
 
 use super::{put_look, respond};
 use crate::body::ArchiveUpload;
@@ -166,9 +170,10 @@ pub async fn archive_put(
     );
     let file_name = format!("{archive_stem}.rlb");
     // The libraries the look goes into (none: the put as it always was).
-    let libs = put_look::libraries(from, state.game().as_deref(), &upload.model.look)?;
+    let (libs, recovered) = put_look::libraries(from, state.game().as_deref(), &upload.model.look)?;
     let metrics = state.metrics();
     let job_metrics = metrics.clone();
+    let shown = file_name.clone();
     let result = state
         .run_job(&ctx, move || -> Result<Put, ApiError> {
             // The archive first: a damaged one, or a name it lacks without
@@ -184,6 +189,12 @@ pub async fn archive_put(
                 job_metrics.conversion(from.name(), Format::Msh.name(), outcome);
             }
             let (msh, mut report, brought) = converted?;
+            report.notes.splice(0..0, recovered);
+            // What the entry replaced loses, said as the CLI says it.
+            if let Ok(archive) = nres::Archive::parse(&upload.archive) {
+                let loses = mshconv_app::archive::entry_loses_in(&archive, &shown, &q.entry, &msh);
+                report.notes.extend(loses);
+            }
             let look = match (&libs, brought) {
                 (Some(libs), Some((look, notes))) => {
                     let plan =

@@ -11,27 +11,32 @@
 //! the `--game-dir` folder's (read for the request; the service never writes
 //! into its folder: the changed libraries go into the answer). Without
 //! either, or for an `.msh` (it has no look to bring back), nothing of the
-//! look is done and the answer is what it always was.
+//! look is done and the answer is what it always was. Before the folder's
+//! libraries are read, an interrupted write there is finished (its notes go
+//! into the answer's).
 
 use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::game::LookFields;
 use mshconv_app::game::{wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
+use mshconv_app::txn::recover_before_reading;
 use mshconv_app::{Format, GameDir};
 use mshconv_convert::imported_look::ImportedLook;
-use mshconv_convert::Report;
+use mshconv_convert::{Note, Report};
 use std::path::{Path, PathBuf};
 
 /// The libraries the look of a model of format `from` goes into: each given
 /// field, else the folder's file (none there: a new library), or `None` when
 /// there is no look to carry (an `.msh`, or neither a folder nor a field).
-/// The fields on an `.msh` are refused (400 `request.multipart`).
+/// The fields on an `.msh` are refused (400 `request.multipart`). The notes
+/// of an interrupted write in the folder, finished before it is read, come
+/// with them.
 pub fn libraries(
     from: Format,
     folder: Option<&GameDir>,
     fields: &LookFields,
-) -> Result<Option<Libraries>, ApiError> {
+) -> Result<(Option<Libraries>, Vec<Note>), ApiError> {
     let given = fields.materials.is_some() || fields.textures.is_some();
     if !look_import::brings_look(from) {
         if given {
@@ -40,12 +45,18 @@ pub fn libraries(
                 "the fields materials and textures take the look of a glb, gltf or obj back into the game's libraries; an .msh has no look to bring back",
             ));
         }
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
     if !given && folder.is_none() {
-        return Ok(None);
+        return Ok((None, Vec::new()));
     }
     let dir = folder.map(GameDir::dir);
+    let recovered = match dir {
+        Some(dir) if fields.materials.is_none() || fields.textures.is_none() => {
+            recover_before_reading(dir)?
+        }
+        _ => Vec::new(),
+    };
     let library = |field: &Option<bytes::Bytes>, name: &str| -> Result<Library, ApiError> {
         match (field, dir) {
             (Some(bytes), _) => Ok(Library {
@@ -59,10 +70,11 @@ pub fn libraries(
             }),
         }
     };
-    Ok(Some(Libraries {
+    let libs = Libraries {
         materials: library(&fields.materials, MATERIAL_LIB)?,
         textures: library(&fields.textures, TEXTURES_LIB)?,
-    }))
+    };
+    Ok((Some(libs), recovered))
 }
 
 /// The plan of the `look` an upload brought back (read with its `notes`

@@ -3,8 +3,11 @@
 //! animation; a glTF may have fewer nodes, slots or frames), said before the
 //! entry is written (`archive.entry_loses`).
 
+use crate::codes::NoteCode;
 use msh::raw::{GROUPS, LODS};
 use msh::Model;
+use mshconv_convert::Note;
+use std::path::Path;
 
 /// The parts of a model a replacement can lose.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +86,39 @@ pub fn entry_losses(old: &[u8], new: &[u8]) -> Option<String> {
     }
     parts.extend(count("frames", old.frames as usize, new.frames as usize));
     (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// The `archive.entry_loses` note of the entry shown as `label`
+/// (`units.rlb:TANK.MSH`, its bytes `old`) replaced by `new`, when it loses
+/// anything.
+pub fn entry_loses_note(label: &str, old: &[u8], new: &[u8]) -> Option<Note> {
+    let lost = entry_losses(old, new)?;
+    Some(Note {
+        code: NoteCode::ArchiveEntryLoses.code(),
+        message: format!("{label} loses {lost}"),
+    })
+}
+
+/// `archive.entry_loses` for the entry `name` of `archive` (shown as
+/// `shown`, the archive's path or file name) replaced by `new`: nothing when
+/// the archive has no such entry (an entry added loses nothing).
+pub fn entry_loses_in(
+    archive: &nres::Archive<'_>,
+    shown: &str,
+    name: &str,
+    new: &[u8],
+) -> Option<Note> {
+    let old = super::find(archive, name).and_then(|i| archive.entry(i))?;
+    entry_loses_note(&format!("{shown}:{}", old.name()), old.data(), new)
+}
+
+/// `archive.entry_loses` for the entry `name` of the archive file at `path`
+/// replaced by `new` (nothing when the archive does not read: the note is
+/// advice, the put itself says what is wrong with the archive).
+pub fn entry_loses_at(path: &Path, name: &str, new: &[u8]) -> Option<Note> {
+    let bytes = std::fs::read(path).ok()?;
+    let archive = nres::Archive::parse(&bytes).ok()?;
+    entry_loses_in(&archive, &path.display().to_string(), name, new)
 }
 
 #[cfg(test)]

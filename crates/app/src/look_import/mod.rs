@@ -13,6 +13,7 @@
 //! reused (its library is not rewritten at all), the WEAR text is the
 //! recorded one byte for byte.
 
+pub mod advice;
 mod loss;
 mod material;
 mod naming;

@@ -22,9 +22,12 @@
 //!   `io.hard_linked`) before anything is written. A file the user did not
 //!   name (a WEAR, a backup) is never written through a link out of its
 //!   folder ([`check_side`]).
+//! - [`recover_before_reading`]: a folder read without a lock is first
+//!   rid of an interrupted run's half-finished write.
 //! - [`Preview`]: a dry run's files staged as a transaction's are
 //!   ([`Stage`]), each said to be new, changed or unchanged, none written.
 
+mod before_read;
 mod check;
 mod file;
 mod hook;
@@ -35,6 +38,7 @@ mod preview;
 mod recover;
 mod trust;
 
+pub use before_read::{recover_before_reading, recover_before_reading_file, recovered_note};
 pub use check::check_replaceable_unlocked;
 pub use file::{
     check_replaceable, check_side, folder_of, keep_metadata, real_path, sync_folder, write_temp,

@@ -82,13 +82,9 @@ pub(super) fn note_losses(archive: &Path, records: &mut [Record], quiet: bool) {
         let Some((_, name)) = output.rsplit_once(':') else {
             continue;
         };
-        let Some(old) =
-            mshconv_app::archive::find(&parsed, name).and_then(|i| parsed.entries().nth(i))
+        let shown = archive.display().to_string();
+        let Some(note) = mshconv_app::archive::entry_loses_in(&parsed, &shown, name, payload)
         else {
-            continue;
-        };
-        let label = format!("{}:{}", archive.display(), old.name());
-        let Some(note) = crate::look_notes::entry_loses(&label, old.data(), payload) else {
             continue;
         };
         if !quiet {

@@ -16,10 +16,10 @@
 
 use super::report::{Record, Status};
 use crate::codes::CliCode;
-use crate::look_notes::{self, FolderUsers};
 use crate::look_out::{self, wear_file};
 use crate::out;
 use mshconv_app::game::{wear_name, wear_sibling};
+use mshconv_app::look_import::advice;
 use mshconv_app::look_import::users::WearPlace;
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
 use mshconv_app::GameDir;
@@ -293,36 +293,20 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
 }
 
 /// `look.shared_edit` for each entry a model replaces that other models
-/// show: the game folder's (but for the run's own, whose WEARs are being
-/// replaced) and the run's other models that use it.
+/// show (the application layer's [`advice::shared_edits_of_run`]).
 fn note_shared_edits(
     dir: &Path,
     original: &Libraries,
     records: &[Record],
     planned: &mut [Planned],
 ) {
-    let mut folder = FolderUsers::new(dir);
-    let except: Vec<WearPlace> = planned.iter().map(|p| p.place.clone()).collect();
-    for k in 0..planned.len() {
-        let mut notes = Vec::new();
-        for change in look_notes::replaced(&planned[k].plan) {
-            let mut users = folder.of(change, original, &except);
-            users.extend(
-                planned
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, p)| {
-                        j != k
-                            && p.plan.changes.iter().any(|c| {
-                                c.library == change.library
-                                    && c.entry.eq_ignore_ascii_case(&change.entry)
-                            })
-                    })
-                    .map(|(_, p)| records[p.index].input.clone()),
-            );
-            notes.extend(look_notes::shared_edit(change, &users));
-        }
-        planned[k].shared = notes;
+    let models: Vec<_> = planned
+        .iter()
+        .map(|p| (&p.plan, p.place.clone(), records[p.index].input.clone()))
+        .collect();
+    let notes = advice::shared_edits_of_run(dir, original, &models);
+    for (p, notes) in planned.iter_mut().zip(notes) {
+        p.shared = notes;
     }
 }
 

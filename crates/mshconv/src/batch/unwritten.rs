@@ -5,9 +5,9 @@
 
 use super::look::existing_wear;
 use super::report::{Record, Status};
-use crate::look_notes;
 use crate::out;
-use mshconv_app::look_import::{self, Libraries};
+use mshconv_app::look_import::advice::not_written_in;
+use mshconv_app::look_import::Libraries;
 use std::path::Path;
 
 /// Notes every converted record whose look differs from the game folder
@@ -20,8 +20,6 @@ pub(super) fn note(dir: &Path, records: &mut [Record], into: Option<&Path>, quie
     let archive = archive_bytes
         .as_deref()
         .and_then(|b| nres::Archive::parse(b).ok());
-    let dir_arg = look_notes::as_typed(dir);
-    let command = look_notes::this_command_with(&["--game-dir", &dir_arg]);
     for record in records.iter_mut() {
         let Some(look) = record.look.take() else {
             continue;
@@ -30,15 +28,11 @@ pub(super) fn note(dir: &Path, records: &mut [Record], into: Option<&Path>, quie
             continue;
         }
         let existing = existing_wear(record, archive.as_ref());
-        let Ok(plan) = look_import::plan(&look, &libs, existing.as_deref()) else {
-            continue;
-        };
-        let Some(what) =
-            look_import::unwritten(&plan, existing.as_deref(), !look.materials.is_empty())
+        let Some(note) =
+            not_written_in(dir, &libs, &look, existing.as_deref(), &crate::advice::Cli)
         else {
             continue;
         };
-        let note = look_notes::not_written(dir, &what, &command);
         if !quiet {
             out::note_line(note.code, &format!("{}: {}", record.input, note.message));
         }

@@ -5,8 +5,10 @@
   options are the CLI's (``lod``, ``group``, ``fps``, ``axis``, ``rotation``,
   ``animation``, ``clips``).
 - ``Archive(path)``: an archive of models (``.rlb``): ``entries()``,
-  ``read(name)``, ``put(name, data, add=False)``, ``remove(name)``; edits are
-  written as the CLI writes them (locked, atomic, durable).
+  ``read(name)``, ``put(name, data, add=False)`` (a ``PutOutcome``: ``placed``
+  and the notes), ``remove(name)``; edits are written as the CLI writes them
+  (locked, atomic, durable), and an interrupted write is finished before a
+  read (its notes logged on the ``logging`` logger ``mshconv``).
 - ``validate(data)``: strict validation of a model, with every finding.
 - ``write_model(data, path, *, entry=None, add=False, game_dir=None, dry_run=False)``:
   a model into a ``.msh`` file or an archive entry, its look (textures,
@@ -26,6 +28,7 @@ from ._mshconv import (
     Note,
     Output,
     PlannedFile,
+    PutOutcome,
     Report,
     __version__,
     convert,
@@ -42,6 +45,7 @@ __all__ = [
     "Note",
     "Output",
     "PlannedFile",
+    "PutOutcome",
     "Report",
     "__version__",
     "convert",

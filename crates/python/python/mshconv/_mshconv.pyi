@@ -66,8 +66,19 @@ class Entry:
     def offset(self) -> int:
         """The payload's offset in the file: ``file[offset:offset + size]`` is ``read(name)``."""
 
+class PutOutcome:
+    """What ``Archive.put`` did."""
+
+    @property
+    def placed(self) -> Literal["replaced", "added"]: ...
+    @property
+    def notes(self) -> list[Note]:
+        """The notes of the put (``archive.entry_loses``: what the replaced entry loses)."""
+
 class Archive:
-    """An NRes archive file (``units.rlb``), read on every call."""
+    """An NRes archive file (``units.rlb``), read on every call, once an
+    interrupted write in its folder is finished (its notes logged as warnings
+    on the ``logging`` logger ``mshconv``)."""
 
     def __init__(self, path: str | PathLike[str]) -> None: ...
     @property
@@ -75,7 +86,7 @@ class Archive:
     def entries(self) -> list[Entry]: ...
     def read(self, name: str) -> bytes:
         """The entry's payload, byte for byte (names compared as the game does)."""
-    def put(self, name: str, data: bytes, add: bool = False) -> Literal["replaced", "added"]:
+    def put(self, name: str, data: bytes, add: bool = False) -> PutOutcome:
         """Puts a model (``.msh`` as it is, glTF/GLB/OBJ converted) under ``name``;
         an archive whose entries share bytes is refused (``archive.entries_overlap``)."""
     def remove(self, name: str) -> None:
