@@ -300,3 +300,68 @@ async fn a_palette_repaint_is_noted() {
     );
     server.stop().await;
 }
+
+/// The fixture's `Textures.lib` with TANK_BODY.0 painted one colour (a
+/// library edit made after the tank was exported).
+fn repainted_textures() -> Vec<u8> {
+    use mshconv_material::texm::Rgba8Image;
+    let bytes = fixture(&format!("{GAME}/Textures.lib"));
+    let old = nres::Archive::parse(&bytes)
+        .unwrap()
+        .entries()
+        .find(|e| e.name() == "TANK_BODY.0")
+        .map(|e| mshconv_material::Texm::parse(e.data()).unwrap())
+        .unwrap();
+    let image = Rgba8Image {
+        width: old.width,
+        height: old.height,
+        pixels: [0, 255, 0, 255].repeat((old.width * old.height) as usize),
+    };
+    let texm = mshconv_material::Texm::from_rgba8_with_mips(
+        &image,
+        old.format,
+        None,
+        old.levels.len() as u32,
+    )
+    .unwrap();
+    let mut editor = mshconv_app::archive::Editor::open(&bytes).unwrap();
+    editor
+        .put("TANK_BODY.0", None, texm.write().unwrap())
+        .unwrap();
+    editor.write().unwrap()
+}
+
+#[tokio::test]
+async fn an_older_export_keeps_a_library_edit_made_since() {
+    // The tank exported before its texture was repainted in the library.
+    let server = TestServer::start(game_config()).await;
+    let glb = tank_glb(&server).await;
+    let materials = fixture(&format!("{GAME}/Material.lib"));
+    let textures = repainted_textures();
+    let fields = [
+        ("materials", materials.clone()),
+        ("textures", textures.clone()),
+    ];
+    let r = put(&server, put_form(&glb, &fields)).await;
+    assert_eq!(r.status(), 200, "{:?}", r.text().await);
+    // No library changes: the archive alone, and the note says why.
+    assert_eq!(header(&r, "content-type"), "application/octet-stream");
+    assert_eq!(header(&r, "x-mshconv-changed"), "units.rlb");
+    let notes: serde_json::Value = serde_json::from_str(&header(&r, "x-mshconv-notes")).unwrap();
+    assert!(
+        notes
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|n| n["code"] == "look.library_kept"
+                && n["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("texture \"TANK_BODY.0\" changed in Textures.lib since")),
+        "{notes}"
+    );
+    if let Some([_, _, cli_textures]) = cli_put(&glb, &[("Textures.lib", textures.clone())]) {
+        assert!(cli_textures == textures, "the CLI keeps it too");
+    }
+    server.stop().await;
+}

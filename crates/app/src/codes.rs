@@ -49,6 +49,8 @@ pub enum ErrorCode {
     LookBadMaterial,
     /// `look.bad_wear`: the model's WEAR cannot be written
     LookBadWear,
+    /// `look.edit_conflict`: two edits of one library entry differ (the file's and the library's since the export, two of a model's images or materials, two models of a batch): nothing is written
+    LookEditConflict,
     /// `io.not_found`: a file or folder does not exist
     IoNotFound,
     /// `io.permission_denied`: the system refused access to a file
@@ -105,6 +107,7 @@ impl ErrorCode {
         ErrorCode::LookBadTexture,
         ErrorCode::LookBadMaterial,
         ErrorCode::LookBadWear,
+        ErrorCode::LookEditConflict,
         ErrorCode::IoNotFound,
         ErrorCode::IoPermissionDenied,
         ErrorCode::IoIsADirectory,
@@ -144,6 +147,7 @@ impl ErrorCode {
             ErrorCode::LookBadTexture => "look.bad_texture",
             ErrorCode::LookBadMaterial => "look.bad_material",
             ErrorCode::LookBadWear => "look.bad_wear",
+            ErrorCode::LookEditConflict => "look.edit_conflict",
             ErrorCode::IoNotFound => "io.not_found",
             ErrorCode::IoPermissionDenied => "io.permission_denied",
             ErrorCode::IoIsADirectory => "io.is_a_directory",
@@ -214,6 +218,10 @@ pub enum NoteCode {
     LookRecordedWearUnreadable,
     /// `look.existing_wear_unreadable`: the WEAR at the output's place does not read: it is replaced
     LookExistingWearUnreadable,
+    /// `look.library_kept`: a library entry changed since the file was exported, and the file leaves it as exported: the library's is kept
+    LookLibraryKept,
+    /// `look.no_base`: the file does not record what a texture was when exported: its picture replaces the library's entry as it is now
+    LookNoBase,
     /// `export.clips_beside`: the clip list was read from the file beside the model
     ExportClipsBeside,
     /// `import.clips_not_written`: the clip list is not written into an archive
@@ -262,6 +270,8 @@ impl NoteCode {
         NoteCode::LookMaterialUntextured,
         NoteCode::LookRecordedWearUnreadable,
         NoteCode::LookExistingWearUnreadable,
+        NoteCode::LookLibraryKept,
+        NoteCode::LookNoBase,
         NoteCode::ExportClipsBeside,
         NoteCode::ImportClipsNotWritten,
         NoteCode::LookEntry,
@@ -300,6 +310,8 @@ impl NoteCode {
             NoteCode::LookMaterialUntextured => "look.material_untextured",
             NoteCode::LookRecordedWearUnreadable => "look.recorded_wear_unreadable",
             NoteCode::LookExistingWearUnreadable => "look.existing_wear_unreadable",
+            NoteCode::LookLibraryKept => "look.library_kept",
+            NoteCode::LookNoBase => "look.no_base",
             NoteCode::ExportClipsBeside => "export.clips_beside",
             NoteCode::ImportClipsNotWritten => "import.clips_not_written",
             NoteCode::LookEntry => "look.entry",

@@ -39,6 +39,10 @@ pub struct ImportedMaterial {
     pub wear_row: Option<(String, String)>,
     /// The MAT0 entry a textured export recorded (its name, `attr1`, value).
     pub mat0: Option<RecordedMat0>,
+    /// The material as exported, as a textured export recorded it
+    /// (`extras.msh.exported`): the base of the way back's three-way
+    /// comparison (docs/MATERIALS.md, "The way back").
+    pub exported: Option<Exported>,
     /// The base-colour texture's image, decoded.
     pub image: Option<ImportedImage>,
     /// `baseColorFactor` (linear RGBA).
@@ -54,6 +58,26 @@ pub struct RecordedMat0 {
     pub attr1: u32,
     /// The payload (its `version` is the entry's `attr2`).
     pub mat0: Mat0,
+}
+
+/// A material as exported: the fingerprints of its MAT0 entry and of its
+/// texture's picture.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct Exported {
+    /// The [`crate::look::entry_fingerprint`] of its MAT0 entry.
+    pub mat0: Option<String>,
+    /// Its texture.
+    pub texture: Option<TextureBase>,
+}
+
+/// A material's texture as exported: the `Textures.lib` entry's name and the
+/// [`crate::look::fingerprint`] of its mip 0.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct TextureBase {
+    /// The entry's name.
+    pub name: String,
+    /// The fingerprint of its mip 0 as exported.
+    pub fingerprint: String,
 }
 
 /// A base-colour image.

@@ -71,6 +71,44 @@ impl Alpha {
     }
 }
 
+/// How many hex digits a [`fingerprint`] has (**a choice**: 128 bits of
+/// SHA-256, enough that two different pictures never share one by chance,
+/// and short in a file's extras).
+pub const FINGERPRINT_HEX: usize = 32;
+
+/// The fingerprint of a picture: the first 128 bits of the SHA-256 of its
+/// width and height (little-endian `u32`s) and its RGBA8 pixels, in
+/// lowercase hex. A textured glTF export records that of each material's
+/// texture as exported, so the way back tells the user's edit from a
+/// library change made since (docs/MATERIALS.md, "The way back").
+pub fn fingerprint(image: &Rgba8Image) -> String {
+    hex128(&[
+        &image.width.to_le_bytes(),
+        &image.height.to_le_bytes(),
+        &image.pixels,
+    ])
+}
+
+/// The fingerprint of a MAT0 entry, as [`fingerprint`] of a picture: of its
+/// `attr1`, `attr2` (the version; little-endian `u32`s) and payload.
+pub fn entry_fingerprint(attr1: u32, attr2: u32, data: &[u8]) -> String {
+    hex128(&[&attr1.to_le_bytes(), &attr2.to_le_bytes(), data])
+}
+
+/// The first [`FINGERPRINT_HEX`] hex digits of the SHA-256 of `parts` in turn.
+fn hex128(parts: &[&[u8]]) -> String {
+    use sha2::Digest as _;
+    let mut hash = sha2::Sha256::new();
+    for part in parts {
+        hash.update(part);
+    }
+    let digest = hash.finalize();
+    digest[..FINGERPRINT_HEX / 2]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 /// A Texm entry of `Textures.lib`, parsed, with mip 0 decoded to RGBA8.
 #[derive(Debug)]
 pub struct Texture {
@@ -84,6 +122,7 @@ pub struct Texture {
     pub alpha: Alpha,
     png: OnceLock<Vec<u8>>,
     png_bottom_up: OnceLock<Vec<u8>>,
+    fingerprint: OnceLock<String>,
 }
 
 impl Texture {
@@ -99,7 +138,13 @@ impl Texture {
             alpha,
             png: OnceLock::new(),
             png_bottom_up: OnceLock::new(),
+            fingerprint: OnceLock::new(),
         })
+    }
+
+    /// Mip 0's [`fingerprint`], made on first use.
+    pub fn fingerprint(&self) -> &str {
+        self.fingerprint.get_or_init(|| fingerprint(&self.rgba))
     }
 
     /// Mip 0 as a PNG (RGBA, 8 bits; RGB when opaque), encoded on first use.
@@ -263,6 +308,31 @@ mod tests {
         assert_eq!(Alpha::of(&[1, 2, 3, 255, 4, 5, 6, 255]), Alpha::Opaque);
         assert_eq!(Alpha::of(&[1, 2, 3, 0, 4, 5, 6, 255]), Alpha::Mask);
         assert_eq!(Alpha::of(&[1, 2, 3, 0, 4, 5, 6, 128]), Alpha::Blend);
+    }
+
+    /// The oracle: Python's `hashlib.sha256(struct.pack('<II', w, h) +
+    /// pixels).hexdigest()[:32]`.
+    #[test]
+    fn fingerprint_is_sha256_of_size_and_pixels() {
+        let image = |width, height| Rgba8Image {
+            width,
+            height,
+            pixels: vec![1, 2, 3, 255, 4, 5, 6, 7],
+        };
+        assert_eq!(
+            fingerprint(&image(2, 1)),
+            "c89cd07e89b04c6855602863fa9c9a9f"
+        );
+        // The same pixels in another shape are another picture.
+        assert_eq!(
+            fingerprint(&image(1, 2)),
+            "01504210b7d9c84990e50c21203a14cc"
+        );
+        // hashlib.sha256(struct.pack('<II', 3, 6) + b'MAT0').hexdigest()[:32]
+        assert_eq!(
+            entry_fingerprint(3, 6, b"MAT0"),
+            "fb9aedb90524df23d350ef86e66a59bd"
+        );
     }
 
     #[test]

@@ -141,17 +141,6 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             ))?)
         };
         let (libs, plan) = look_out::plan(&look, look_notes, &game, &target, &args.output)?;
-        if let Some(c) = plan.conflicts.first() {
-            // Two images (or materials) of the model claim one entry.
-            return Err(Error::invalid(
-                CliCode::LookEditConflict,
-                format!(
-                    "the model edits {} entry {} twice, differently (two of its images or materials): nothing is written",
-                    c.library, c.entry
-                ),
-            )
-            .into());
-        }
         print_notes(&report);
         print_notes(&plan.report);
         if !args.quiet {

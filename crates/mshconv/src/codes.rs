@@ -13,8 +13,6 @@ pub enum CliCode {
     ConvertUnknownFormat,
     /// `clips.unreadable`: `--clips` is neither a clip list nor a readable file
     ClipsUnreadable,
-    /// `look.edit_conflict`: a model (or a batch) edits one library entry twice, differently: nothing is written
-    LookEditConflict,
     /// `look.run_refused`: a batch's look edits conflict: the run's models are not written
     LookRunRefused,
     /// `run.interrupted`: (batch, skipped) not converted: the batch was interrupted
@@ -38,7 +36,6 @@ impl CliCode {
         CliCode::StdoutClosed,
         CliCode::ConvertUnknownFormat,
         CliCode::ClipsUnreadable,
-        CliCode::LookEditConflict,
         CliCode::LookRunRefused,
         CliCode::RunInterrupted,
         CliCode::InputNotConvertible,
@@ -54,7 +51,6 @@ impl CliCode {
             CliCode::StdoutClosed => "stdout.closed",
             CliCode::ConvertUnknownFormat => "convert.unknown_format",
             CliCode::ClipsUnreadable => "clips.unreadable",
-            CliCode::LookEditConflict => "look.edit_conflict",
             CliCode::LookRunRefused => "look.run_refused",
             CliCode::RunInterrupted => "run.interrupted",
             CliCode::InputNotConvertible => "input.not_convertible",

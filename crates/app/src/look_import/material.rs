@@ -8,6 +8,12 @@
 //!   a new material). An identical entry is reused; the recorded entry with
 //!   other content is replaced (every model using it sees the edit); a
 //!   renamed material is added (fitted, unique).
+//!   With the fingerprint of the entry as exported (`extras.msh.exported`)
+//!   the comparison is three-way: a material the file leaves as exported
+//!   keeps the library's entry even when that changed since
+//!   (`look.library_kept`); one the file changes (its texture, its recorded
+//!   fields) replaces an entry still as exported, and is refused when the
+//!   entry changed since as well (`look.edit_conflict`).
 //! - A new material with a texture: a new MAT0 from the template
 //!   (`DEFAULT`, else the library's first MAT0, else [`builtin_template`]):
 //!   its version, metadata, `attr1` and first phase's parameters, one phase
@@ -26,6 +32,7 @@ use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
 use crate::game::{same_name, DEFAULT_MATERIAL, MATERIAL_LIB};
 use mshconv_convert::imported_look::ImportedMaterial;
+use mshconv_convert::look::entry_fingerprint;
 use mshconv_convert::Report;
 use mshconv_material::mat0::{Metadata, Phase, MAT0_TYPE_ID, TEXTURE_NAME_BYTES};
 use mshconv_material::Mat0;
@@ -195,6 +202,22 @@ impl<'l> Planner<'l> {
                     let base = self.base_entry(&name);
                     let action = if base.is_some_and(|b| b.holds(rec.attr1, &mat0)) {
                         Action::Reused
+                    } else if let Some((b, side)) = base.zip(three_way(m, rec.attr1, &mat0, base)) {
+                        match side {
+                            // The file leaves the material as exported: the
+                            // library's entry, changed since, stays.
+                            Side::Kept => {
+                                report.note(
+                                    NoteCode::LookLibraryKept.code(),
+                                    format!("material {name:?} changed in {MATERIAL_LIB} since the file was exported, and the file leaves it as exported: the library's entry is kept"),
+                                );
+                                Action::Reused
+                            }
+                            // Edited by the file, and by the library since.
+                            Side::Conflict(exported) => {
+                                return Err(conflict_error(&name, &exported, b, rec.attr1, &mat0));
+                            }
+                        }
                     } else {
                         let action = if base.is_some() {
                             Action::Replaced
@@ -354,6 +377,69 @@ impl<'l> Planner<'l> {
     pub(super) fn finish(self) -> Result<Option<Vec<u8>>, Error> {
         self.edits.finish()
     }
+}
+
+/// What the three-way comparison of a recorded material decides, when it
+/// departs from the two-way one.
+enum Side {
+    /// The file leaves the material as exported: the library's entry stays.
+    Kept,
+    /// The file and the library both changed it since the export, otherwise
+    /// (the export's fingerprint).
+    Conflict(String),
+}
+
+/// The three-way comparison of a recorded material whose MAT0 (`attr1`,
+/// `ours`) differs from the library's entry (`now`), against the fingerprint
+/// the export recorded (`extras.msh.exported.mat0`); `None` when there is
+/// none (an older export: two-way) or the library's entry is the exported
+/// one (the file's edit goes in).
+fn three_way(
+    m: &ImportedMaterial,
+    attr1: u32,
+    ours: &Mat0,
+    now: Option<&Entry<'_>>,
+) -> Option<Side> {
+    let exported = m.exported.as_ref()?.mat0.as_ref()?;
+    let now = now?;
+    let ours = entry_fingerprint(attr1, ours.version, &ours.write().ok()?);
+    if ours == *exported {
+        return Some(Side::Kept);
+    }
+    (entry_fingerprint(now.attr1, now.attr2, &now.data) != *exported)
+        .then(|| Side::Conflict(exported.clone()))
+}
+
+/// `look.edit_conflict` for a material the file edits (`attr1`, `ours`)
+/// whose library entry (`now`) changed since the export (`exported`, its
+/// fingerprint), otherwise.
+fn conflict_error(name: &str, exported: &str, now: &Entry<'_>, attr1: u32, ours: &Mat0) -> Error {
+    let texture = |m: &Mat0| {
+        m.texture().map_or_else(
+            || "no texture".to_string(),
+            |t| format!("texture {}", String::from_utf8_lossy(t)),
+        )
+    };
+    let short = |f: &str| f.get(..8).unwrap_or(f).to_string();
+    let library = match Mat0::parse(&now.data, now.attr2) {
+        Ok(m) => texture(&m),
+        Err(_) => "an entry that does not read".to_string(),
+    };
+    let library_fp = entry_fingerprint(now.attr1, now.attr2, &now.data);
+    let ours_fp = ours
+        .write()
+        .map(|d| entry_fingerprint(attr1, ours.version, &d))
+        .unwrap_or_default();
+    Error::invalid(
+        ErrorCode::LookEditConflict,
+        format!(
+            "{MATERIAL_LIB} entry {name} was edited on both sides since the file was exported: the export had MAT0 {}, {MATERIAL_LIB} has {} now ({library}), the file has {} ({}): nothing is written (export the model again from the game folder and repeat the edit there)",
+            short(exported),
+            short(&library_fp),
+            short(&ours_fp),
+            texture(ours),
+        ),
+    )
 }
 
 /// Points the material at texture `name`: every phase that named its still

@@ -267,13 +267,26 @@ impl LookPlan {
 
 /// Plans the look import of `look` into `libs`. `existing_wear` is the WEAR
 /// already at the output's place (its rows and legacy ids are kept where the
-/// glTF does not record them).
+/// glTF does not record them). Two edits of one entry that differ refuse the
+/// plan (`look.edit_conflict`): the model's against the library's since the
+/// export, or two of the model's own images or materials.
 pub fn plan(
     look: &ImportedLook,
     libs: &Libraries,
     existing_wear: Option<&[u8]>,
 ) -> Result<LookPlan, Error> {
-    plan_in_run(look, libs, libs, existing_wear)
+    let plan = plan_in_run(look, libs, libs, existing_wear)?;
+    if let Some(c) = plan.conflicts.first() {
+        // Two images (or materials) of the model claim one entry.
+        return Err(Error::invalid(
+            ErrorCode::LookEditConflict,
+            format!(
+                "the model edits {} entry {} twice, differently (two of its images or materials): nothing is written",
+                c.library, c.entry
+            ),
+        ));
+    }
+    Ok(plan)
 }
 
 /// Plans the look import of one model of a run of several (`batch`): `libs`

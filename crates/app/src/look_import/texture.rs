@@ -20,6 +20,17 @@
 //! - Not recorded (a new image): [`new_texture_size`], [`new_texture_format`],
 //!   a full mip chain, flags 0, under the image's name fitted by
 //!   [`super::fit_name`] (an identical entry of that name is reused).
+//!
+//! Three-way: when the material records its texture as exported (the
+//! fingerprint of its picture, `extras.msh.exported`), an image whose pixels
+//! differ from the library's entry is compared with that base too. Left as
+//! exported: the library changed the entry since, and its entry is kept
+//! (`look.library_kept`). Edited, the library's entry still the exported one:
+//! the edit replaces it (above). Edited, and the library's entry changed
+//! since as well, otherwise: `look.edit_conflict`, naming the three pictures,
+//! and nothing is written. Without that record (an older export, an OBJ,
+//! another tool's file) the comparison is two-way as above, and a replaced
+//! entry says so (`look.no_base`).
 
 use super::naming::{fit_name, TEXTURE_NAME_MAX};
 use super::{Action, Change, Edits, Library, Log};
@@ -27,6 +38,7 @@ use crate::codes::{ErrorCode, NoteCode};
 use crate::error::Error;
 use crate::game::{same_name, TEXTURES_LIB};
 use mshconv_convert::imported_look::{ImportedImage, ImportedMaterial, RecordedTexm};
+use mshconv_convert::look::fingerprint;
 use mshconv_convert::Report;
 use mshconv_material::texm::{
     downsample, encode_level, level_size, PixelFormat, Rgba8Image, TEXM_MAGIC,
@@ -169,23 +181,11 @@ impl<'l> Planner<'l> {
     /// recorded of it: the entry before the run, else one an earlier model
     /// of the run added), if it parses.
     fn record_of(&self, name: &str) -> Option<RecordedTexm> {
-        let mut texm = self
+        let texm = self
             .base_entry(name)
             .and_then(|d| Texm::parse(d).ok())
             .or_else(|| self.texm(name))?;
-        let unused_888 = (texm.format == PixelFormat::Rgb888)
-            .then(|| {
-                texm.levels
-                    .first()
-                    .map(|l| l.chunks_exact(4).map(|p| p[3]).collect())
-            })
-            .flatten();
-        texm.levels[0].clear();
-        Some(RecordedTexm {
-            name: self.stored_name(name),
-            texm,
-            unused_888,
-        })
+        Some(as_record(self.stored_name(name), texm))
     }
 
     /// The entry `name` parsed, if there is one and it parses.
@@ -230,9 +230,22 @@ impl<'l> Planner<'l> {
             (None, Some(h)) => self.record_of(h),
             _ => None,
         };
+        // The texture as exported, when the material records it (and it is
+        // this image's): the base of the three-way comparison.
+        let exported = |rec: &RecordedTexm| {
+            material
+                .exported
+                .as_ref()
+                .and_then(|e| e.texture.as_ref())
+                .filter(|b| same_name(&b.name, &rec.name))
+                .map(|b| Exported {
+                    fingerprint: &b.fingerprint,
+                    fields: image.texm.as_ref(),
+                })
+        };
         let (entry, action, detail, conflict) = match image.texm.as_ref().or(from_library.as_ref())
         {
-            Some(rec) => self.plan_recorded(image, rec, log.report)?,
+            Some(rec) => self.plan_recorded(image, rec, exported(rec), log.report)?,
             None => {
                 let (entry, action, detail) = self.plan_new(image, material, log.report)?;
                 (entry, action, detail, false)
@@ -259,20 +272,58 @@ impl<'l> Planner<'l> {
 
     /// A recorded image (or one the library's entry stands for): reused when
     /// its pixels are the entry's before the run, else the entry rebuilt.
-    /// The last value says the entry was left because an earlier model of
-    /// the run changed it otherwise.
+    /// With `exported` (what the file records of the texture as exported),
+    /// the comparison is three-way (module docs): an image left as exported
+    /// keeps the library's entry, and an edit of an entry the library
+    /// changed since is a conflict. The last value says the entry was left
+    /// because an earlier model of the run changed it otherwise.
     fn plan_recorded(
         &mut self,
         image: &ImportedImage,
         rec: &RecordedTexm,
+        exported: Option<Exported<'_>>,
         report: &mut Report,
     ) -> Result<(String, Action, String, bool), Error> {
         let name = rec.name.clone();
         let base_bytes = self.base_entry(&name);
         let current = base_bytes.and_then(|d| Texm::parse(d).ok());
         if let Some(cur) = &current {
-            if cur.decode_rgba8().is_ok_and(|d| d == image.pixels) {
+            let theirs = cur.decode_rgba8().ok();
+            if theirs.as_ref() == Some(&image.pixels) {
                 return Ok((name, Action::Reused, describe(cur), false));
+            }
+            if let Some(exported) = &exported {
+                let ours = fingerprint(&image.pixels);
+                let theirs = theirs.as_ref().map(fingerprint);
+                let library_changed = theirs.as_deref() != Some(exported.fingerprint)
+                    || exported
+                        .fields
+                        .is_some_and(|f| !same_fields(f, &as_record(name.clone(), cur.clone())));
+                if ours == exported.fingerprint {
+                    // The file leaves the texture as exported: the
+                    // library's entry, changed since, stays.
+                    report.note(
+                        NoteCode::LookLibraryKept.code(),
+                        format!("texture {name:?} changed in {TEXTURES_LIB} since the file was exported, and the file leaves it as exported: the library's entry is kept"),
+                    );
+                    return Ok((name, Action::Reused, describe(cur), false));
+                }
+                if library_changed {
+                    let short = |f: &str| f.get(..8).unwrap_or(f).to_string();
+                    return Err(Error::invalid(
+                        ErrorCode::LookEditConflict,
+                        format!(
+                            "{TEXTURES_LIB} entry {name} was edited on both sides since the file was exported: the export had picture {}, {TEXTURES_LIB} has {} now ({} x {}), the file has {} ({} x {}): nothing is written (export the model again from the game folder and repeat the edit there, or put the file's picture in with mshconv textures import)",
+                            short(exported.fingerprint),
+                            theirs.as_deref().map_or_else(|| "one that does not decode".to_string(), short),
+                            cur.width,
+                            cur.height,
+                            short(&ours),
+                            image.pixels.width,
+                            image.pixels.height,
+                        ),
+                    ));
+                }
             }
         }
         let texm = rebuild(rec, &image.pixels, current.as_ref())
@@ -295,6 +346,12 @@ impl<'l> Planner<'l> {
         if now.is_some_and(|n| n != bytes.as_slice()) && now != base_bytes {
             // An earlier model of the run changed it otherwise.
             return Ok((name, action, describe(&texm), true));
+        }
+        if action == Action::Replaced && exported.is_none() {
+            report.note(
+                NoteCode::LookNoBase.code(),
+                format!("texture {name:?}: the file does not record the picture it was exported with (an older export, an OBJ, another tool's file, or Blender without Custom Properties): its picture replaces the library's entry as it is now, and an edit made to that entry since the export is lost"),
+            );
         }
         if action == Action::Replaced {
             report.note(
@@ -371,6 +428,39 @@ impl<'l> Planner<'l> {
     pub(super) fn finish(self) -> Result<Option<Vec<u8>>, Error> {
         self.edits.finish()
     }
+}
+
+/// What a file records of a texture as exported: the fingerprint of its
+/// picture (`extras.msh.exported.texture` of the material) and, when the image's own
+/// record came along (`extras.msh.texm`), the Texm's other fields.
+struct Exported<'a> {
+    fingerprint: &'a str,
+    fields: Option<&'a RecordedTexm>,
+}
+
+/// `texm` as an export records it: level 0 left out (the picture is the
+/// image), 888's unused byte kept apart.
+fn as_record(name: String, mut texm: Texm) -> RecordedTexm {
+    let unused_888 = (texm.format == PixelFormat::Rgb888)
+        .then(|| {
+            texm.levels
+                .first()
+                .map(|l| l.chunks_exact(4).map(|p| p[3]).collect())
+        })
+        .flatten();
+    if let Some(level0) = texm.levels.first_mut() {
+        level0.clear();
+    }
+    RecordedTexm {
+        name,
+        texm,
+        unused_888,
+    }
+}
+
+/// Whether two records hold the same Texm (their names aside).
+fn same_fields(a: &RecordedTexm, b: &RecordedTexm) -> bool {
+    a.texm == b.texm && a.unused_888 == b.unused_888
 }
 
 /// A new texture from an image (see the module documentation): each side

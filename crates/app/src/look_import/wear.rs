@@ -161,6 +161,7 @@ mod tests {
             name: None,
             wear_row: None,
             mat0: None,
+            exported: None,
             image: None,
             base_color: [1.0; 4],
         }

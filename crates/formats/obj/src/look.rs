@@ -163,6 +163,7 @@ pub fn read_look(
             name: block.resolved.map(|(name, _)| name.to_string()),
             wear_row: None,
             mat0: None,
+            exported: None,
             image: Some(ImportedImage {
                 name: stem,
                 pixels,

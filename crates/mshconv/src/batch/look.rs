@@ -18,6 +18,7 @@ use super::report::{Record, Status};
 use crate::codes::CliCode;
 use crate::look_out::{self, wear_file};
 use crate::out;
+use mshconv_app::codes::ErrorCode;
 use mshconv_app::game::{wear_name, wear_sibling};
 use mshconv_app::look_import::advice;
 use mshconv_app::look_import::users::WearPlace;
@@ -264,7 +265,7 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
             if records[i].status == Status::Converted {
                 fail(
                     &mut records[i],
-                    CliCode::LookEditConflict.code(),
+                    ErrorCode::LookEditConflict.code(),
                     message.clone(),
                 );
             }

@@ -310,6 +310,18 @@ pub fn write_png(path: &Path, image: &mshconv_material::texm::Rgba8Image) {
     w.write_image_data(&image.pixels).unwrap();
 }
 
+/// A solid picture of the size of the PNG at `path`, written over it.
+pub fn paint(path: &Path, rgba: [u8; 4]) -> mshconv_material::texm::Rgba8Image {
+    let old = mshconv_convert::raster::decode(&std::fs::read(path).unwrap(), "png").unwrap();
+    let image = mshconv_material::texm::Rgba8Image {
+        width: old.width,
+        height: old.height,
+        pixels: rgba.repeat((old.width * old.height) as usize),
+    };
+    write_png(path, &image);
+    image
+}
+
 /// Real Blender (bpy, `scripts/setup-blender.sh`): the Python that has it.
 pub fn blender_python() -> PathBuf {
     if let Ok(p) = std::env::var("MSHCONV_BLENDER_PYTHON") {

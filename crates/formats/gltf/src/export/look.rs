@@ -10,7 +10,7 @@ use super::super::extras::wrap;
 use super::Exporter;
 use crate::codes::Code;
 use crate::export_options::GltfFormat;
-use crate::look::{side_file_name, Alpha, Look, Material, Texture};
+use crate::look::{entry_fingerprint, side_file_name, Alpha, Look, Material, Texture};
 use base64::Engine as _;
 use gltf_json as json;
 use gltf_json::validation::Checked;
@@ -86,12 +86,24 @@ impl Exporter<'_> {
             } else {
                 format!("{}#{repeat}", r.material.name)
             });
-            mat.extras = wrap(&json!({
+            let mut extras = json!({
                 "material": m,
                 "resolved": r.resolution.name(),
                 "wear": { "legacy_id": r.legacy_id, "name": r.row_name },
                 "mat0": mat0_extras(&r.material),
-            }));
+            });
+            // The material and its texture as exported, on the material
+            // (Blender keeps a material's extras, not an image's): the way
+            // back's base.
+            extras["exported"] = json!({
+                "mat0": r.material.mat0.write().ok().map(|data| {
+                    entry_fingerprint(r.material.attr1, r.material.mat0.version, &data)
+                }),
+                "texture": r.texture.as_ref().map(|t| {
+                    json!({ "name": t.name, "fingerprint": t.fingerprint() })
+                }),
+            });
+            mat.extras = wrap(&extras);
             if let (Some(ti), Some(t)) = (texture, r.texture.as_ref()) {
                 let pbr = &mut mat.pbr_metallic_roughness;
                 pbr.base_color_factor = json::material::PbrBaseColorFactor([1.0, 1.0, 1.0, 1.0]);

@@ -15,7 +15,8 @@ use crate::codes::Code;
 use crate::error::{Error, ErrorKind, Result};
 use crate::extras as ex;
 use crate::imported_look::{
-    ImportedImage, ImportedLook, ImportedMaterial, RecordedMat0, RecordedTexm, RecordedWear,
+    Exported, ImportedImage, ImportedLook, ImportedMaterial, RecordedMat0, RecordedTexm,
+    RecordedWear,
 };
 use crate::names;
 use crate::raster;
@@ -31,6 +32,7 @@ use std::collections::BTreeMap;
 struct MaterialExtras {
     wear: Option<WearRowExtras>,
     mat0: Option<Mat0Extras>,
+    exported: Option<Exported>,
 }
 
 #[derive(Deserialize)]
@@ -255,12 +257,13 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
             continue;
         }
         let extras: Option<MaterialExtras> = ex::unwrap(m.extras());
-        let (wear_row, mat0) = match extras {
+        let (wear_row, mat0, exported) = match extras {
             Some(e) => (
                 e.wear.map(|w| (w.legacy_id, w.name)),
                 e.mat0.and_then(Mat0Extras::into_recorded),
+                e.exported,
             ),
-            None => (None, None),
+            None => (None, None, None),
         };
         let pbr = m.pbr_metallic_roughness();
         let image = match pbr.base_color_texture() {
@@ -298,6 +301,7 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
                 name: m.name().map(|n| base_name(n).to_string()),
                 wear_row,
                 mat0,
+                exported,
                 image,
                 base_color: pbr.base_color_factor(),
             },

@@ -1,0 +1,113 @@
+"""An older export never reverts a library edit (issue 39, part 5): write_model's
+way back of the look is three-way (the export's record, the library now, the file)."""
+
+import json
+import shutil
+import struct
+import zlib
+
+import pytest
+
+import mshconv
+from conftest import GAME
+
+# Colours 565 and 4444 hold exactly.
+GREEN = (0x00, 0xFF, 0x00, 0xFF)
+MAGENTA = (0xFF, 0x00, 0x88, 0xFF)
+
+
+@pytest.fixture
+def game(tmp_path):
+    folder = tmp_path / "game"
+    shutil.copytree(GAME, folder)
+    return folder
+
+
+def png(width, height, rgba):
+    """A solid RGBA PNG (the test's own encoder, independent of mshconv's)."""
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\x00" + bytes(rgba) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
+def repaint(glb, image_name, rgba):
+    """The GLB with its image `image_name` painted one colour (the new PNG
+    appended to the binary chunk, the image pointed at it)."""
+    json_len = struct.unpack_from("<I", glb, 12)[0]
+    doc = json.loads(glb[20 : 20 + json_len])
+    bin_start = 20 + json_len + 8
+    binary = bytearray(glb[bin_start:])
+    image = next(i for i in doc["images"] if i["name"] == image_name)
+    view = doc["bufferViews"][image["bufferView"]]
+    old = binary[view.get("byteOffset", 0) : view.get("byteOffset", 0) + view["byteLength"]]
+    width, height = struct.unpack_from(">II", old, 16)
+    new = png(width, height, rgba)
+    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": len(new)})
+    image["bufferView"] = len(doc["bufferViews"]) - 1
+    binary += new + b"\x00" * (-len(new) % 4)
+    doc["buffers"][0]["byteLength"] = len(binary)
+    text = json.dumps(doc).encode()
+    text += b" " * (-len(text) % 4)
+    body = struct.pack("<I", len(text)) + b"JSON" + text + struct.pack("<I", len(binary)) + b"BIN\x00" + bytes(binary)
+    return b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body
+
+
+def texture(game, name):
+    return mshconv.Archive(game / "Textures.lib").read(name)
+
+
+def libraries(game):
+    return {p.name: p.read_bytes() for p in game.glob("*.lib")}
+
+
+def codes(notes):
+    return [n.code for n in notes]
+
+
+def test_an_older_export_keeps_a_library_edit_made_since(game):
+    units = game / "units.rlb"
+    archive = mshconv.Archive(units)
+    old = mshconv.convert(archive.read("TANK.MSH"), "glb", game_dir=game, wear=archive.read("TANK.WEA"))
+    old = old.files["model.glb"]
+    # Another model's repaint of the texture TANK shares with it.
+    pipe = game / "models" / "pipe.msh"
+    pipe_glb = mshconv.convert(
+        pipe.read_bytes(), "glb", game_dir=game, wear=(game / "models" / "pipe.wea").read_bytes()
+    ).files["model.glb"]
+    before = texture(game, "TANK_BODY.0")
+    notes = mshconv.write_model(repaint(pipe_glb, "TANK_BODY.0", GREEN), pipe, game_dir=game)
+    assert "look.texture_replaced" in codes(notes)
+    body = texture(game, "TANK_BODY.0")
+    assert body != before
+    libs = libraries(game)
+
+    # The older, unedited export put back: the repaint stays.
+    notes = mshconv.write_model(old, units, entry="TANK.MSH", game_dir=game)
+    assert texture(game, "TANK_BODY.0") == body
+    assert libraries(game) == libs
+    kept = [n.message for n in notes if n.code == "look.library_kept"]
+    assert kept == [
+        'texture "TANK_BODY.0" changed in Textures.lib since the file was exported, '
+        "and the file leaves it as exported: the library's entry is kept"
+    ], notes
+
+    # Its own edit of another texture goes in beside it.
+    glass = texture(game, "GLASS_4444")
+    notes = mshconv.write_model(repaint(old, "GLASS_4444", MAGENTA), units, entry="TANK.MSH", game_dir=game)
+    assert texture(game, "TANK_BODY.0") == body
+    assert texture(game, "GLASS_4444") != glass
+    assert "look.texture_replaced" in codes(notes) and "look.library_kept" in codes(notes)
+
+    # Its edit of the texture the library changed since: a conflict naming both sides.
+    libs = libraries(game)
+    with pytest.raises(mshconv.Error) as e:
+        mshconv.write_model(repaint(old, "TANK_BODY.0", MAGENTA), units, entry="TANK.MSH", game_dir=game)
+    assert e.value.code == "look.edit_conflict"
+    message = str(e.value)
+    assert "Textures.lib entry TANK_BODY.0 was edited on both sides since the file was exported" in message
+    assert "the export had picture " in message and "Textures.lib has " in message and "the file has " in message
+    assert libraries(game) == libs
