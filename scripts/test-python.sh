@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The Python package's tests: builds the wheel (scripts/python-wheel.sh, a
 # debug build unless MSHCONV_WHEEL=release) and the Blender extension, installs it into a fresh venv
-# with pytest from PyPI, and runs crates/python/tests; then the Blender add-on's
-# tests (crates/python/tests_blender) in real Blender. scripts/test.sh runs it.
+# with pytest and mypy from PyPI, type-checks the typed tests against the
+# package's stubs (mypy --strict), and runs crates/python/tests (the CLI
+# binary, built here, is their oracle for ARCHIVE:ENTRY); then the Blender
+# add-on's tests (crates/python/tests_blender) in real Blender. scripts/test.sh runs it.
 #   scripts/test-python.sh [PYTEST ARGS...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,8 +16,13 @@ wheel=$(ls target/wheels/mshconv-*.whl)
 venv=target/python-test-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check "pytest>=8,<9" "$wheel"
+"$venv/bin/pip" install --quiet --disable-pip-version-check "pytest>=8,<9" "mypy>=2.4,<3" "$wheel"
+cargo build --quiet --locked -p mshconv
+export MSHCONV_CLI="$PWD/target/debug/mshconv"
 # From another folder: the tests import the installed package, not the source tree.
+# The stubs as a user's checker reads them: the typed tests under --strict.
+(cd crates/python/tests && "../../../$venv/bin/python" -m mypy --strict --cache-dir ../../../target/mypy-cache \
+  test_pythonic.py conftest.py)
 (cd crates/python/tests && "../../../$venv/bin/python" -m pytest -q -p no:cacheprovider "$@")
 
 # The Blender add-on in real Blender: the wheel and pytest installed beside

@@ -142,6 +142,46 @@ mod tests {
             .collect()
     }
 
+    /// The keys written `key:` at the start of a line of the object literal
+    /// that opens with `start` (ending in `{`) in the function `function`
+    /// of `js`, up to its first `}`.
+    fn object_keys(js: &str, function: &str, start: &str) -> Vec<String> {
+        let from = js.find(function).unwrap_or_else(|| panic!("{function}"));
+        let rest = &js[from..];
+        let body = &rest[rest.find(start).unwrap_or_else(|| panic!("{start}")) + start.len()..];
+        let body = &body[..body.find('}').unwrap()];
+        body.lines()
+            .filter_map(|line| line.trim().split_once(':'))
+            .map(|(key, _)| key.to_string())
+            .filter(|key| key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .collect()
+    }
+
+    #[test]
+    fn the_web_pages_option_parameters_are_the_table() {
+        let options = crate::page::FILES
+            .iter()
+            .find(|f| f.path == "/app/options.js");
+        let js = std::str::from_utf8(options.unwrap().bytes).unwrap();
+        let query = |keep: fn(&&mshconv_app::OptionSpec) -> bool| -> Vec<String> {
+            OPTIONS
+                .iter()
+                .filter(keep)
+                .map(|o| o.query.to_string())
+                .collect()
+        };
+        // The import's form: every option an import reads, each from its
+        // `import-NAME` field, in the table's order.
+        let import = object_keys(js, "function importParams()", "return {");
+        assert_eq!(import, query(|o| o.import));
+        for key in &import {
+            assert!(js.contains(&format!("{key}: $('import-{key}')")), "{key}");
+        }
+        // The downloads: every option an export reads (after `to` and `entry`).
+        let export = object_keys(js, "function download(", "const params = {");
+        assert_eq!(export, query(|o| o.export));
+    }
+
     #[test]
     fn the_web_page_lists_the_tables() {
         let html = std::str::from_utf8(crate::page::FILES[0].bytes).unwrap();

@@ -6,7 +6,8 @@
 //! - [`GameDir::open`] gives the folder's shared state (`Arc`), from a
 //!   process-wide cache keyed by the folder's canonical path: the threads of a
 //!   batch and the requests of a service share it, so `Material.lib` is parsed
-//!   once and `Textures.lib` read once.
+//!   once and `Textures.lib` read once, until either is replaced (a library
+//!   import, a look written back): then the next `open` reads them anew.
 //! - [`GameDir::given`] builds one from library bytes in memory (a service's
 //!   upload), not cached: each library given replaces the folder's, each one
 //!   not given is the folder's (its decoded textures shared), or missing.
@@ -21,6 +22,7 @@
 //!   [`Resources::look`].
 
 use crate::codes::{ErrorCode, NoteCode};
+use crate::file_stamp::FileStamp;
 use crate::resources::{Inputs, Resources};
 use mshconv_convert::look::{Look, Material, Resolution, ResolvedMaterial, Texture, WearSource};
 use mshconv_convert::view::ExportView;
@@ -265,8 +267,9 @@ pub struct GameDir {
     /// Each cell is filled once, outside the map's lock: two threads asking
     /// for one texture decode it once, two textures decode at once.
     texture_cache: Mutex<HashMap<String, Arc<TextureCell>>>,
-    /// The `.wea` entries of each archive read so far (upper-case name -> bytes).
-    archive_wears: Mutex<HashMap<PathBuf, Arc<WearEntries>>>,
+    /// The `.wea` entries of each archive read so far (upper-case name ->
+    /// bytes), with the archive's stamp when read: a replaced archive is read anew.
+    archive_wears: Mutex<HashMap<PathBuf, (FileStamp, Arc<WearEntries>)>>,
 }
 
 fn note(code: &'static str, message: impl Into<String>) -> Note {
@@ -324,7 +327,8 @@ impl GameDir {
     /// when the folder was opened before. An error only when `dir` is not a
     /// folder (`game_dir.not_found`); its libraries are read on first use.
     pub fn open(dir: &Path) -> Result<Arc<GameDir>, crate::Error> {
-        static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<GameDir>>>> = OnceLock::new();
+        type Cached = (Vec<FileStamp>, Arc<GameDir>);
+        static CACHE: OnceLock<Mutex<HashMap<PathBuf, Cached>>> = OnceLock::new();
         let key = std::fs::canonicalize(dir)
             .ok()
             .filter(|p| p.is_dir())
@@ -334,23 +338,32 @@ impl GameDir {
                     format!("the game folder {} is not a folder", dir.display()),
                 )
             })?;
+        // The libraries as they are now: a cached state read from libraries
+        // replaced since is dropped (stamped before any read, so a library
+        // replaced meanwhile is read again next time, never missed).
+        let stamps: Vec<FileStamp> = [MATERIAL_LIB, TEXTURES_LIB]
+            .iter()
+            .map(|name| FileStamp::of(find_in_folder(&key, name).as_deref()))
+            .collect();
         let mut cache = CACHE
             .get_or_init(Default::default)
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        Ok(cache
-            .entry(key.clone())
-            .or_insert_with(|| {
-                Arc::new(GameDir {
-                    dir: key,
-                    base: None,
-                    material: OnceLock::new(),
-                    textures: OnceLock::new(),
-                    texture_cache: Mutex::new(HashMap::new()),
-                    archive_wears: Mutex::new(HashMap::new()),
-                })
-            })
-            .clone())
+        if let Some((cached, game)) = cache.get(&key) {
+            if *cached == stamps {
+                return Ok(game.clone());
+            }
+        }
+        let game = Arc::new(GameDir {
+            dir: key.clone(),
+            base: None,
+            material: OnceLock::new(),
+            textures: OnceLock::new(),
+            texture_cache: Mutex::new(HashMap::new()),
+            archive_wears: Mutex::new(HashMap::new()),
+        });
+        cache.insert(key, (stamps, game.clone()));
+        Ok(game)
     }
 
     /// Libraries given in memory (a service's upload): each one given
@@ -540,15 +553,18 @@ impl GameDir {
         }
     }
 
-    /// The `.wea` entries of `archive`, read once.
+    /// The `.wea` entries of `archive`, read once until it is replaced.
     fn archive_wears(&self, archive: &Path) -> Result<Arc<WearEntries>, Note> {
-        if let Some(w) = self
+        let stamp = FileStamp::of(Some(archive));
+        if let Some((cached, w)) = self
             .archive_wears
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .get(archive)
         {
-            return Ok(w.clone());
+            if *cached == stamp {
+                return Ok(w.clone());
+            }
         }
         let bytes = std::fs::read(archive).map_err(|e| {
             note(
@@ -578,7 +594,7 @@ impl GameDir {
         self.archive_wears
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(archive.to_path_buf(), map.clone());
+            .insert(archive.to_path_buf(), (stamp, map.clone()));
         Ok(map)
     }
 

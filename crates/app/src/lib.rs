@@ -35,6 +35,7 @@ pub mod archive;
 pub mod codes;
 mod convert;
 mod error;
+mod file_stamp;
 pub mod format;
 pub mod game;
 pub mod library_files;

@@ -356,6 +356,56 @@ fn the_game_folder_is_shared_and_textures_decoded_once() {
     assert!(NoResources.look().is_none());
 }
 
+/// Writes `bytes` over `path` as a transaction does: a new file renamed over it.
+fn replace(path: &Path, bytes: &[u8]) {
+    let new = path.with_extension("new");
+    std::fs::write(&new, bytes).unwrap();
+    std::fs::rename(&new, path).unwrap();
+}
+
+/// A long-lived process (the service, a Python session) sees a library or
+/// an archive replaced since it was read: the next export reads it anew.
+#[test]
+fn a_replaced_library_or_archive_is_read_anew() {
+    let game = game_folder(true);
+    let units = game.path().join("units.rlb");
+    let at = || ModelLocation::Entry {
+        archive: units.clone(),
+        entry: "TURRET.MSH".into(),
+    };
+    let first = GameDir::open(game.path()).unwrap();
+    let before = export(game.path(), at(), Format::Glb);
+    assert!(!codes(&before).contains(&"game.no_texture"));
+    assert!(Arc::ptr_eq(&first, &GameDir::open(game.path()).unwrap()));
+    // Textures.lib emptied: its textures are gone from the next export.
+    replace(&game.path().join("TEXTURES.lib"), &archive(Vec::new()));
+    let second = GameDir::open(game.path()).unwrap();
+    assert!(
+        !Arc::ptr_eq(&first, &second),
+        "a new state for new libraries"
+    );
+    let after = export(game.path(), at(), Format::Glb);
+    assert!(
+        codes(&after).contains(&"game.no_texture"),
+        "{:?}",
+        codes(&after)
+    );
+    assert!(Arc::ptr_eq(&second, &GameDir::open(game.path()).unwrap()));
+    // The archive without the model's WEAR: its materials are no longer resolved.
+    replace(
+        &units,
+        &archive(vec![
+            OwnedEntry::new(0x0048_534D, "TURRET.MSH", model()).unwrap()
+        ]),
+    );
+    let after = export(game.path(), at(), Format::Glb);
+    assert!(
+        codes(&after).contains(&"game.no_wear"),
+        "{:?}",
+        codes(&after)
+    );
+}
+
 /// The Khronos glTF-Validator on the GLB and the `.gltf` with its PNG files:
 /// no errors, no warnings.
 #[test]

@@ -15,14 +15,15 @@ use mshconv_app::look_import::write::Place;
 use mshconv_app::put::{put_model, PutModel};
 use mshconv_app::txn::{recover_before_reading_file, recovered_note, Lock};
 use mshconv_app::Error;
+use pyo3::exceptions::PyKeyError;
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyDict, PyIterator, PyList};
 use std::path::{Path, PathBuf};
 
 /// How a refusal tells a Python user to add an entry.
 pub const HOW_TO_ADD: &str = "pass add=True";
 /// How a refusal tells a Python user to list the entries.
-const HOW_TO_LIST: &str = "Archive.entries() lists them";
+pub const HOW_TO_LIST: &str = "Archive.entries() lists them";
 
 /// One directory entry: its `name`, `type` as text (`MSH`, `WEAR`, or the
 /// number), payload `size` in bytes and `offset` in the file.
@@ -208,7 +209,122 @@ impl Archive {
         crate::recovered::log(py, &notes)
     }
 
+    /// Converts the model `entry` to `to`, as `mshconv.convert_entry(path,
+    /// entry, to, ...)` (with `game_dir`, its WEAR is the sibling entry).
+    #[pyo3(signature = (entry, to, *, game_dir=None, **options))]
+    fn convert(
+        &self,
+        py: Python<'_>,
+        entry: &str,
+        to: &str,
+        game_dir: Option<PathBuf>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<crate::convert::Output> {
+        crate::entry::run(py, &self.path, entry, to, game_dir, options)
+    }
+
+    // The mapping of entry names to payloads, each call reading the file.
+
+    /// The entries' names, in directory order.
+    fn keys(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        self.with_archive(py, |a| a.entries().map(|e| e.name()).collect())
+    }
+
+    /// The entries' payloads, in directory order.
+    fn values<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let items = self.with_archive(py, |a| {
+            a.entries().map(|e| e.data().to_vec()).collect::<Vec<_>>()
+        })?;
+        Ok(items.iter().map(|d| PyBytes::new(py, d)).collect())
+    }
+
+    /// `(name, payload)` of every entry, in directory order.
+    fn items<'py>(&self, py: Python<'py>) -> PyResult<Vec<(String, Bound<'py, PyBytes>)>> {
+        let items = self.with_archive(py, |a| {
+            a.entries()
+                .map(|e| (e.name(), e.data().to_vec()))
+                .collect::<Vec<_>>()
+        })?;
+        Ok(items
+            .into_iter()
+            .map(|(n, d)| (n, PyBytes::new(py, &d)))
+            .collect())
+    }
+
+    /// The payload of the entry `name`, or `default` when there is none.
+    #[pyo3(signature = (name, default=None))]
+    fn get<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        default: Option<Bound<'py, PyAny>>,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        Ok(match self.payload(py, name)? {
+            Some(data) => Some(PyBytes::new(py, &data).into_any()),
+            None => default,
+        })
+    }
+
+    fn __getitem__<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyBytes>> {
+        match self.payload(py, name)? {
+            Some(data) => Ok(PyBytes::new(py, &data)),
+            None => Err(PyKeyError::new_err(name.to_string())),
+        }
+    }
+
+    fn __contains__(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(name) = name.extract::<String>() else {
+            return Ok(false);
+        };
+        self.with_archive(py, |a| archive::find(a, &name).is_some())
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        self.with_archive(py, |a| a.len())
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyIterator>> {
+        PyList::new(py, self.keys(py)?)?.try_iter()
+    }
+
+    // A context manager: nothing is held open (every call reads the file), so
+    // leaving the block only ends it.
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, _exc: &Bound<'_, pyo3::types::PyTuple>) -> bool {
+        false
+    }
+
     fn __repr__(&self) -> String {
         format!("Archive({:?})", self.path.display().to_string())
+    }
+}
+
+impl Archive {
+    /// `look` at the archive's directory, the file read and parsed now.
+    fn with_archive<T: Send>(
+        &self,
+        py: Python<'_>,
+        look: impl FnOnce(&nres::Archive<'_>) -> T + Send,
+    ) -> PyResult<T> {
+        let (value, notes) = error::run(py, || {
+            let (bytes, notes) = read_file(&self.path)?;
+            Ok((look(&parsed(&bytes, &self.path)?), notes))
+        })?;
+        crate::recovered::log(py, &notes)?;
+        Ok(value)
+    }
+
+    /// The payload of the entry `name` (found as the game finds it), if any.
+    fn payload(&self, py: Python<'_>, name: &str) -> PyResult<Option<Vec<u8>>> {
+        self.with_archive(py, |a| {
+            archive::find(a, name)
+                .and_then(|i| a.entry(i))
+                .map(|e| e.data().to_vec())
+        })
     }
 }

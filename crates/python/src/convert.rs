@@ -49,7 +49,7 @@ impl Output {
 }
 
 /// The format named `name` (`msh`, `glb`, `gltf`, `obj`, `usda`).
-fn format(name: &str) -> Result<Format, mshconv_app::Error> {
+pub fn format(name: &str) -> Result<Format, mshconv_app::Error> {
     name.parse::<Format>()
         .map_err(|e| mshconv_app::Error::bad_option(e.to_string()))
 }
@@ -141,6 +141,11 @@ pub fn convert(
         output.report.notes.splice(0..0, recovered);
         Ok(output)
     })?;
+    output_of(py, &output)
+}
+
+/// The Python `Output` of a conversion's files and notes.
+pub fn output_of(py: Python<'_>, output: &mshconv_app::Output) -> PyResult<Output> {
     let files = PyDict::new(py);
     for file in &output.files {
         files.set_item(&file.name, PyBytes::new(py, &file.bytes))?;

@@ -8,6 +8,8 @@
 //! codes:
 //!
 //! - [`convert::convert`]: `mshconv_app::convert` over bytes;
+//! - [`entry::convert_entry`]: one entry of an archive converted with its
+//!   WEAR, as `mshconv convert ARCHIVE:ENTRY OUT --game-dir DIR`;
 //! - [`archive::Archive`]: an archive file read (after an interrupted write
 //!   there is finished), and edited with the CLI's put rule and its locked,
 //!   atomic, durable transaction;
@@ -22,6 +24,7 @@
 
 mod archive;
 mod convert;
+mod entry;
 mod error;
 mod look;
 mod options;
@@ -36,6 +39,11 @@ fn _mshconv(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<error::Error>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(convert::convert, m)?)?;
+    m.add_function(wrap_pyfunction!(entry::convert_entry, m)?)?;
+    m.add(
+        "OPTION_NAMES",
+        pyo3::types::PyTuple::new(m.py(), options::names())?,
+    )?;
     m.add_function(wrap_pyfunction!(validate::validate, m)?)?;
     m.add_function(wrap_pyfunction!(look::write_model, m)?)?;
     m.add_class::<convert::Output>()?;

@@ -1,20 +1,16 @@
 //! The conversion options of `convert(**options)`, parsed by the application
 //! layer's own option types: the values and the refusals are the CLI's.
 
-use mshconv_app::{OptionName, Options};
+use mshconv_app::{Options, OPTIONS};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 
-/// Each keyword and the option it sets (the CLI's `--lod`, `--group`, ...).
-const NAMES: [(&str, OptionName); 7] = [
-    ("lod", OptionName::Lod),
-    ("group", OptionName::Group),
-    ("fps", OptionName::Fps),
-    ("axis", OptionName::Axis),
-    ("rotation", OptionName::Rotation),
-    ("animation", OptionName::Animation),
-    ("clips", OptionName::Clips),
-];
+/// The keywords, one per row of the application layer's option table
+/// ([`OPTIONS`]), in its order: each option's query name (`lod`, `fps`, ...,
+/// as the service spells it; the CLI's `--lod`). `mshconv.OPTION_NAMES`.
+pub fn names() -> Vec<&'static str> {
+    OPTIONS.iter().map(|row| row.query).collect()
+}
 
 /// The options given as keywords: each value as the text the CLI would take
 /// (`lod=1` is `--lod 1`), parsed and range-checked by `Options::set`.
@@ -25,14 +21,13 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>) -> Result<Options, mshconv_app
     };
     for (key, value) in options.iter() {
         let key = key.str().map(|k| k.to_string()).unwrap_or_default();
-        let Some(&(_, name)) = NAMES.iter().find(|(n, _)| *n == key) else {
-            let known: Vec<&str> = NAMES.iter().map(|(n, _)| *n).collect();
+        let Some(row) = OPTIONS.iter().find(|row| row.query == key) else {
             return Err(mshconv_app::Error::bad_option(format!(
                 "{key:?} is not an option: use {}",
-                known.join(", ")
+                names().join(", ")
             )));
         };
-        parsed.set(name, &text(&key, &value)?)?;
+        parsed.set(row.name, &text(&key, &value)?)?;
     }
     Ok(parsed)
 }

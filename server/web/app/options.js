@@ -1,8 +1,9 @@
 // The option forms and the downloads: the import options (for a glTF or OBJ
 // on its way to .msh) and the model's downloads with the export options
 // (POST /v1/convert?to=...). Their values are the service's tables:
-// server/src/tables.rs checks index.html's pickers against them, and this
-// file's list of the exports that take the game's look against FORMATS.
+// server/src/tables.rs checks index.html's pickers against them, this
+// file's parameter lists (importParams, download) against OPTIONS, and its
+// list of the exports that take the game's look against FORMATS.
 
 import { $, generation, current, modelUpload } from '/app/state.js';
 import { post, problemOf, save } from '/app/transport.js';

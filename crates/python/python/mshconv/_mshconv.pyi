@@ -1,10 +1,31 @@
 """Type stubs of the native module (crates/python/src)."""
 
+from collections.abc import Iterator
 from os import PathLike
 from pathlib import Path
-from typing import Literal, overload
+from types import TracebackType
+from typing import Literal, TypedDict, TypeVar, overload
+
+from typing_extensions import Unpack
 
 __version__: str
+
+OPTION_NAMES: tuple[str, ...]
+"""The conversion options' keywords, read from the option table, in its order."""
+
+_T = TypeVar("_T")
+_Self = TypeVar("_Self", bound="Archive")
+
+class _Options(TypedDict, total=False):
+    """The conversion options (the option table's rows: ``OPTION_NAMES``)."""
+
+    lod: int | str
+    group: int | str
+    fps: float | str
+    axis: str
+    rotation: str
+    animation: int | str
+    clips: str
 
 class Error(ValueError):
     """A failure: ``code`` is the stable code the CLI prints (``error[CODE]``)."""
@@ -36,13 +57,7 @@ def convert(
     name: str = "model",
     game_dir: str | PathLike[str] | None = None,
     wear: bytes | None = None,
-    lod: int | str = ...,
-    group: int | str = ...,
-    fps: float | str = ...,
-    axis: str = ...,
-    rotation: str = ...,
-    animation: int | str = ...,
-    clips: str = ...,
+    **options: Unpack[_Options],
 ) -> Output:
     """Converts a model's bytes to ``to`` (``msh``, ``glb``, ``gltf``, ``obj``, ``usda``).
 
@@ -51,6 +66,19 @@ def convert(
     materials and textures, ``wear`` the model's material list (its
     ``NAME.wea``) for it. Raises ``Error`` with the CLI's code.
     """
+
+def convert_entry(
+    archive: str | PathLike[str],
+    entry: str,
+    to: str,
+    *,
+    game_dir: str | PathLike[str] | None = None,
+    **options: Unpack[_Options],
+) -> Output:
+    """Converts the model ``entry`` of the archive file ``archive`` to ``to``:
+    ``mshconv convert ARCHIVE:ENTRY OUT --game-dir DIR``. With ``game_dir``,
+    the model's WEAR is its sibling entry (``TANK.WEA`` beside ``TANK.MSH``).
+    The files are named after the entry (``TANK.glb``)."""
 
 class Entry:
     """One directory entry of an archive."""
@@ -78,7 +106,9 @@ class PutOutcome:
 class Archive:
     """An NRes archive file (``units.rlb``), read on every call, once an
     interrupted write in its folder is finished (its notes logged as warnings
-    on the ``logging`` logger ``mshconv``)."""
+    on the ``logging`` logger ``mshconv``): a mapping of entry names (compared
+    as the game compares them) to payloads, and a context manager (nothing is
+    held open)."""
 
     def __init__(self, path: str | PathLike[str]) -> None: ...
     @property
@@ -92,6 +122,35 @@ class Archive:
     def remove(self, name: str) -> None:
         """Removes the entry ``name``; an archive whose entries share bytes is
         refused (``archive.entries_overlap``)."""
+    def convert(
+        self,
+        entry: str,
+        to: str,
+        *,
+        game_dir: str | PathLike[str] | None = None,
+        **options: Unpack[_Options],
+    ) -> Output:
+        """``convert_entry(self.path, entry, to, ...)``: the model with its WEAR."""
+    def keys(self) -> list[str]:
+        """The entries' names, in directory order."""
+    def values(self) -> list[bytes]: ...
+    def items(self) -> list[tuple[str, bytes]]: ...
+    @overload
+    def get(self, name: str) -> bytes | None: ...
+    @overload
+    def get(self, name: str, default: _T) -> bytes | _T: ...
+    def __getitem__(self, name: str) -> bytes:
+        """The payload; ``KeyError`` when there is no such entry."""
+    def __contains__(self, name: object) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[str]: ...
+    def __enter__(self: _Self) -> _Self: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> Literal[False]: ...
 
 class Finding:
     """One finding of a validation."""
@@ -101,7 +160,8 @@ class Finding:
     @property
     def severity(self) -> Literal["info", "warning", "error"]: ...
     @property
-    def path(self) -> Path: ...
+    def path(self) -> str:
+        """Where in the model: ``Res13[4].index_start``."""
     @property
     def offset(self) -> int | None: ...
     @property
