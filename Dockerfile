@@ -2,7 +2,7 @@
 #   docker build -t mshconv-server .
 #   docker run --rm -p 8080:8080 --memory 1g mshconv-server
 # The memory limit: about 20 MiB idle + --max-buffered + --max-jobs x
-# (64 MiB + 3 x --max-body) + 128 KiB per connection (+ a --game-dir's
+# (64 MiB + 3 x --max-body) + 192 KiB per connection (+ a --game-dir's
 # libraries): under 1 GiB with the defaults on two CPUs (README.md,
 # "Container image"; docs/ROBUSTNESS.md).
 

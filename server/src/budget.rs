@@ -8,6 +8,13 @@
 //! dropped with the upload, also by work that runs on past its deadline). A
 //! body that does not fit is answered 503 `server.busy` with `Retry-After`,
 //! at once; what it held is free again before its answer goes out.
+//!
+//! A successful answer to a POST holds its bytes in the same budget until
+//! they are sent ([`BodyBudget::hold`], `crate::middleware`): a client that
+//! reads the head of its answer and never the rest kept the whole answer in
+//! memory, outside every bound, so that clients that never read their
+//! answers could fill any memory (issue 38). One that does not fit is 503
+//! `server.busy` as well.
 
 use crate::codes::ServerCode;
 use crate::error::ApiError;
@@ -87,13 +94,21 @@ impl BodyBudget {
         Ok(())
     }
 
+    /// Holds `bytes` (at most the whole budget) for an answer until the
+    /// charge is dropped; 503 `server.busy` when they do not fit now.
+    pub fn hold(&self, bytes: usize) -> Result<Charge, ApiError> {
+        let mut reservation = Reservation::default();
+        self.reserve(&mut reservation, bytes.min(self.bytes))?;
+        Ok(reservation.into_charge())
+    }
+
     /// 503 `server.busy`: the bodies held now leave no room for this one.
     fn busy(&self) -> ApiError {
         let mut e = ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             ServerCode::ServerBusy,
             format!(
-                "the service holds as many request bodies as its budget allows ({} MiB, --max-buffered); retry shortly",
+                "the service holds as many request bodies and unsent answers as its budget allows ({} MiB, --max-buffered); retry shortly",
                 self.bytes >> 20
             ),
         );
@@ -141,6 +156,22 @@ mod tests {
         drop(copy);
         assert_eq!(budget.available(), 4 * UNIT);
         drop(b);
+        assert_eq!(budget.available(), 10 * UNIT);
+    }
+
+    #[test]
+    fn answers_hold_their_bytes_at_most_the_whole_budget() {
+        let budget = BodyBudget::new(10 * UNIT);
+        let answer = budget.hold(4 * UNIT + 1).unwrap();
+        assert_eq!(budget.available(), 5 * UNIT);
+        let e = budget.hold(6 * UNIT).unwrap_err();
+        assert_eq!((e.status.as_u16(), e.code.as_str()), (503, "server.busy"));
+        drop(answer);
+        // Larger than the budget: all of it, and nothing else beside it.
+        let whole = budget.hold(40 * UNIT).unwrap();
+        assert_eq!(budget.available(), 0);
+        budget.hold(1).unwrap_err();
+        drop(whole);
         assert_eq!(budget.available(), 10 * UNIT);
     }
 

@@ -36,7 +36,7 @@ pub enum ServerCode {
     ArchiveNoModels,
     /// `output.too_large`: the answer would be over the 4 GiB a zip without zip64 holds (422)
     OutputTooLarge,
-    /// `server.busy`: every job slot is busy, or the bodies held fill `--max-buffered` (503)
+    /// `server.busy`: every job slot is busy, or the bodies and answers held fill `--max-buffered` (503)
     ServerBusy,
     /// `server.timeout`: the work ran past `--timeout` (503)
     ServerTimeout,

@@ -42,8 +42,9 @@ pub struct Config {
     pub addr: SocketAddr,
     /// Largest request body accepted, in bytes; larger ones get 413.
     pub max_body: usize,
-    /// Most bytes of request bodies held at once, across all requests; a
-    /// body that does not fit gets 503 `server.busy` (`crate::budget`).
+    /// Most bytes of request bodies and unsent answers held at once, across
+    /// all requests; one that does not fit gets 503 `server.busy`
+    /// (`crate::budget`).
     /// `None`: [`Config::body_budget`]'s default, derived from the others.
     pub max_buffered: Option<usize>,
     /// How many conversions (and other model work) run at once; a request that
@@ -62,7 +63,9 @@ pub struct Config {
     pub header_timeout: Duration,
     /// The least rate a request body arrives at: at least `bytes` in every
     /// `per` while it arrives (the first `per` from when its reading begins),
-    /// else 408 `request.too_slow` (`crate::pace`).
+    /// else 408 `request.too_slow` (`crate::pace`). Its `per` is also how
+    /// long a connection's answer may wait for the client to take a byte
+    /// (`crate::stall`).
     pub min_rate: MinRate,
     /// The game folder (`Material.lib`, `Textures.lib`) whose look every
     /// MSH export gets when the model's WEAR is found (docs/MATERIALS.md).
@@ -255,8 +258,8 @@ pub struct Args {
     #[arg(long, env = "MSHCONV_MAX_BODY", value_name = "SIZE", allow_hyphen_values = true,
           default_value_t = Size(DEFAULT_MAX_BODY))]
     max_body: Size,
-    /// Request bodies held in memory at once, all requests together; more get
-    /// 503 [default: max-body x (max-jobs + 2), at least max-body]
+    /// Request bodies and unsent answers held in memory at once, all requests
+    /// together; more get 503 [default: max-body x (max-jobs + 2), at least max-body]
     #[arg(
         long,
         env = "MSHCONV_MAX_BUFFERED",
@@ -282,7 +285,8 @@ pub struct Args {
           default_value_t = Time(DEFAULT_HEADER_TIMEOUT))]
     header_timeout: Time,
     /// Least rate of a request body: SIZE/TIME, at least SIZE in every TIME
-    /// while it arrives; a slower body gets 408
+    /// while it arrives; a slower body gets 408. An answer the client takes
+    /// none of for TIME is dropped and its connection closed
     #[arg(long, env = "MSHCONV_MIN_RATE", value_name = "RATE", allow_hyphen_values = true,
           default_value_t = DEFAULT_MIN_RATE)]
     min_rate: MinRate,

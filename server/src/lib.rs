@@ -14,7 +14,8 @@
 //! rate); [`error`] makes problem documents. [`serve()`]
 //! (`serve.rs`, the connection loop) runs the app on a listener until a
 //! shutdown future ([`shutdown_signal`]) resolves, finishing the requests in
-//! flight. [`config`] reads the settings from flags and environment variables
+//! flight; `stall.rs` closes a connection whose answer the client takes
+//! nothing of for `--min-rate`'s time. [`config`] reads the settings from flags and environment variables
 //! (with clap).
 //! `state.rs` holds [`AppState`], what every handler shares. Model work runs
 //! as a *job* ([`AppState::run_job`]): a slot of a semaphore (`max_jobs`,
@@ -52,12 +53,13 @@ pub mod zip;
 mod middleware;
 mod routes;
 mod serve;
+mod stall;
 mod state;
 mod tables;
 
 pub use config::Config;
 pub use error::ApiError;
-pub use middleware::{RequestContext, REQUEST_ID};
+pub use middleware::{RequestContext, FREE_ANSWER, REQUEST_ID};
 pub use routes::{app, routes, Route, OPENAPI};
 pub use serve::{serve, shutdown_signal, DRAIN_BYTES, DRAIN_TIME, MAX_HEAD};
 pub use state::{AppState, INLINE_JOB_BYTES};

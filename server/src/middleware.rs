@@ -1,17 +1,20 @@
 //! The middleware around every request ([`observe`]): the request id
 //! ([`REQUEST_ID`]), the tracing span, the request's deadline (handed to the
-//! handler as a [`RequestContext`]), problem documents naming the request, the
-//! log line and the metrics.
+//! handler as a [`RequestContext`]), problem documents naming the request,
+//! the answer's bytes held in the body budget until sent ([`hold_answer`]),
+//! the log line and the metrics.
 
+use crate::budget::Charge;
 use crate::config::MinRate;
 use crate::error::ApiError;
 use crate::metrics::RequestSample;
 use crate::state::AppState;
-use axum::body::HttpBody as _;
+use axum::body::{Body, HttpBody as _};
 use axum::extract::{MatchedPath, Request, State};
 use axum::http::{HeaderName, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
+use bytes::Bytes;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -96,6 +99,10 @@ pub(crate) async fn observe(
             .headers_mut()
             .remove(axum::http::header::CONTENT_LENGTH);
     }
+    let len = response.body().size_hint().lower();
+    if method == axum::http::Method::POST && response.status().is_success() && len > FREE_ANSWER {
+        response = hold_answer(&state, response, &id).await;
+    }
     if let Ok(value) = HeaderValue::from_str(&id) {
         response
             .headers_mut()
@@ -121,4 +128,50 @@ pub(crate) async fn observe(
         "answered"
     );
     response
+}
+
+/// Answers up to this size go out without holding the body budget: at
+/// most this much per connection, counted with the connection's own memory.
+pub const FREE_ANSWER: u64 = 64 * 1024;
+
+/// The bytes of an answer, with what it holds of the body budget: both go
+/// when the last copy of the bytes does, once hyper has written them.
+struct HeldAnswer {
+    bytes: Bytes,
+    _charge: Charge,
+}
+
+impl AsRef<[u8]> for HeldAnswer {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// `response` with its body's bytes held in the body budget until they are
+/// sent (a client that never reads its answer holds that much of the
+/// budget, not memory outside it); 503 `server.busy` when they do not fit.
+async fn hold_answer(state: &AppState, response: Response, id: &str) -> Response {
+    let len = response.body().size_hint().lower();
+    let charge = match state
+        .body_budget()
+        .hold(usize::try_from(len).unwrap_or(usize::MAX))
+    {
+        Ok(charge) => charge,
+        Err(error) => {
+            tracing::warn!(code = %error.code, bytes = len, "{}", error.detail);
+            return error.response(Some(id));
+        }
+    };
+    let (parts, body) = response.into_parts();
+    // The answers are whole buffers: collecting one takes its bytes.
+    match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(bytes) => {
+            let held = Bytes::from_owner(HeldAnswer {
+                bytes,
+                _charge: charge,
+            });
+            Response::from_parts(parts, Body::from(held))
+        }
+        Err(e) => ApiError::internal(format!("answer unreadable: {e}")).response(Some(id)),
+    }
 }

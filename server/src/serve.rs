@@ -5,6 +5,7 @@
 use crate::codes::ServerCode;
 use crate::error::ApiError;
 use crate::routes::app;
+use crate::stall::WriteStall;
 use crate::state::AppState;
 use axum::body::HttpBody as _;
 use axum::response::Response;
@@ -54,6 +55,7 @@ pub async fn serve(
     let app = TowerToHyperService::new(app(state.clone()));
     let config = state.config().clone();
     let max = config.max_connections.max(1);
+    let stall_limit = config.min_rate.per;
     let connections = Arc::new(Semaphore::new(max));
     let overflow = Arc::new(Semaphore::new(max));
     // `stop` tells the connections to finish; every connection task holds a
@@ -106,6 +108,7 @@ pub async fn serve(
         let open = open.clone();
         tokio::spawn(async move {
             let _slots = (admitted, refused, open);
+            let stream = WriteStall::new(stream, stall_limit);
             let conn = builder.serve_connection(TokioIo::new(stream), service);
             tokio::pin!(conn);
             let mut stopping = false;

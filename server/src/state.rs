@@ -69,7 +69,7 @@ impl AppState {
         self.shared.game.clone()
     }
 
-    /// The budget of request bodies held at once (`--max-buffered`).
+    /// The budget of request bodies and unsent answers held at once (`--max-buffered`).
     pub fn body_budget(&self) -> &BodyBudget {
         &self.shared.bodies
     }

@@ -4,8 +4,13 @@
 //! when the requests holding it are done), and one request's peak memory
 //! stays within the bound the docs state, measured on the real binary as its
 //! peak resident set (`VmHWM`): a memory bound, not a timing assertion.
+//! [`container`]: the whole service in a memory cgroup with the limit the
+//! Dockerfile gives, everything heavy at once.
 
 mod common;
+
+#[path = "memory/container.rs"]
+mod container;
 
 use common::*;
 use std::time::Duration;
@@ -146,10 +151,10 @@ async fn assert_peak_within_bound(what: &str, path: &str, content_type: &str, bo
 
 const MIB: u64 = 1 << 20;
 
-#[tokio::test]
-async fn a_58_mib_texture_upload_peaks_within_the_stated_bound() {
+/// The walker with `wear`, `materials` and a 58 MiB `textures` (one
+/// 4096 x 3712 ARGB8888 texture), a multipart body: its type and bytes.
+fn texture_upload() -> (String, Vec<u8>) {
     use mshconv_material::texm::{PixelFormat, Rgba8Image};
-    // 4096 x 3712 ARGB8888: a 58 MiB Textures.lib, the walker's one texture.
     let (width, height) = (4096u32, 3712u32);
     let pixels = (0..width * height)
         .flat_map(|i| [(i % 251) as u8, (i / 4096 % 253) as u8, 0x40, 0xff])
@@ -162,20 +167,25 @@ async fn a_58_mib_texture_upload_peaks_within_the_stated_bound() {
     let [wear, materials, textures] = walker_look(&image, PixelFormat::Argb8888);
     assert!(textures.len() as u64 > 58 * MIB, "{}", textures.len());
     let walker = fixture(WALKER);
-    let (content_type, body) = multipart(&[
+    multipart(&[
         ("file", "m095_walker.msh", &walker),
         ("wear", "m095_walker.wea", &wear),
         ("materials", "Material.lib", &materials),
         ("textures", "Textures.lib", &textures),
-    ]);
+    ])
+}
+
+#[tokio::test]
+async fn a_58_mib_texture_upload_peaks_within_the_stated_bound() {
+    let (content_type, body) = texture_upload();
     let what = "58 MiB texture upload";
     assert_peak_within_bound(what, "/v1/convert?to=glb", &content_type, body).await;
 }
 
-#[tokio::test]
-async fn listing_an_archive_of_a_million_empty_entries_peaks_within_the_stated_bound() {
+/// An archive of as many empty entries as 64 MiB of 64-byte directory
+/// records hold (less the header): their count and the archive's bytes.
+fn million_empty_entries() -> (usize, Vec<u8>) {
     use nres::{OwnedArchive, OwnedEntry, WriteMode};
-    // 64 MiB less the header: as many 64-byte directory records as fit.
     let count = (64 * MIB as usize - 16) / 64;
     let mut archive = OwnedArchive::new();
     for i in 0..count {
@@ -183,8 +193,13 @@ async fn listing_an_archive_of_a_million_empty_entries_peaks_within_the_stated_b
     }
     archive.recompute_sort_index();
     let bytes = archive.write(WriteMode::Canonical).unwrap();
-    drop(archive);
     assert!(bytes.len() as u64 <= 64 * MIB, "{}", bytes.len());
+    (count, bytes)
+}
+
+#[tokio::test]
+async fn listing_an_archive_of_a_million_empty_entries_peaks_within_the_stated_bound() {
+    let (count, bytes) = million_empty_entries();
     let what = format!("archive/list of {count} entries");
     assert_peak_within_bound(&what, "/v1/archive/list", "application/octet-stream", bytes).await;
 }
@@ -287,6 +302,38 @@ async fn sixteen_slow_60_mib_uploads_hold_no_more_than_the_budget() {
     assert!(growth <= 256 * MIB + 64 * MIB, "+{} MiB", growth / MIB);
 }
 
+/// A request: its path, content type and body.
+type Request = (&'static str, String, Vec<u8>);
+
+/// The archives of issue 38 whose entries share one payload: 1,000 entries
+/// on one 4 MB payload and 40,000 on one 39 KB model. For each, what it is,
+/// the archive's size and two requests: put the walker into it as a new
+/// entry, and convert it.
+fn shared_payload_requests() -> [(&'static str, usize, [Request; 2]); 2] {
+    let station = fixture("fixtures/small/models/m397_station.msh");
+    let walker = fixture(WALKER);
+    let requests = |archive: Vec<u8>| {
+        let (content_type, body) = multipart(&[
+            ("archive", "units.rlb", &archive),
+            ("file", "walker.msh", &walker),
+        ]);
+        let len = archive.len();
+        let put = ("/v1/archive/put?entry=NEW.MSH&add=true", content_type, body);
+        let convert = (
+            "/v1/archive/convert?to=glb",
+            "application/octet-stream".to_string(),
+            archive,
+        );
+        (len, [put, convert])
+    };
+    let (big, big_requests) = requests(shared_archive(&vec![7u8; 4 << 20], 1000));
+    let (many, many_requests) = requests(shared_archive(&station, 40_000));
+    [
+        ("1,000 entries on one 4 MB payload", big, big_requests),
+        ("40,000 entries on one 39 KB model", many, many_requests),
+    ]
+}
+
 /// The address space the shared-payload test gives the binary: the limit
 /// under which 1,000 entries on one 4 MB payload aborted it (issue 38).
 const LIMIT: u64 = 3 << 30;
@@ -300,40 +347,12 @@ const LIMIT: u64 = 3 << 30;
 /// most 64 MiB + 4 x the body.
 #[tokio::test]
 async fn archives_sharing_one_payload_are_refused_within_the_bound_under_a_memory_limit() {
-    let server = Binary::start_limited(Some(LIMIT), &["--max-jobs", "1"]);
+    let server = Binary::start_limited(Limit::AddressSpace(LIMIT), &["--max-jobs", "1"]);
     let baseline = warmed_up_peak(&server).await;
-    let station = fixture("fixtures/small/models/m397_station.msh");
-    let shapes = [
-        (
-            "1,000 entries on one 4 MB payload",
-            shared_archive(&vec![7u8; 4 << 20], 1000),
-        ),
-        (
-            "40,000 entries on one 39 KB model",
-            shared_archive(&station, 40_000),
-        ),
-    ];
-    let walker = fixture(WALKER);
-    for (what, archive) in shapes {
-        let input = archive.len() as u64;
-        let (content_type, body) = multipart(&[
-            ("archive", "units.rlb", &archive),
-            ("file", "walker.msh", &walker),
-        ]);
-        let requests = [
-            (
-                "/v1/archive/put?entry=NEW.MSH&add=true",
-                content_type.as_str(),
-                body,
-            ),
-            (
-                "/v1/archive/convert?to=glb",
-                "application/octet-stream",
-                archive,
-            ),
-        ];
+    for (what, input, requests) in shared_payload_requests() {
+        let input = input as u64;
         for (path, content_type, body) in requests {
-            let r = post(&server, path, content_type, body).await;
+            let r = post(&server, path, &content_type, body).await;
             problem(r, 422, "archive.entries_overlap").await;
             // Still up: an ordinary conversion is served.
             let growth = warmed_up_peak(&server).await - baseline;
@@ -352,17 +371,11 @@ async fn archives_sharing_one_payload_are_refused_within_the_bound_under_a_memor
     }
 }
 
-/// `/v1/archive/convert` of many models that each show one large texture:
-/// every model's GLB embeds it, so the zip would hold it once per model
-/// (here 100 x a 4 MiB texture from a 6.6 MiB upload). The answer stops at
-/// 32 MiB + 2 x the upload (422 `output.too_large`), the peak stays within
-/// 64 MiB + 4 x the body, and the server serves the next request.
-#[tokio::test]
-async fn an_archive_whose_answer_would_pass_its_bound_is_refused() {
+/// 100 models (each its own copy of the walker and of its WEAR) that all
+/// show one 1024 x 1024 noise texture (its PNG is as large as its pixels),
+/// with `materials` and `textures`: a multipart body's type and bytes.
+fn textured_models_upload() -> (String, Vec<u8>) {
     use mshconv_material::texm::{PixelFormat, Rgba8Image};
-    let server = Binary::start_limited(Some(LIMIT), &["--max-jobs", "1", "--timeout", "10m"]);
-    let baseline = warmed_up_peak(&server).await;
-    // Noise: the PNG is as large as the pixels.
     let (width, height) = (1024u32, 1024u32);
     let pixels = (0..width * height)
         .flat_map(|i| i.wrapping_mul(2654435761).to_le_bytes())
@@ -374,7 +387,6 @@ async fn an_archive_whose_answer_would_pass_its_bound_is_refused() {
     };
     let [wear, materials, textures] = walker_look(&image, PixelFormat::Argb8888);
     let walker = fixture(WALKER);
-    // 100 models, each with its own copy of the walker and of its WEAR.
     let mut payload = Vec::new();
     let mut entries: Vec<(String, std::ops::Range<u32>)> = Vec::new();
     for i in 0..100 {
@@ -385,11 +397,26 @@ async fn an_archive_whose_answer_would_pass_its_bound_is_refused() {
         }
     }
     let archive = by_bytes::archive_by_bytes(&payload, &entries);
-    let (content_type, body) = multipart(&[
+    multipart(&[
         ("file", "units.rlb", &archive),
         ("materials", "Material.lib", &materials),
         ("textures", "Textures.lib", &textures),
-    ]);
+    ])
+}
+
+/// `/v1/archive/convert` of many models that each show one large texture:
+/// every model's GLB embeds it, so the zip would hold it once per model
+/// (here 100 x a 4 MiB texture from a 6.6 MiB upload). The answer stops at
+/// 32 MiB + 2 x the upload (422 `output.too_large`), the peak stays within
+/// 64 MiB + 4 x the body, and the server serves the next request.
+#[tokio::test]
+async fn an_archive_whose_answer_would_pass_its_bound_is_refused() {
+    let server = Binary::start_limited(
+        Limit::AddressSpace(LIMIT),
+        &["--max-jobs", "1", "--timeout", "10m"],
+    );
+    let baseline = warmed_up_peak(&server).await;
+    let (content_type, body) = textured_models_upload();
     let input = body.len() as u64;
     let r = post(&server, "/v1/archive/convert?to=glb", &content_type, body).await;
     let p = problem(r, 422, "output.too_large").await;

@@ -299,3 +299,73 @@ async fn the_binary_cuts_a_stalled_body_at_its_min_rate() {
     let r = client().get(server.url("/healthz")).send().await.unwrap();
     assert_eq!(r.status(), 200);
 }
+
+/// A client that reads the head of its answer and never the rest: the
+/// answer (a put into an archive of 32 MiB, answered with the archive)
+/// holds its bytes in the body budget while it waits; once the client has
+/// taken none of it for the `--min-rate` period (2 s here), the service
+/// closes the connection and the whole budget is free again, the client
+/// still connected.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_the_client_never_reads_is_dropped_after_the_min_rate_period() {
+    let server = TestServer::start(mshconv_server::Config {
+        max_body: 64 * MIB,
+        max_buffered: Some(256 * MIB),
+        min_rate: MinRate {
+            bytes: 1024,
+            per: Duration::from_secs(2),
+        },
+        ..config()
+    })
+    .await;
+    let payload = vec![0x5au8; 32 * MIB];
+    let archive = by_bytes::archive_by_bytes(&payload, &[("BIG.TXT", 0..payload.len() as u32)]);
+    const BOUNDARY: &str = "stall-test-boundary";
+    let mut body = Vec::new();
+    for (name, bytes) in [("archive", &archive), ("file", &fixture(WALKER))] {
+        body.extend_from_slice(
+            format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{name}\"\r\n\r\n").as_bytes(),
+        );
+        body.extend_from_slice(bytes);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+    let head = format!(
+        "POST /v1/archive/put?entry=NEW.MSH&add=true HTTP/1.1\r\nHost: t\r\n\
+         Content-Type: multipart/form-data; boundary={BOUNDARY}\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let stream = TcpStream::connect(server.addr).await.unwrap();
+    let (mut read, mut write) = stream.into_split();
+    write.write_all(head.as_bytes()).await.unwrap();
+    write.write_all(&body).await.unwrap();
+    let mut got = Vec::new();
+    let mut byte = [0u8; 1];
+    while find(&got, b"\r\n\r\n").is_none() {
+        assert_eq!(read.read(&mut byte).await.unwrap(), 1, "the answer's head");
+        got.push(byte[0]);
+    }
+    let got = String::from_utf8_lossy(&got).to_string();
+    assert!(got.starts_with("HTTP/1.1 200"), "{got}");
+    // The answer, far larger than the socket's buffers, holds the budget.
+    let budget = server.state.body_budget();
+    assert!(
+        budget.bytes() - budget.available() >= 16 * MIB,
+        "{}",
+        budget.available()
+    );
+    tokio::time::timeout(GUARD, async {
+        while budget.available() < budget.bytes() {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the unread answer is dropped");
+    // The connection was closed: what the socket held, then its end.
+    let mut rest = Vec::new();
+    let ended = tokio::time::timeout(GUARD, read.read_to_end(&mut rest)).await;
+    assert!(ended.is_ok(), "the connection ends");
+    assert!(rest.len() < archive.len(), "{} bytes", rest.len());
+    drop(write);
+    server.stop().await;
+}

@@ -228,25 +228,47 @@ pub struct Binary {
 /// its log lines (stdout) as they come: read all along, so that the binary
 /// never blocks on its log, also once nobody listens.
 pub fn spawn_server(args: &[&str]) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
-    spawn_limited(None, args)
+    spawn_limited(Limit::None, args)
 }
 
-/// [`spawn_server`], with at most `address_space` bytes of virtual memory
-/// when given (`RLIMIT_AS`, set by util-linux's `prlimit`, which then
-/// becomes the binary: the child's id is the server's): an allocation past
-/// it fails, and the process aborts, as under a container's memory limit.
+/// How the binary's memory is limited. With a limit, a helper starts it and
+/// then becomes it (`exec`): the child's id is the server's.
+#[derive(Debug, Clone, Copy)]
+pub enum Limit<'a> {
+    /// No limit.
+    None,
+    /// At most this many bytes of virtual memory (`RLIMIT_AS`, set by
+    /// util-linux's `prlimit`): an allocation past it fails, and the process
+    /// aborts. It counts memory reserved, not used.
+    AddressSpace(u64),
+    /// In this memory cgroup (its folder) from its first instruction, as a
+    /// container runs it: a shell writes its own id into the cgroup's
+    /// `cgroup.procs`, then becomes the binary. The cgroup's limit counts
+    /// the memory used; past it the kernel reclaims, then kills.
+    Cgroup(&'a std::path::Path),
+}
+
+/// [`spawn_server`] under `limit`.
 pub fn spawn_limited(
-    address_space: Option<u64>,
+    limit: Limit,
     args: &[&str],
 ) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
     let server = env!("CARGO_BIN_EXE_mshconv-server");
-    let mut command = match address_space {
-        Some(bytes) => {
+    let mut command = match limit {
+        Limit::None => std::process::Command::new(server),
+        Limit::AddressSpace(bytes) => {
             let mut c = std::process::Command::new("prlimit");
             c.arg(format!("--as={bytes}")).arg("--").arg(server);
             c
         }
-        None => std::process::Command::new(server),
+        Limit::Cgroup(dir) => {
+            let mut c = std::process::Command::new("sh");
+            c.arg("-c")
+                .arg(r#"echo $$ > "$0" && exec "$@""#)
+                .arg(dir.join("cgroup.procs"))
+                .arg(server);
+            c
+        }
     };
     let mut child = command
         .args(args)
@@ -271,18 +293,17 @@ pub fn spawn_limited(
 impl Binary {
     /// Starts it with `args` (and `--addr 127.0.0.1:0`), once it says where it listens.
     pub fn start(args: &[&str]) -> Binary {
-        Binary::start_limited(None, args)
+        Binary::start_limited(Limit::None, args)
     }
 
-    /// [`Binary::start`] under a limit of `address_space` bytes of virtual
-    /// memory ([`spawn_limited`]).
-    pub fn start_limited(address_space: Option<u64>, args: &[&str]) -> Binary {
+    /// [`Binary::start`] under `limit` ([`spawn_limited`]).
+    pub fn start_limited(limit: Limit, args: &[&str]) -> Binary {
         let args: Vec<&str> = ["--addr", "127.0.0.1:0"]
             .iter()
             .chain(args)
             .copied()
             .collect();
-        let (child, lines) = spawn_limited(address_space, &args);
+        let (child, lines) = spawn_limited(limit, &args);
         let deadline = std::time::Instant::now() + GUARD;
         let addr = loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
