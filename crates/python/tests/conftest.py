@@ -19,7 +19,7 @@ def walker() -> bytes:
 
 
 @pytest.fixture
-def game(tmp_path):
+def game(tmp_path: pathlib.Path) -> pathlib.Path:
     """A copy of the fixture game folder, to write into."""
     folder = tmp_path / "game"
     shutil.copytree(GAME, folder)
