@@ -163,7 +163,7 @@ fn an_older_unedited_export_keeps_every_library_edit_made_since() {
     assert!(std::fs::read(root.join("game/Material.lib")).unwrap() == materials);
     assert!(std::fs::read(root.join("game/Textures.lib")).unwrap() == textures);
     for kept in [
-        "note[look.library_kept]: material \"GLASS\" changed in Material.lib since the file was exported, and the file leaves it as exported: the library's entry is kept",
+        "note[look.library_kept]: material \"GLASS\" changed in Material.lib since the file was exported, and the file leaves it as exported: the library's entry is kept (when the file's material is the one wanted, as from another game folder, put it in with mshconv materials import)",
         "note[look.library_kept]: texture \"FIRE_8888\" changed in Textures.lib since the file was exported",
         "note[look.library_kept]: texture \"TANK_BODY.0\" changed in Textures.lib since the file was exported",
     ] {

@@ -92,7 +92,8 @@ def test_an_older_export_keeps_a_library_edit_made_since(game):
     kept = [n.message for n in notes if n.code == "look.library_kept"]
     assert kept == [
         'texture "TANK_BODY.0" changed in Textures.lib since the file was exported, '
-        "and the file leaves it as exported: the library's entry is kept"
+        "and the file leaves it as exported: the library's entry is kept (when the file's picture "
+        "is the one wanted, as from another game folder, put it in with mshconv textures import)"
     ], notes
 
     # Its own edit of another texture goes in beside it.

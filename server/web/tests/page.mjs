@@ -203,6 +203,29 @@ async function api(path, fields) {
   return Buffer.from(await r.arrayBuffer());
 }
 
+/**
+ * `glb` without the export's record of its materials' and textures' library
+ * entries (`extras.msh.exported`): a file as another tool, or mshconv before
+ * issue 39, wrote it, whose own pictures go into the libraries as they are
+ * (the way back compares two ways, not three: docs/MATERIALS.md).
+ */
+function withoutLibraryRecord(glb) {
+  const jsonLength = glb.readUInt32LE(12);
+  const json = JSON.parse(glb.subarray(20, 20 + jsonLength).toString('utf8'));
+  for (const material of json.materials ?? []) {
+    if (material.extras?.msh) delete material.extras.msh.exported;
+  }
+  let text = Buffer.from(JSON.stringify(json), 'utf8');
+  text = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
+  const rest = glb.subarray(20 + jsonLength);
+  const head = Buffer.alloc(20);
+  glb.copy(head, 0, 0, 8);
+  head.writeUInt32LE(20 + text.length + rest.length, 8);
+  head.writeUInt32LE(text.length, 12);
+  head.write('JSON', 16, 'latin1');
+  return Buffer.concat([head, text, rest]);
+}
+
 async function timed(name, f) {
   step = name;
   const t0 = Date.now();
@@ -617,14 +640,16 @@ try {
     check(model > 1000 && colour > model / 2, "most of the model shows the texture's colour", report.pixels.textured);
 
     // A walker whose own texture is another colour (exported with another
-    // Textures.lib), imported with the game's look attached: the preview
-    // shows its own texture, as it would go into the libraries.
-    const own = await api('/v1/convert?to=glb', {
+    // Textures.lib, without the record of the entries it was exported from,
+    // as another tool writes it), imported with the game's look attached:
+    // the preview shows its own texture, as it would go into the libraries.
+    const exported = await api('/v1/convert?to=glb', {
       file: [config.walker, 'm095_walker.msh'],
       wear: [config.look.wear, 'm095_walker.wea'],
       materials: [config.look.materials, 'Material.lib'],
       textures: [config.look.ownTextures, 'Textures.lib'],
     });
+    const own = withoutLibraryRecord(exported);
     const ownGlb = join(config.out, 'own-walker.glb');
     writeFileSync(ownGlb, own);
     await page.setInputFiles('#file', ownGlb);

@@ -209,7 +209,7 @@ impl<'l> Planner<'l> {
                             Side::Kept => {
                                 report.note(
                                     NoteCode::LookLibraryKept.code(),
-                                    format!("material {name:?} changed in {MATERIAL_LIB} since the file was exported, and the file leaves it as exported: the library's entry is kept"),
+                                    format!("material {name:?} changed in {MATERIAL_LIB} since the file was exported, and the file leaves it as exported: the library's entry is kept (when the file's material is the one wanted, as from another game folder, put it in with mshconv materials import)"),
                                 );
                                 Action::Reused
                             }

@@ -304,7 +304,7 @@ impl<'l> Planner<'l> {
                     // library's entry, changed since, stays.
                     report.note(
                         NoteCode::LookLibraryKept.code(),
-                        format!("texture {name:?} changed in {TEXTURES_LIB} since the file was exported, and the file leaves it as exported: the library's entry is kept"),
+                        format!("texture {name:?} changed in {TEXTURES_LIB} since the file was exported, and the file leaves it as exported: the library's entry is kept (when the file's picture is the one wanted, as from another game folder, put it in with mshconv textures import)"),
                     );
                     return Ok((name, Action::Reused, describe(cur), false));
                 }
