@@ -144,6 +144,6 @@ def test_a_planted_journal_never_acts_in_another_folder(units):
     assert units.read_bytes() == before and keep.read_bytes() == b"keep me"
     planted.unlink()
     plant("rolling_back", [keep])
-    assert archive.put("TANK.MSH", tank) == "replaced"
+    assert archive.put("TANK.MSH", tank).placed == "replaced"
     assert keep.read_bytes() == b"keep me"
     assert not (game / ".mshconv.journal").exists()
