@@ -219,9 +219,16 @@ def failure_class(diff, notes):
         return "material_extras_lost"
     if "import.original_rebuilt" in notes:
         return "rebuilt"
-    models = [d for d in diff if ".msh" in d.lower().split(":")[0] or ".MSH:" in d]
-    if models and all(d.endswith(": Res4(normals)") for d in models) and len(models) == len(diff):
-        return "normals_changed"
+    models = ",".join(d.rsplit(": ", 1)[-1] for d in diff if ".msh" in d.lower())
     if "import.original_edited" in notes:
+        if "Res8" in models:
+            return "animation_rewritten"
+        if "Res3" in models:
+            return "positions_changed"
+        if "Res4" in models:
+            return "normals_changed"
         return "edited"
+    if not notes or notes == ["archive.replaced"]:
+        if models and all(m == "Res8(keys)" for m in models.split(",")):
+            return "keys_negated"
     return "other"
