@@ -1,10 +1,12 @@
 //! Blender's measured rules (docs/BLENDER.md, "What Blender changes"), applied
 //! to the glTF between `mshconv convert MODEL X.glb --game-dir G` and
 //! `mshconv convert X.glb MODEL --game-dir G`, without Blender: a material
-//! name used twice becomes `NAME.001`, and an `extras` holding an integer of
-//! 2^31 or more becomes one string. The unedited trip must leave the game
-//! folder byte for byte (issue 40, classes 1 and 2; the real-Blender side is
-//! crates/python/tests_blender/test_wild.py).
+//! name used twice becomes `NAME.001`, an `extras` holding an integer of
+//! 2^31 or more becomes one string, and a node rotation with w < 0 comes
+//! back negated. The unedited trip must leave the game folder (or the model)
+//! byte for byte (issue 40: classes 1 and 2, and `keys_negated`; the
+//! real-Blender side is crates/python/tests_blender/test_wild.py and
+//! scripts/soak-blender.sh).
 
 mod common;
 
@@ -56,7 +58,8 @@ fn has_large_integer(v: &Value) -> bool {
 }
 
 /// Blender's rules on a glTF document: every `extras` with a large integer
-/// becomes its text; a material name used before gets `.001`, `.002`...
+/// becomes its text; a node rotation with w < 0 is negated (the same
+/// rotation); a material name used before gets `.001`, `.002`...
 fn as_blender_keeps(doc: &mut Value) {
     fn extras(v: &mut Value) {
         match v {
@@ -74,6 +77,15 @@ fn as_blender_keeps(doc: &mut Value) {
         }
     }
     extras(doc);
+    for node in doc["nodes"].as_array_mut().into_iter().flatten() {
+        if let Some(q) = node["rotation"].as_array_mut() {
+            if q[3].as_f64().is_some_and(|w| w < 0.0) {
+                for c in q.iter_mut() {
+                    *c = Value::from(-c.as_f64().unwrap());
+                }
+            }
+        }
+    }
     let mut seen = std::collections::BTreeMap::<String, u32>::new();
     for m in doc["materials"].as_array_mut().into_iter().flatten() {
         let Some(name) = m["name"].as_str().map(str::to_string) else {
@@ -188,4 +200,41 @@ fn material_and_texture_fields_of_2p31_and_more_come_back_unchanged() {
             (t.write().unwrap(), a)
         });
     });
+}
+
+#[test]
+fn a_static_node_stored_with_w_below_zero_comes_back_unchanged() {
+    // m143_robot: one static node; its key's quaternion negated (the same
+    // rotation, w < 0, which no fixture has).
+    let tmp = tempfile::tempdir().unwrap();
+    let bytes = std::fs::read(root().join("fixtures/small/models/m143_robot.msh")).unwrap();
+    let mut archive = OwnedArchive::parse(&bytes).unwrap();
+    let keys = archive.entries.iter_mut().find(|e| e.type_id == 8).unwrap();
+    for k in 0..4 {
+        let at = 16 + 2 * k;
+        let c = i16::from_le_bytes([keys.data[at], keys.data[at + 1]]);
+        keys.data[at..at + 2].copy_from_slice(&(-c).to_le_bytes());
+    }
+    let w = i16::from_le_bytes([keys.data[22], keys.data[23]]);
+    assert!(w < 0, "w {w}");
+    let model = tmp.path().join("robot.msh");
+    let original = archive.write(WriteMode::Canonical).unwrap();
+    std::fs::write(&model, &original).unwrap();
+    let glb = tmp.path().join("robot.glb");
+    mshconv(&["convert", model.to_str().unwrap(), glb.to_str().unwrap()]);
+    let blended = tmp.path().join("blender.glb");
+    std::fs::write(
+        &blended,
+        edit_glb(&std::fs::read(&glb).unwrap(), as_blender_keeps),
+    )
+    .unwrap();
+    mshconv(&[
+        "convert",
+        blended.to_str().unwrap(),
+        model.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read(&model).unwrap() == original,
+        "the model changed"
+    );
 }
