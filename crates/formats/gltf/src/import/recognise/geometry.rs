@@ -68,11 +68,14 @@ pub(super) fn original_batches(m: &Model, slot: usize) -> Vec<OriginalBatch> {
 
 /// Whether two positions are one at the precision that survives another
 /// tool: single-precision noise of recomposed transforms, far below an edit.
+/// The noise of a transformed point scales with its largest coordinate
+/// (Blender's axis matrices hold 6e-17 for 0: a small coordinate beside one
+/// of 1e28 comes back off by 1e12), so the tolerance is relative to it.
 fn near3(a: [f32; 3], b: [f32; 3], tolerance: f32) -> bool {
-    (0..3).all(|k| {
-        let scale = a[k].abs().max(b[k].abs()).max(1.0);
-        (a[k] - b[k]).abs() <= tolerance * scale || a[k].to_bits() == b[k].to_bits()
-    })
+    let scale = (0..3)
+        .map(|k| a[k].abs().max(b[k].abs()))
+        .fold(1.0f32, f32::max);
+    (0..3).all(|k| (a[k] - b[k]).abs() <= tolerance * scale || a[k].to_bits() == b[k].to_bits())
 }
 
 /// Relative tolerance of positions.
@@ -337,6 +340,17 @@ mod tests {
             }],
             ..SceneSlot::default()
         }
+    }
+
+    #[test]
+    fn a_small_coordinate_beside_a_large_one_is_compared_to_the_large_one() {
+        let far = [1e28, 1e-3, 0.0];
+        // Blender's noise: 1e12 on the small coordinate (1e-16 of the point).
+        assert!(near3(far, [1e28, 1e12, 0.0], POSITION));
+        // An edit: 1e-4 of the point.
+        assert!(!near3(far, [1e28, 1e24, 0.0], POSITION));
+        assert!(near3([1.0, 2.0, 3.0], [1.0, 2.0, 3.00001], POSITION));
+        assert!(!near3([1.0, 2.0, 3.0], [1.0, 2.001, 3.0], POSITION));
     }
 
     #[test]
