@@ -32,4 +32,6 @@ scripts/setup-blender.sh
 site=target/blender-site
 rm -rf "$site"
 .venv-blender/bin/python -m pip install --quiet --disable-pip-version-check --target "$site" "pytest>=8,<9" "$wheel"
-(cd crates/python/tests_blender && MSHCONV_EXTENSION_ZIP="$(cd ../../.. && pwd)/$zip" PYTHONPATH="$(cd ../../.. && pwd)/$site" ../../../.venv-blender/bin/python -m pytest -q -p no:cacheprovider "$@")
+# test_wild.py generates its sample of wild game folders with gen-fixtures.
+cargo build --locked -p mshconv-fixtures --bin gen-fixtures >&2
+(cd crates/python/tests_blender && MSHCONV_GEN_FIXTURES="$(cd ../../.. && pwd)/target/debug/gen-fixtures" MSHCONV_EXTENSION_ZIP="$(cd ../../.. && pwd)/$zip" PYTHONPATH="$(cd ../../.. && pwd)/$site" ../../../.venv-blender/bin/python -m pytest -q -p no:cacheprovider "$@")

@@ -62,6 +62,28 @@ pub mod opt_u32 {
     }
 }
 
+/// `u32`: a number below 2^31, else its decimal text (the MAT0 and Texm
+/// fields of a material's and an image's extras).
+pub mod u32_or_text {
+    use super::*;
+
+    /// The JSON value of `v` (for `json!` built extras).
+    pub fn value(v: u32) -> serde_json::Value {
+        if as_text(i64::from(v)) {
+            serde_json::Value::String(v.to_string())
+        } else {
+            serde_json::Value::from(v)
+        }
+    }
+
+    /// Reads a number or its text.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+        Number::deserialize(d)?
+            .get()
+            .and_then(|v| u32::try_from(v).map_err(|_| D::Error::custom("out of range")))
+    }
+}
+
 /// `Option<[i64; 3]>` entry attributes: numbers, or all three as text when
 /// one is 2^31 or more (an array of one kind).
 pub mod attrs {

@@ -1,6 +1,7 @@
 //! The game's look in a glTF export (docs/GLTF.md, "Textures"): each glTF
 //! material whose MSH material index the look resolves is named after its
-//! MAT0 entry (`NAME`, `NAME#1` for a further batch of the slot), gets its
+//! MAT0 entry (`NAME`, then `NAME#1`, `NAME#2`... for a further batch of the
+//! slot or another index resolving to the same entry), gets its
 //! texture as `baseColorTexture` (PNG, sampler wrap repeat) and `alphaMode`
 //! from the texture's alpha, and keeps in `extras.msh` what the way back
 //! needs: the index, the WEAR row, the MAT0 in full. Each image keeps the
@@ -10,6 +11,7 @@ use super::super::extras::wrap;
 use super::Exporter;
 use crate::codes::Code;
 use crate::export_options::GltfFormat;
+use crate::extras_safe::u32_or_text::value as safe;
 use crate::look::{entry_fingerprint, side_file_name, Alpha, Look, Material, Texture};
 use base64::Engine as _;
 use gltf_json as json;
@@ -70,7 +72,8 @@ impl Exporter<'_> {
         };
         let look = state.look;
         let keys: Vec<((u16, u16), u32)> = self.material_of.iter().map(|(&k, &v)| (k, v)).collect();
-        for ((m, repeat), gi) in keys {
+        let mut names_used: BTreeMap<String, u32> = BTreeMap::new();
+        for ((m, _repeat), gi) in keys {
             let Some(r) = look.materials.get(&m) else {
                 continue;
             };
@@ -81,11 +84,17 @@ impl Exporter<'_> {
             let Some(mat) = self.materials.get_mut(gi as usize) else {
                 continue;
             };
-            mat.name = Some(if repeat == 0 {
+            // Unique names, or Blender renames one `NAME.001` and the way
+            // back takes it for a new material: a further batch of the slot
+            // and another index resolving to the same MAT0 (two WEAR rows
+            // naming it, two missing names falling back to it) get `#n`.
+            let used = names_used.entry(r.material.name.clone()).or_insert(0u32);
+            mat.name = Some(if *used == 0 {
                 r.material.name.clone()
             } else {
-                format!("{}#{repeat}", r.material.name)
+                format!("{}#{used}", r.material.name)
             });
+            *used += 1;
             let mut extras = json!({
                 "material": m,
                 "resolved": r.resolution.name(),
@@ -221,21 +230,23 @@ fn b64(bytes: &[u8]) -> String {
 
 /// The MAT0 entry in full: its NRes attributes, the version-gated metadata as
 /// stored, every phase (parameters, the 16 texture-name bytes in hex) and
-/// every animation block.
+/// every animation block. A u32 of 2^31 or more is written as text, which
+/// Blender keeps (`extras_safe`): as a number, Blender would keep the whole
+/// extras as one Python string and the material would lose its index.
 fn mat0_extras(m: &Material) -> Value {
     let mat0 = &m.mat0;
     let md = &mat0.metadata;
     json!({
         "name": m.name,
-        "attr1": m.attr1,
+        "attr1": safe(m.attr1),
         "version": mat0.version,
-        "metadata": { "a": md.a, "b": md.b, "c": md.c, "d": md.d },
+        "metadata": { "a": md.a, "b": md.b, "c": md.c.map(safe), "d": md.d.map(safe) },
         "phases": mat0.phases.iter().map(|p| json!({
             "parameters": p.parameters.to_vec(),
             "texture_name": hex(&p.texture_name),
         })).collect::<Vec<_>>(),
         "animation_blocks": mat0.animation_blocks.iter().map(|b| json!({
-            "header": b.header,
+            "header": safe(b.header),
             "keys": b.keys.iter().map(|k| [k.k0, k.k1, k.k2]).collect::<Vec<_>>(),
         })).collect::<Vec<_>>(),
     })
@@ -251,9 +262,9 @@ fn texm_extras(t: &Texture) -> Value {
         "width": texm.width,
         "height": texm.height,
         "format": texm.format.code(),
-        "flags4": texm.flags4,
-        "flags5": texm.flags5,
-        "unknown6": texm.unknown6,
+        "flags4": safe(texm.flags4),
+        "flags5": safe(texm.flags5),
+        "unknown6": safe(texm.unknown6),
         "mip_count": texm.levels.len(),
         "lower_mips": texm.levels.iter().skip(1).map(|l| b64(l)).collect::<Vec<_>>(),
     });

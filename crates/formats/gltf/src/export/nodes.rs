@@ -119,7 +119,10 @@ impl Exporter<'_> {
     ) -> ([f32; 4], Option<[i16; 4]>) {
         let raw = key.quat_raw();
         if quat_exact(raw) {
-            return (self.axes.quat(raw).map(decode_component), None);
+            // Blender gives a rotation back with w >= 0 (the same rotation,
+            // negated): a stored w < 0 (or 0, either sign) is kept for the way back.
+            let negated = (raw[3] <= 0).then_some(raw);
+            return (self.axes.quat(raw).map(decode_component), negated);
         }
         let q = raw.map(|c| c as f32);
         let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();

@@ -44,6 +44,7 @@ struct WearRowExtras {
 #[derive(Deserialize)]
 struct Mat0Extras {
     name: String,
+    #[serde(deserialize_with = "crate::extras_safe::u32_or_text::deserialize")]
     attr1: u32,
     version: u32,
     metadata: Metadata0,
@@ -55,7 +56,9 @@ struct Mat0Extras {
 struct Metadata0 {
     a: Option<u8>,
     b: Option<u8>,
+    #[serde(default, with = "crate::extras_safe::opt_u32")]
     c: Option<u32>,
+    #[serde(default, with = "crate::extras_safe::opt_u32")]
     d: Option<u32>,
 }
 
@@ -67,6 +70,7 @@ struct PhaseExtras {
 
 #[derive(Deserialize)]
 struct BlockExtras {
+    #[serde(deserialize_with = "crate::extras_safe::u32_or_text::deserialize")]
     header: u32,
     keys: Vec<[u16; 3]>,
 }
@@ -82,8 +86,11 @@ struct TexmExtras {
     width: u32,
     height: u32,
     format: u32,
+    #[serde(deserialize_with = "crate::extras_safe::u32_or_text::deserialize")]
     flags4: u32,
+    #[serde(deserialize_with = "crate::extras_safe::u32_or_text::deserialize")]
     flags5: u32,
+    #[serde(deserialize_with = "crate::extras_safe::u32_or_text::deserialize")]
     unknown6: u32,
     mip_count: usize,
     lower_mips: Vec<String>,

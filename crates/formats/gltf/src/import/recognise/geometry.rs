@@ -68,11 +68,14 @@ pub(super) fn original_batches(m: &Model, slot: usize) -> Vec<OriginalBatch> {
 
 /// Whether two positions are one at the precision that survives another
 /// tool: single-precision noise of recomposed transforms, far below an edit.
+/// The noise of a transformed point scales with its largest coordinate
+/// (Blender's axis matrices hold 6e-17 for 0: a small coordinate beside one
+/// of 1e28 comes back off by 1e12), so the tolerance is relative to it.
 fn near3(a: [f32; 3], b: [f32; 3], tolerance: f32) -> bool {
-    (0..3).all(|k| {
-        let scale = a[k].abs().max(b[k].abs()).max(1.0);
-        (a[k] - b[k]).abs() <= tolerance * scale || a[k].to_bits() == b[k].to_bits()
-    })
+    let scale = (0..3)
+        .map(|k| a[k].abs().max(b[k].abs()))
+        .fold(1.0f32, f32::max);
+    (0..3).all(|k| (a[k] - b[k]).abs() <= tolerance * scale || a[k].to_bits() == b[k].to_bits())
 }
 
 /// Relative tolerance of positions.
@@ -140,6 +143,35 @@ pub(super) fn blender_faces(triangles: &[[u32; 3]]) -> Vec<[u32; 3]> {
         .collect()
 }
 
+/// Whether triangle `t` of the original has zero area as stored: two
+/// corners at one point, or three on a line (within f32 precision: the
+/// cross product of its edges is below 1e-6 of their lengths' product).
+pub(super) fn zero_area(m: &Model, t: &[u32; 3]) -> bool {
+    let p = |k: usize| {
+        m.positions
+            .get(t[k] as usize)
+            .map(|p| p.map(|c| f64::from(c.get())))
+    };
+    let (Some(a), Some(b), Some(c)) = (p(0), p(1), p(2)) else {
+        return false;
+    };
+    let u: [f64; 3] = std::array::from_fn(|i| b[i] - a[i]);
+    let v: [f64; 3] = std::array::from_fn(|i| c[i] - a[i]);
+    let cross = [
+        u[1] * v[2] - u[2] * v[1],
+        u[2] * v[0] - u[0] * v[2],
+        u[0] * v[1] - u[1] * v[0],
+    ];
+    let len = |w: [f64; 3]| (w[0] * w[0] + w[1] * w[1] + w[2] * w[2]).sqrt();
+    len(cross) <= 1e-6 * len(u) * len(v)
+}
+
+/// Whether the moved corner of vertex `v` has another position than the
+/// original's (rather than only another normal or UV).
+pub(super) fn position_moved(m: &Model, v: u32, now: &Corner) -> bool {
+    original_corner(m, v).is_none_or(|before| !near3(before.position, now.position, POSITION))
+}
+
 /// Compares a slot of the original (its drawable batches: [`original_batches`])
 /// with what came back for it.
 pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -> SlotState {
@@ -168,6 +200,9 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
             &kept
         };
         for (ta, tb) in triangles.iter().zip(&b.triangles) {
+            // Blender cannot keep a custom normal at a corner of a zero-area
+            // face (docs/BLENDER.md, "What Blender changes"): not compared.
+            let flat = zero_area(m, ta);
             for k in 0..3 {
                 let (Some(before), Some(mut now)) =
                     (original_corner(m, ta[k]), corner_of(b, tb[k]))
@@ -176,15 +211,18 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
                 };
                 // What the original has no table for (normals, UVs) the other
                 // tool made up (Blender shades faces flat); it is not compared.
-                now.normal = now.normal.filter(|_| before.normal.is_some());
+                now.normal = now.normal.filter(|_| before.normal.is_some() && !flat);
                 now.uv = now.uv.filter(|_| before.uv.is_some());
-                // One original vertex must come back as one value at all its corners.
+                // One original vertex must come back as one value at all its
+                // corners; a corner with a normal speaks for one without.
                 match seen.get(&ta[k]) {
                     Some(first) if !same_corner(first, &now) => return SlotState::Changed,
-                    Some(_) => {}
-                    None => {
+                    Some(first) if first.normal.is_some() || now.normal.is_none() => {}
+                    _ => {
                         seen.insert(ta[k], now);
-                        if !same_corner(&before, &now) {
+                        if same_corner(&before, &now) {
+                            moved.remove(&ta[k]);
+                        } else {
                             moved.insert(ta[k], now);
                         }
                     }
@@ -253,4 +291,82 @@ pub(super) fn rederive_slot(m: &mut Model, slot: usize) {
         .filter_map(|&v| m.positions.get(v as usize))
         .map(|p| p.map(|c| c.get()));
     derive::set_slot_bounds(&mut m.slots[slot], &derive::bounds(points));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use msh::raw::{Batch20, Slot68};
+    use zerocopy::little_endian::{U16, U32};
+    use zerocopy::FromZeros;
+
+    /// Vertices 0 and 3 at one point, every normal +Z; triangles `[0, 1, 2]`
+    /// and the zero-area `[0, 3, 1]`, one batch, one slot.
+    fn model() -> Model {
+        let mut m = Model::default();
+        let points = [
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [0.0, 0.0, 0.0],
+        ];
+        m.positions = points.iter().map(|p: &[f32; 3]| p.map(F32::new)).collect();
+        m.normals = vec![PackedNormal::encode([0.0, 0.0, 1.0], 0); 4];
+        m.uv0 = vec![PackedUv::encode([0.0, 0.0]); 4];
+        m.indices = [0u16, 1, 2, 0, 3, 1].map(U16::new).to_vec();
+        let mut b = Batch20::new_zeroed();
+        b.index_count = U16::new(6);
+        b.index_start = U32::new(0);
+        m.batches.push(b);
+        let mut s = Slot68::new_zeroed();
+        s.batch_count = U16::new(1);
+        m.slots.push(s);
+        m
+    }
+
+    /// What Blender gives back: every corner its own vertex, the zero-area
+    /// face's corners with Blender's normal (+X here), `top` at vertex 2.
+    fn back(top: [f32; 3]) -> SceneSlot {
+        let p = |i: usize| model().positions[i].map(|c| c.get());
+        let z = [0.0, 0.0, 1.0];
+        let x = [1.0, 0.0, 0.0];
+        SceneSlot {
+            batches: vec![SceneBatch {
+                positions: vec![p(0), p(1), p(2), p(0), p(3), p(1)],
+                normals: Some(vec![z, z, top, x, x, x]),
+                uv0: Some(vec![[0.0, 0.0]; 6]),
+                triangles: vec![[0, 1, 2], [3, 4, 5]],
+                ..SceneBatch::default()
+            }],
+            ..SceneSlot::default()
+        }
+    }
+
+    #[test]
+    fn a_small_coordinate_beside_a_large_one_is_compared_to_the_large_one() {
+        let far = [1e28, 1e-3, 0.0];
+        // Blender's noise: 1e12 on the small coordinate (1e-16 of the point).
+        assert!(near3(far, [1e28, 1e12, 0.0], POSITION));
+        // An edit: 1e-4 of the point.
+        assert!(!near3(far, [1e28, 1e24, 0.0], POSITION));
+        assert!(near3([1.0, 2.0, 3.0], [1.0, 2.0, 3.00001], POSITION));
+        assert!(!near3([1.0, 2.0, 3.0], [1.0, 2.001, 3.0], POSITION));
+    }
+
+    #[test]
+    fn normals_at_zero_area_corners_are_not_compared() {
+        let m = model();
+        assert!(zero_area(&m, &[0, 3, 1]) && !zero_area(&m, &[0, 1, 2]));
+        let original = original_batches(&m, 0);
+        assert_eq!(
+            compare(&m, &original, &back([0.0, 0.0, 1.0])),
+            SlotState::Same
+        );
+        // A normal changed at a face with area is still an edit, of normals only.
+        let SlotState::Moved(moved) = compare(&m, &original, &back([0.0, 1.0, 0.0])) else {
+            panic!("an edited normal is a moved vertex");
+        };
+        assert_eq!(moved.keys().copied().collect::<Vec<_>>(), vec![2]);
+        assert!(!position_moved(&m, 2, &moved[&2]));
+    }
 }

@@ -218,21 +218,32 @@ impl Comparison {
                     }
                 }
             }
+            // Only moved positions change what depends on positions (Res7's
+            // adjacency and face normals, the bounds): a normal or UV alone
+            // changes its own table.
+            let placed: Vec<usize> = self
+                .moved
+                .iter()
+                .filter(|(_, v)| v.iter().any(|(&i, c)| geometry::position_moved(&m, i, c)))
+                .map(|(&s, _)| s)
+                .collect();
             geometry::patch_vertices(&mut m, &all);
-            for &slot in self.moved.keys() {
+            for &slot in &placed {
                 geometry::rederive_slot(&mut m, slot);
             }
-            m.header = if m.kind() == msh::ModelKind::LegacyNodes {
-                // No decoded nodes: every slot at the model's origin.
-                let points: Vec<[f32; 3]> = (0..m.slots.len())
-                    .flat_map(|s| geometry::vertices(&m, s).collect::<Vec<_>>())
-                    .filter_map(|v| m.positions.get(v as usize))
-                    .map(|p| p.map(|c| c.get()))
-                    .collect();
-                msh::derive::model_header(points)
-            } else {
-                crate::assemble::header(&m)
-            };
+            if !placed.is_empty() {
+                m.header = if m.kind() == msh::ModelKind::LegacyNodes {
+                    // No decoded nodes: every slot at the model's origin.
+                    let points: Vec<[f32; 3]> = (0..m.slots.len())
+                        .flat_map(|s| geometry::vertices(&m, s).collect::<Vec<_>>())
+                        .filter_map(|v| m.positions.get(v as usize))
+                        .map(|p| p.map(|c| c.get()))
+                        .collect();
+                    msh::derive::model_header(points)
+                } else {
+                    crate::assemble::header(&m)
+                };
+            }
             what.push(format!(
                 "{} vertices of {} slot(s)",
                 all.len(),
@@ -452,4 +463,68 @@ fn carry_container(original: &Model, model: &mut Model) {
     model.entries = entries;
     model.keep_sort_index = false;
     model.physical_order = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 40: when only normals come back changed, Res4 alone changes
+    /// (not the triangle records, the slot bounds or the model header).
+    #[test]
+    fn a_normal_alone_changes_res4_alone() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../fixtures/small/models/m242_robot.msh"
+        );
+        let mut m = Model::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+        let slot = (0..m.slots.len())
+            .find(|&s| geometry::vertices(&m, s).next().is_some())
+            .unwrap();
+        // Bounds and triangle links that derivation would not give (as a
+        // model from another tool has them): they must stay.
+        let radius = m.slots[slot].sphere_radius.get();
+        m.slots[slot].sphere_radius.set(radius + 1.0);
+        let first = m.slots[slot].tri_start.get() as usize;
+        m.tri_descs[first].links = [zerocopy::little_endian::U16::new(0xFFFF); 3];
+        let r = m.header.sphere_radius.get();
+        m.header.sphere_radius.set(r + 1.0);
+        let bytes = m.to_bytes().unwrap();
+        let v = geometry::vertices(&m, slot).next().unwrap();
+        let p = m.positions[v as usize].map(|c| c.get());
+        let n = m.normals[v as usize].0;
+        // Another normal (flipped), the position and UV as they were.
+        let normal = [n[0], n[1], n[2]].map(|c| -f32::from(c) / 127.0);
+        let uv = m.uv0[v as usize].decode();
+        let corner = geometry::Corner {
+            position: p,
+            normal: Some(normal),
+            uv: Some(uv),
+        };
+        let comparison = Comparison {
+            renamed: Vec::new(),
+            moved: BTreeMap::from([(slot, BTreeMap::from([(v, corner)]))]),
+            geometry_changed: false,
+            animated: vec![false; m.nodes.len()],
+        };
+        let out = comparison
+            .apply(
+                m.clone(),
+                &SceneModel::default(),
+                &AssembleOptions::default(),
+                &mut Report::default(),
+            )
+            .unwrap();
+        let (a, b) = (
+            nres::Archive::parse(&bytes).unwrap(),
+            nres::Archive::parse(&out).unwrap(),
+        );
+        let changed: Vec<u32> = a
+            .entries()
+            .zip(b.entries())
+            .filter(|(x, y)| x.data() != y.data())
+            .map(|(x, _)| x.type_id())
+            .collect();
+        assert_eq!(changed, vec![4], "only the normals");
+    }
 }
