@@ -34,7 +34,7 @@ pub enum ServerCode {
     RequestTooLarge,
     /// `archive.no_models`: an archive holds no model to convert (422)
     ArchiveNoModels,
-    /// `output.too_large`: the answer would be over the 4 GiB a zip without zip64 holds (422)
+    /// `output.too_large`: the answer would be over the 4 GiB a zip without zip64 holds, or over `/v1/archive/convert`'s bound on its zip (422)
     OutputTooLarge,
     /// `server.busy`: every job slot is busy, or the bodies and answers held fill `--max-buffered` (503)
     ServerBusy,

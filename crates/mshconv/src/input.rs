@@ -31,6 +31,9 @@ pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
 /// then the directory at the end): a damaged archive is an `nres::Error` itself
 /// (no context around it), a file that cannot be read an I/O error in context.
 pub fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
+    // As `read_file`: an archive an interrupted run was writing is read once
+    // that run is finished (a model read as `ARCHIVE:ENTRY` too).
+    crate::fs::recover_pending(path)?;
     let cannot = || format!("cannot read {}", path.display());
     let mut file = File::open(path).with_context(cannot)?;
     let len = file.metadata().with_context(cannot)?.len();

@@ -146,13 +146,21 @@ fn a_journal_naming_another_folder_never_acts_there() {
     t.plant("committed", ID, &folders, &both);
     let stderr = t.list();
     assert!(stderr.contains("note[txn.journal_unknown]"), "{stderr}");
-    // `inspect` and `convert` of a model in the folder read on too, with the note.
+    // `inspect` and `convert` of a model in the folder read on too, with the
+    // note, a model read as an archive's entry too.
     let model = t.game.join("gate.msh");
     std::fs::copy(fixture("models/m037_gate.msh"), &model).unwrap();
     let glb = t.victim.parent().unwrap().join("gate.glb");
+    let entry = std::ffi::OsString::from(format!(
+        "{}:M143_ROBOT.MSH",
+        t.game.join("units.rlb").display()
+    ));
+    let robot = t.victim.parent().unwrap().join("robot.glb");
     let reads = [
         vec![os("inspect"), model.as_os_str()],
         vec![os("convert"), model.as_os_str(), glb.as_os_str()],
+        vec![os("inspect"), entry.as_os_str()],
+        vec![os("convert"), entry.as_os_str(), robot.as_os_str()],
     ];
     for args in reads {
         let out = run_bounded(&args);
