@@ -2,36 +2,16 @@
 way back of the look is three-way (the export's record, the library now, the file)."""
 
 import json
-import shutil
 import struct
-import zlib
 
 import pytest
 
 import mshconv
-from conftest import GAME
+from conftest import png
 
 # Colours 565 and 4444 hold exactly.
 GREEN = (0x00, 0xFF, 0x00, 0xFF)
 MAGENTA = (0xFF, 0x00, 0x88, 0xFF)
-
-
-@pytest.fixture
-def game(tmp_path):
-    folder = tmp_path / "game"
-    shutil.copytree(GAME, folder)
-    return folder
-
-
-def png(width, height, rgba):
-    """A solid RGBA PNG (the test's own encoder, independent of mshconv's)."""
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\x00" + bytes(rgba) * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 def repaint(glb, image_name, rgba):

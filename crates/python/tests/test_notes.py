@@ -10,12 +10,11 @@ import shutil
 import struct
 import subprocess
 import sys
-import zlib
 
 import pytest
 
 import mshconv
-from conftest import GAME, SMALL
+from conftest import GAME, SMALL, png
 
 WALKER = SMALL / "models" / "m095_walker.msh"
 
@@ -28,17 +27,6 @@ def one(notes, code):
     found = [n.message for n in notes if n.code == code]
     assert len(found) == 1, notes
     return found[0]
-
-
-def png(width, height, rgba):
-    """A PNG of one colour, written by hand (zlib and the format's chunks)."""
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\x00" + bytes(rgba) * width for _ in range(height))
-    head = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 def repainted(game, entry, texture):

@@ -3,7 +3,7 @@
 import pytest
 
 import mshconv
-from conftest import MODELS
+from conftest import MODELS, png
 
 
 def library_bytes(folder):
@@ -110,19 +110,6 @@ def test_a_folder_given_as_the_archive_is_refused(game):
         mshconv.Archive(game).put("TANK.MSH", glb)
     assert e.value.code == "archive.is_folder"
     assert sorted(p.name for p in game.iterdir()) == before
-
-
-def png(width, height, rgba):
-    """A PNG of one colour (8-bit RGBA, unfiltered rows)."""
-    import struct
-    import zlib
-
-    def chunk(kind, data):
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-    rows = b"".join(b"\0" + rgba * width for _ in range(height))
-    header = struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 def test_a_palette_repaint_is_noted(game):
