@@ -39,12 +39,11 @@ pub fn recover_pending(file: &Path) -> anyhow::Result<()> {
 }
 
 /// Finishes an interrupted run whose journal lies in `dir` (the application
-/// layer's [`txn::recover_before_reading`]), its notes printed.
+/// layer's [`txn::recover_pending`]), its notes printed as they come; while
+/// another mshconv holds the folder (its journal is there because it is
+/// writing), the line that says so is printed before the wait, as a writer's is.
 pub fn recover_folder(dir: &Path) -> Result<(), mshconv_app::Error> {
-    for note in txn::recover_before_reading(dir)? {
-        crate::out::note_line(note.code, &note.message);
-    }
-    Ok(())
+    txn::recover_pending(dir, &mut tell)
 }
 
 /// Refuses to replace `path` when it is read-only or hard-linked

@@ -9,6 +9,10 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ExitStatus};
 use std::sync::mpsc::{channel, Receiver};
 
+/// How long a paused scene may stay silent before it counts as stuck: far
+/// above any step's time (a hang guard, not a measure of speed).
+const HANG: std::time::Duration = std::time::Duration::from_secs(120);
+
 /// A running mshconv whose stderr lines arrive as they are written.
 struct Running {
     child: Child,
@@ -47,14 +51,26 @@ impl Running {
 
     /// Reads stderr until a line holds `text` (that line, or `None` when the
     /// process ended first).
+    /// A process silent for [`HANG`] is stuck (two processes waiting for
+    /// each other): the test fails, naming what it saw, rather than hanging.
     fn until(&mut self, text: &str) -> Option<String> {
-        while let Ok(line) = self.lines.recv() {
+        loop {
+            let line = match self.lines.recv_timeout(HANG) {
+                Ok(line) => line,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return None,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    let _ = self.child.kill();
+                    panic!(
+                        "no line with {text:?} and no end in {HANG:?}: stuck; stderr so far:\n{}",
+                        self.seen.join("\n")
+                    );
+                }
+            };
             self.seen.push(line.clone());
             if line.contains(text) {
                 return Some(line);
             }
         }
-        None
     }
 
     /// Lets a paused process go on (stdin closed: it pauses no more).
