@@ -32,6 +32,9 @@ scripts/setup-blender.sh
 site=target/blender-site
 rm -rf "$site"
 .venv-blender/bin/python -m pip install --quiet --disable-pip-version-check --target "$site" "pytest>=8,<9" "$wheel"
-# test_wild.py generates its sample of wild game folders with gen-fixtures.
+# test_wild.py generates its sample of wild game folders with gen-fixtures;
+# test_conformance.py runs the CLI and the server binary beside the wheel and the add-on.
 cargo build --locked -p mshconv-fixtures --bin gen-fixtures >&2
+cargo build --quiet --locked -p mshconv-server
+export MSHCONV_SERVER="$PWD/target/debug/mshconv-server"
 (cd crates/python/tests_blender && MSHCONV_GEN_FIXTURES="$(cd ../../.. && pwd)/target/debug/gen-fixtures" MSHCONV_EXTENSION_ZIP="$(cd ../../.. && pwd)/$zip" PYTHONPATH="$(cd ../../.. && pwd)/$site" ../../../.venv-blender/bin/python -m pytest -q -p no:cacheprovider "$@")

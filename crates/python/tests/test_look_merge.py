@@ -1,39 +1,14 @@
 """An older export never reverts a library edit (issue 39, part 5): write_model's
 way back of the look is three-way (the export's record, the library now, the file)."""
 
-import json
-import struct
-
 import pytest
 
 import mshconv
-from conftest import png
+from gltf_edits import repaint
 
 # Colours 565 and 4444 hold exactly.
 GREEN = (0x00, 0xFF, 0x00, 0xFF)
 MAGENTA = (0xFF, 0x00, 0x88, 0xFF)
-
-
-def repaint(glb, image_name, rgba):
-    """The GLB with its image `image_name` painted one colour (the new PNG
-    appended to the binary chunk, the image pointed at it)."""
-    json_len = struct.unpack_from("<I", glb, 12)[0]
-    doc = json.loads(glb[20 : 20 + json_len])
-    bin_start = 20 + json_len + 8
-    binary = bytearray(glb[bin_start:])
-    image = next(i for i in doc["images"] if i["name"] == image_name)
-    view = doc["bufferViews"][image["bufferView"]]
-    old = binary[view.get("byteOffset", 0) : view.get("byteOffset", 0) + view["byteLength"]]
-    width, height = struct.unpack_from(">II", old, 16)
-    new = png(width, height, rgba)
-    doc["bufferViews"].append({"buffer": 0, "byteOffset": len(binary), "byteLength": len(new)})
-    image["bufferView"] = len(doc["bufferViews"]) - 1
-    binary += new + b"\x00" * (-len(new) % 4)
-    doc["buffers"][0]["byteLength"] = len(binary)
-    text = json.dumps(doc).encode()
-    text += b" " * (-len(text) % 4)
-    body = struct.pack("<I", len(text)) + b"JSON" + text + struct.pack("<I", len(binary)) + b"BIN\x00" + bytes(binary)
-    return b"glTF" + struct.pack("<II", 2, 12 + len(body)) + body
 
 
 def texture(game, name):

@@ -171,6 +171,15 @@ pub async fn archive_put(
     let file_name = format!("{archive_stem}.rlb");
     // The libraries the look goes into (none: the put as it always was).
     let (libs, recovered) = put_look::libraries(from, state.game().as_deref(), &upload.model.look)?;
+    // The other models of the folder whose libraries the look goes into.
+    let fields = &upload.model.look;
+    let folder = match (
+        fields.materials.is_none() && fields.textures.is_none(),
+        state.game(),
+    ) {
+        (true, Some(game)) => Some(game.dir().to_path_buf()),
+        _ => None,
+    };
     let metrics = state.metrics();
     let job_metrics = metrics.clone();
     let shown = file_name.clone();
@@ -199,6 +208,9 @@ pub async fn archive_put(
                 (Some(libs), Some((look, notes))) => {
                     let plan =
                         put_look::plan(&look, notes, libs, &upload.archive, &q.entry, &mut report)?;
+                    let shared =
+                        put_look::shared_edits(&plan, libs, folder.as_deref(), &shown, &q.entry);
+                    report.notes.extend(shared);
                     Some((put_look::changed_libraries(&plan, libs), plan.wear))
                 }
                 _ => None,

@@ -21,13 +21,14 @@ use crate::game::LookFields;
 use mshconv_app::game::{wear_sibling, MATERIAL_LIB, TEXTURES_LIB};
 use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
 use mshconv_app::txn::recover_before_reading;
-use mshconv_app::{Format, GameDir};
+use mshconv_app::{ErrorCode, Format, GameDir};
 use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::{Note, Report};
 use std::path::{Path, PathBuf};
 
 /// The libraries the look of a model of format `from` goes into: each given
-/// field, else the folder's file (none there: a new library), or `None` when
+/// field, else the folder's file (none there: 400 `game_dir.no_libraries`,
+/// as the CLI refuses it), or `None` when
 /// there is no look to carry (an `.msh`, or neither a folder nor a field).
 /// The fields on an `.msh` are refused (400 `request.multipart`). The notes
 /// of an interrupted write in the folder, finished before it is read, come
@@ -63,7 +64,11 @@ pub fn libraries(
                 path: PathBuf::from(name),
                 bytes: Some(bytes.to_vec()),
             }),
-            (None, Some(dir)) => Ok(Library::read(dir, name)?),
+            (None, Some(dir)) => match Library::read(dir, name)? {
+                // As the CLI refuses it: most likely the wrong folder.
+                Library { bytes: None, .. } => Err(no_library(dir, name)),
+                found => Ok(found),
+            },
             (None, None) => Ok(Library {
                 path: PathBuf::from(name),
                 bytes: None,
@@ -75,6 +80,20 @@ pub fn libraries(
         textures: library(&fields.textures, TEXTURES_LIB)?,
     };
     Ok((Some(libs), recovered))
+}
+
+/// 400 `game_dir.no_libraries`: the `--game-dir` folder lacks the library
+/// `name` the look goes into (`mshconv convert ... --game-dir` refuses it too).
+fn no_library(dir: &Path, name: &str) -> ApiError {
+    mshconv_app::Error::usage(
+        ErrorCode::GameDirNoLibraries,
+        format!(
+            "the game folder {} has no {name}: the look cannot go back into it; start the service with --game-dir naming the folder that holds the game's Material.lib and Textures.lib, or send the library as the field {}",
+            dir.display(),
+            if name == MATERIAL_LIB { "materials" } else { "textures" },
+        ),
+    )
+    .into()
 }
 
 /// The plan of the `look` an upload brought back (read with its `notes`
@@ -104,6 +123,27 @@ pub fn plan(
         );
     }
     Ok(plan)
+}
+
+/// `look.shared_edit` for each entry `plan` replaces that other models of
+/// the game folder `dir` show (as the CLI says it), the model itself (the
+/// folder's `archive_name`:`entry`, when it is there) left out. Only for
+/// libraries read from the folder: `None` when a field gave one.
+pub fn shared_edits(
+    plan: &LookPlan,
+    libs: &Libraries,
+    dir: Option<&Path>,
+    archive_name: &str,
+    entry: &str,
+) -> Vec<Note> {
+    let Some(dir) = dir else {
+        return Vec::new();
+    };
+    let place = look_import::write::Place::Entry {
+        archive: dir.join(archive_name),
+        name: entry.to_string(),
+    };
+    look_import::advice::shared_edits(plan, libs, dir, &place)
 }
 
 /// The libraries that changed, as files of the answer (the file name the
