@@ -189,7 +189,10 @@ pub async fn archive_put(
             // add=true, is said before any conversion.
             let mut editor = Editor::open(&upload.archive)?;
             editor.placement(&q.entry, q.add, HOW_TO_ADD)?;
-            let converted = model_as_msh(&upload.model, from, &q.entry, &q.options, libs.is_some());
+            // Without libraries the look is still read, to say when it was
+            // edited since the export and so was not written.
+            let brings = mshconv_app::look_import::brings_look(from);
+            let converted = model_as_msh(&upload.model, from, &q.entry, &q.options, brings);
             if from != Format::Msh {
                 let outcome = match &converted {
                     Ok(_) => "ok",
@@ -212,6 +215,10 @@ pub async fn archive_put(
                         put_look::shared_edits(&plan, libs, folder.as_deref(), &shown, &q.entry);
                     report.notes.extend(shared);
                     Some((put_look::changed_libraries(&plan, libs), plan.wear))
+                }
+                (None, Some((look, _))) => {
+                    report.notes.extend(put_look::not_written(&look));
+                    None
                 }
                 _ => None,
             };

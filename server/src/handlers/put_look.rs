@@ -11,7 +11,9 @@
 //! the `--game-dir` folder's (read for the request; the service never writes
 //! into its folder: the changed libraries go into the answer). Without
 //! either, or for an `.msh` (it has no look to bring back), nothing of the
-//! look is done and the answer is what it always was. Before the folder's
+//! look is written and the answer is what it always was, but for
+//! `look.not_written` when the look was edited since its export (the
+//! export's own record says so: [`not_written`]). Before the folder's
 //! libraries are read, an interrupted write there is finished (its notes go
 //! into the answer's).
 
@@ -163,4 +165,15 @@ fn file_name(path: &Path) -> String {
     path.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+/// `look.not_written` for a look brought back without libraries (no
+/// `--game-dir`, no fields) that was edited since its export, by the export's
+/// own record (`mshconv_app::look_import::advice::edited_since_export`).
+pub fn not_written(look: &ImportedLook) -> Option<Note> {
+    let what = look_import::advice::edited_since_export(look)?;
+    Some(look_import::advice::not_written_since_export(
+        &what,
+        "send the game's Material.lib and Textures.lib with the upload (fields materials and textures), or start the service with --game-dir DIR",
+    ))
 }

@@ -15,6 +15,7 @@ use super::write::{wear_file, Place};
 use super::{find_game_dir, plan, unwritten, Action, Change, Libraries, LookPlan};
 use crate::codes::NoteCode;
 use mshconv_convert::imported_look::ImportedLook;
+use mshconv_convert::look::{entry_fingerprint, fingerprint};
 use mshconv_convert::Note;
 use std::borrow::Borrow;
 use std::path::Path;
@@ -180,6 +181,50 @@ pub fn not_written(dir: &Path, what: &str, advice: &dyn GameDirAdvice) -> Note {
     }
 }
 
+/// Without any game folder or library to compare with (the service without
+/// `--game-dir` or library fields): what of `look` differs from its export,
+/// by the export's own record (`extras.msh.exported`): `texture NAME` for a
+/// picture whose fingerprint is not the exported one, `material NAME` for a
+/// recorded MAT0 entry that is not; `None` when all is as exported or
+/// nothing was recorded (an older export, a foreign file).
+pub fn edited_since_export(look: &ImportedLook) -> Option<String> {
+    let mut parts: Vec<String> = Vec::new();
+    for m in look.materials.values() {
+        let Some(exported) = &m.exported else {
+            continue;
+        };
+        if let (Some(base), Some(image)) = (&exported.texture, &m.image) {
+            let part = format!("texture {}", base.name);
+            if fingerprint(&image.pixels) != base.fingerprint && !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
+        if let (Some(base), Some(rec)) = (&exported.mat0, &m.mat0) {
+            let ours = rec
+                .mat0
+                .write()
+                .map(|d| entry_fingerprint(rec.attr1, rec.mat0.version, &d));
+            let part = format!("material {}", rec.name);
+            if ours.as_ref().ok() != Some(base) && !parts.contains(&part) {
+                parts.push(part);
+            }
+        }
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// The `look.not_written` note of a front end with no game folder at all:
+/// the look was edited since the export by `what`
+/// ([`edited_since_export`]); `how` says what writes it.
+pub fn not_written_since_export(what: &str, how: &str) -> Note {
+    Note {
+        code: NoteCode::LookNotWritten.code(),
+        message: format!(
+            "its look was edited since the export ({what}) and was not written (no game folder); {how}"
+        ),
+    }
+}
+
 /// `look.not_written` for one model of a run without a game folder whose
 /// outputs lie in the game folder `dir` (its libraries `libs`, read once for
 /// the run): when writing `look` (the WEAR at its place `existing_wear`)
@@ -241,5 +286,51 @@ mod tests {
         let names: Vec<String> = (1..=10).map(|i| format!("m{i}")).collect();
         assert_eq!(listing(&names[..2]), "m1, m2");
         assert_eq!(listing(&names), "m1, m2, m3, m4, m5, m6, m7, m8 and 2 more");
+    }
+
+    #[test]
+    fn a_picture_unlike_its_export_record_is_an_edit_and_a_foreign_one_is_not() {
+        use mshconv_convert::imported_look::{
+            Exported, ImportedImage, ImportedMaterial, TextureBase,
+        };
+        use mshconv_material::texm::Rgba8Image;
+        let picture = |red: u8| Rgba8Image {
+            width: 1,
+            height: 1,
+            pixels: vec![red, 0, 0, 255],
+        };
+        let material = |exported: Option<Exported>, red: u8| ImportedMaterial {
+            name: Some("BODY".into()),
+            wear_row: None,
+            mat0: None,
+            exported,
+            image: Some(ImportedImage {
+                name: None,
+                pixels: picture(red),
+                texm: None,
+            }),
+            base_color: [1.0; 4],
+        };
+        let record = Some(Exported {
+            mat0: None,
+            texture: Some(TextureBase {
+                name: "TANK_BODY.0".into(),
+                fingerprint: fingerprint(&picture(10)),
+            }),
+        });
+        let look = |m: ImportedMaterial| ImportedLook {
+            materials: [(0, m)].into_iter().collect(),
+            ..ImportedLook::default()
+        };
+        assert_eq!(
+            edited_since_export(&look(material(record.clone(), 10))),
+            None
+        );
+        assert_eq!(
+            edited_since_export(&look(material(record, 11))).as_deref(),
+            Some("texture TANK_BODY.0")
+        );
+        // Without a record (an older export, a foreign file): nothing to say.
+        assert_eq!(edited_since_export(&look(material(None, 11))), None);
     }
 }

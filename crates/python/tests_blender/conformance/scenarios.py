@@ -103,10 +103,6 @@ SCENARIOS = [
         put=dict(path=TANK, entry="TANK.MSH"),
         game_dir=None,
         expect=dict(error=None, codes=["import.original_kept", "look.not_written"], changed=[], checks=[]),
-        xfail=dict(
-            service="the service without --game-dir has no game folder to compare the look with: "
-            "it does not say look.not_written (the CLI finds the folder beside the archive)"
-        ),
     ),
     dict(
         id="repaint_setting",
