@@ -146,6 +146,8 @@ pub enum Code {
     ImportMorphTargetsDropped,
     /// `import.morph_weights_applied`: the default morph weights (mesh or node weights) shape … primitives: applied to their positions (and normals where the targets have them), a
     ImportMorphWeightsApplied,
+    /// `import.node_hidden`: … nodes hidden by KHR_node_visibility (visible: false, or under a hidden node) hold meshes that were left out: …
+    ImportNodeHidden,
     /// `import.nodes_reordered`: nodes were reordered so that every parent comes before its children
     ImportNodesReordered,
     /// `import.normals_computed`: vertex normals were missing on … meshes and were computed from the faces
@@ -176,6 +178,8 @@ pub enum Code {
     ImportTextureTransformBaked,
     /// `import.texture_without_image`: texture(s) … have no image (no source, no image extension): materials use no texture there
     ImportTextureWithoutImage,
+    /// `import.unused_ignored`: … objects nothing uses hold values the importer cannot read and were ignored: …
+    ImportUnusedIgnored,
     /// `import.uv_set`: the base colour texture reads TEXCOORD_… on … primitives: that set (with its texture transform) became their UVs (Res5)
     ImportUvSet,
     /// `import.uvs_clamped`: … pieces of texture coordinates span more than Res5's 64 repeats and were clamped to -32..+32: split them or scale their UVs down
@@ -353,6 +357,7 @@ impl Code {
         Code::ImportMaterialAssigned,
         Code::ImportMorphTargetsDropped,
         Code::ImportMorphWeightsApplied,
+        Code::ImportNodeHidden,
         Code::ImportNodesReordered,
         Code::ImportNormalsComputed,
         Code::ImportOriginalEdited,
@@ -368,6 +373,7 @@ impl Code {
         Code::ImportTerrainEdited,
         Code::ImportTextureTransformBaked,
         Code::ImportTextureWithoutImage,
+        Code::ImportUnusedIgnored,
         Code::ImportUvSet,
         Code::ImportUvsClamped,
         Code::ImportUvsShifted,
@@ -494,6 +500,7 @@ impl Code {
             Code::ImportMaterialAssigned => "import.material_assigned",
             Code::ImportMorphTargetsDropped => "import.morph_targets_dropped",
             Code::ImportMorphWeightsApplied => "import.morph_weights_applied",
+            Code::ImportNodeHidden => "import.node_hidden",
             Code::ImportNodesReordered => "import.nodes_reordered",
             Code::ImportNormalsComputed => "import.normals_computed",
             Code::ImportOriginalEdited => "import.original_edited",
@@ -509,6 +516,7 @@ impl Code {
             Code::ImportTerrainEdited => "import.terrain_edited",
             Code::ImportTextureTransformBaked => "import.texture_transform_baked",
             Code::ImportTextureWithoutImage => "import.texture_without_image",
+            Code::ImportUnusedIgnored => "import.unused_ignored",
             Code::ImportUvSet => "import.uv_set",
             Code::ImportUvsClamped => "import.uvs_clamped",
             Code::ImportUvsShifted => "import.uvs_shifted",

@@ -273,9 +273,18 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
             None => (None, None, None),
         };
         let pbr = m.pbr_metallic_roughness();
-        let image = match pbr.base_color_texture() {
-            Some(info) => {
-                let source = info.texture().source();
+        // A spec-gloss material's base colour is its diffuse texture and factor.
+        let diffuse = m.index().and_then(|i| src.extensions.diffuse(i));
+        let (texture, base_color) = match diffuse {
+            Some((texture, factor)) => (texture.and_then(|t| doc.textures().nth(t)), factor),
+            None => (
+                pbr.base_color_texture().map(|info| info.texture()),
+                pbr.base_color_factor(),
+            ),
+        };
+        let image = match texture {
+            Some(texture) => {
+                let source = texture.source();
                 let i = source.index();
                 if let std::collections::btree_map::Entry::Vacant(slot) = decoded.entry(i) {
                     // An image that is not there or does not decode (KTX2, a
@@ -310,7 +319,7 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
                 mat0,
                 exported,
                 image,
-                base_color: pbr.base_color_factor(),
+                base_color,
             },
         );
     }

@@ -19,6 +19,8 @@ mod morph;
 pub(super) struct MeshNotes {
     /// Per mesh (its name, cut to 64 characters), primitives that are not triangles.
     skipped: BTreeMap<String, usize>,
+    /// Per mesh (named as in `skipped`), primitives without `POSITION`.
+    no_positions: BTreeMap<String, usize>,
     /// Batches placed under a zero scale.
     degenerate: usize,
     /// Primitives shaped by their morph targets' default weights.
@@ -47,6 +49,18 @@ impl MeshNotes {
                     "{total} primitives that are not triangles (points or lines) were left out (only triangles are models), of mesh {}{}",
                     names.join(", "),
                     if more > 0 { format!(" and {more} more") } else { String::new() }
+                ),
+            );
+        }
+        if !self.no_positions.is_empty() {
+            let total: usize = self.no_positions.values().sum();
+            let names: Vec<String> = self.no_positions.keys().map(|n| format!("{n:?}")).collect();
+            report.note(
+                Code::ImportPrimitiveSkipped.code(),
+                format!(
+                    "{total} primitives without POSITION were left out (they draw nothing), of {} meshes: {}",
+                    names.len(),
+                    crate::report::few(&names)
                 ),
             );
         }
@@ -218,6 +232,10 @@ impl<'m> MeshReader<'m> {
             return Ok(None);
         }
         let Some(pa) = prim.get(&gltf::Semantic::Positions) else {
+            *notes
+                .no_positions
+                .entry(self.mesh_name.clone())
+                .or_default() += 1;
             return Ok(None);
         };
         let mut positions: Vec<[f32; 3]> = src.floats::<3>(&pa)?;
@@ -325,7 +343,12 @@ impl<'m> MeshReader<'m> {
             positions,
             normals,
             uv0,
-            uv1: uv(1)?,
+            // Res15 is the source's TEXCOORD_1 as it is: a texture transform
+            // belongs to the base colour's set only (Res5).
+            uv1: match prim.get(&gltf::Semantic::TexCoords(1)) {
+                Some(a) => Some(src.floats::<2>(&a)?),
+                None => None,
+            },
             colors,
             triangles,
             fields,

@@ -24,6 +24,7 @@ pub(crate) mod read;
 mod recognise;
 mod skin;
 mod terrain;
+mod unused;
 
 pub use read::Resolver;
 
