@@ -30,6 +30,11 @@ impl Report {
     }
 }
 
+/// `n` and the noun, singular for one (`1 mesh`, `2 meshes`).
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// How many examples a note names before "and N more".
 pub const EXAMPLES: usize = 3;
 
@@ -45,7 +50,7 @@ pub fn few(items: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::few;
+    use super::{counted, few};
 
     #[test]
     fn few_names_three_then_counts_the_rest() {
@@ -53,5 +58,7 @@ mod tests {
         assert_eq!(few(&list(0)), "");
         assert_eq!(few(&list(3)), "n1, n2, n3");
         assert_eq!(few(&list(5)), "n1, n2, n3 and 2 more");
+        assert_eq!(counted(1, "mesh", "meshes"), "1 mesh");
+        assert_eq!(counted(0, "mesh", "meshes"), "0 meshes");
     }
 }

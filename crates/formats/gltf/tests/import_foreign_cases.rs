@@ -278,7 +278,7 @@ fn objects_nothing_uses_are_ignored_with_a_note() {
         let notes = common::notes(&report, "import.unused_ignored");
         assert_eq!(
             notes,
-            [format!("1 objects nothing uses hold values outside the glTF lists (the Khronos validator warns of them) and were ignored: {pointer}")],
+            [format!("1 object nothing uses holds values outside the glTF lists (the Khronos validator warns of them), ignored: {pointer}")],
             "{name}"
         );
     }
@@ -415,6 +415,16 @@ fn a_spec_gloss_diffuse_texture_is_the_base_colour() {
         )
     );
     assert_eq!(m.base_color, [0.5, 0.25, 1.0, 1.0]);
+    let dropped: Vec<&str> = look
+        .notes
+        .iter()
+        .filter(|n| n.code == "look.base_color_dropped")
+        .map(|n| n.message.as_str())
+        .collect();
+    assert_eq!(
+        dropped,
+        ["1 material has a base colour factor other than white: the game's materials do not hold one, so it was dropped (the texture, if any, is kept as it is): \"mat3\" (0.5, 0.25, 1, 1)"]
+    );
 }
 
 #[test]
@@ -591,4 +601,48 @@ fn a_rotation_animated_under_a_mirror_turns_the_way_the_file_says() {
             "parent scale {scale:?}: {worst} of the diagonal"
         );
     }
+}
+
+// ---------------------------------------------------------------- notes that count what a user counts
+
+#[test]
+fn notes_count_meshes_nodes_and_materials_and_name_a_few() {
+    // One mesh of two primitives (no normals, no UVs) on twelve nodes, each
+    // primitive with its own of five materials none of which has an MSH index.
+    let nodes: Vec<(String, [f32; 3], Option<usize>)> = (0..12)
+        .map(|k| (format!("n{k}"), [k as f32 * 2.0, 0.0, 0.0], None))
+        .collect();
+    let nodes: Vec<(&str, [f32; 3], Option<usize>)> =
+        nodes.iter().map(|(n, t, p)| (n.as_str(), *t, *p)).collect();
+    let (mut doc, d) = quads(&nodes);
+    let prim = doc["meshes"][0]["primitives"][0].clone();
+    doc["meshes"][0]["primitives"] = json!([prim.clone(), prim]);
+    doc["meshes"][0]["primitives"][0]["material"] = json!(0);
+    doc["meshes"][0]["primitives"][1]["material"] = json!(4);
+    doc["materials"] = json!([{"name": "Steel"}, {"name": "Paint"}, {"name": "Glass"}, {"name": "Rubber"}, {"name": "Chrome"}]);
+    let file = d.finish(doc);
+    validator_clean(&[("counts", &file)]);
+    let (msh, report) = import(&file).unwrap();
+    assert_eq!(corners(&msh).len(), 12 * 2 * 6);
+    let one = |code: &str| {
+        let notes = common::notes(&report, code);
+        assert_eq!(notes.len(), 1, "{code}: {notes:?}");
+        notes[0].to_string()
+    };
+    assert_eq!(
+        one("import.normals_computed"),
+        "vertex normals were missing on 1 mesh and were computed from the faces: \"quad\""
+    );
+    assert_eq!(
+        one("import.uvs_zero"),
+        "1 mesh has no texture coordinates; they were set to 0: \"quad\""
+    );
+    assert_eq!(
+        one("import.material_assigned"),
+        "5 materials have no MSH index (no `mat<k>` name, no extras); each gets the lowest free index: \"Steel\" gets 0, \"Paint\" gets 1, \"Glass\" gets 2 and 2 more"
+    );
+    assert!(
+        report.notes.iter().all(|n| n.message.len() < 300),
+        "{report:?}"
+    );
 }

@@ -405,8 +405,8 @@ fn note_hidden(items: &[Item<'_>], report: &mut Report) {
     report.note(
         Code::ImportNodeHidden.code(),
         format!(
-            "{} nodes hidden by KHR_node_visibility (visible: false, or under a hidden node) hold meshes that were left out: {}",
-            hidden.len(),
+            "{} hidden by KHR_node_visibility (visible: false, or under a hidden node): their meshes were left out: {}",
+            crate::report::counted(hidden.len(), "node", "nodes"),
             crate::report::few(&hidden)
         ),
     );
@@ -658,7 +658,11 @@ fn animation(
     if !merged.is_empty() {
         report.note(
             Code::ImportAnimationsMerged.code(),
-            format!("{} groups of animations animate different nodes and play together (Blender writes one animation per object): {}", merged.len(), merged.join(", ")),
+            format!(
+                "{} of animations animate different nodes and play together (Blender writes one animation per object): {}",
+                crate::report::counted(merged.len(), "group", "groups"),
+                crate::report::few(&merged)
+            ),
         );
     }
     if !scaled.is_empty() {
@@ -674,9 +678,9 @@ fn animation(
         report.note(
             crate::clips::NO_TRACK,
             format!(
-                "{} animations move no node and were left out of the timeline: {}",
-                still.len(),
-                still.join(", ")
+                "{} no node and were left out of the timeline: {}",
+                crate::report::counted(still.len(), "animation moves", "animations move"),
+                crate::report::few(&still)
             ),
         );
     }

@@ -240,7 +240,12 @@ pub(crate) fn ignore(root: &mut gltf_json::Root, extensions: &Extensions, notes:
     notes.push((
         Code::ImportUnusedIgnored.code(),
         format!(
-            "{objects} objects nothing uses hold values outside the glTF lists (the Khronos validator warns of them) and were ignored: {}",
+            "{} values outside the glTF lists (the Khronos validator warns of them), ignored: {}",
+            crate::report::counted(
+                objects,
+                "object nothing uses holds",
+                "objects nothing uses hold"
+            ),
             crate::report::few(&pointers)
         ),
     ));
