@@ -164,6 +164,8 @@ pub enum Code {
     ImportRebuilt,
     /// `import.scale_animation_ignored`: scale animation ignored on … nodes: MSH nodes cannot hold it
     ImportScaleAnimationIgnored,
+    /// `import.scale_sheared`: … rotations are animated under a non-uniformly scaled node, which rigid MSH nodes cannot show exactly: …; largest position error … over the animation (…)
+    ImportScaleSheared,
     /// `import.scale_baked`: node scale was baked into the geometry (MSH nodes have no scale)
     ImportScaleBaked,
     /// `import.skin_blended`: the largest position error of blended weights
@@ -369,6 +371,7 @@ impl Code {
         Code::ImportRebuilt,
         Code::ImportScaleAnimationIgnored,
         Code::ImportScaleBaked,
+        Code::ImportScaleSheared,
         Code::ImportSkinBlended,
         Code::ImportSkinRigid,
         Code::ImportSkinUnused,
@@ -513,6 +516,7 @@ impl Code {
             Code::ImportRebuilt => "import.rebuilt",
             Code::ImportScaleAnimationIgnored => "import.scale_animation_ignored",
             Code::ImportScaleBaked => "import.scale_baked",
+            Code::ImportScaleSheared => "import.scale_sheared",
             Code::ImportSkinBlended => "import.skin_blended",
             Code::ImportSkinRigid => "import.skin_rigid",
             Code::ImportSkinUnused => "import.skin_unused",

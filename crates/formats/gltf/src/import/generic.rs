@@ -21,6 +21,7 @@ use gltf::animation::{Interpolation, Property};
 use std::collections::{BTreeMap, HashMap};
 
 mod instancing;
+mod nonuniform;
 
 fn unsupported(code: &str, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Unsupported, code, message)
@@ -520,6 +521,7 @@ fn animation(
     let mut merged = Vec::new();
     let mut still = Vec::new();
     let mut mends = super::clips::Mends::default();
+    let mut sheared = nonuniform::Sheared::default();
     for (g, group) in groups.iter().enumerate() {
         let mut curves: HashMap<(usize, u8), Curve> = HashMap::new();
         let mut duration = 0f32;
@@ -646,6 +648,7 @@ fn animation(
                 });
             }
         }
+        sheared.measure(items, nodes, &curves, frames, fps, axes);
         laid.push(Clip {
             name: names[g].clone(),
             first: offset,
@@ -685,6 +688,7 @@ fn animation(
         );
     }
     mends.report(report);
+    sheared.report(report);
     if clips.len() > 1 && placed.is_none() {
         report.note(
             Code::ImportClips.code(),
