@@ -426,8 +426,8 @@ impl<'s, 'r> Builder<'s, 'r> {
             r.note(
                 Code::ImportNormalsComputed.code(),
                 format!(
-                    "vertex normals were missing on {} meshes and were computed from the faces",
-                    self.computed_normals
+                    "vertex normals were missing on {} and were computed from the faces",
+                    crate::report::counted(self.computed_normals, "mesh part", "mesh parts")
                 ),
             );
         }
@@ -435,8 +435,8 @@ impl<'s, 'r> Builder<'s, 'r> {
             r.note(
                 Code::ImportUvsZero.code(),
                 format!(
-                    "{} meshes have no texture coordinates; they were set to 0",
-                    self.zero_uvs
+                    "{} no texture coordinates; they were set to 0",
+                    crate::report::counted(self.zero_uvs, "mesh part has", "mesh parts have")
                 ),
             );
         }
@@ -444,8 +444,9 @@ impl<'s, 'r> Builder<'s, 'r> {
             r.note(
                 Code::ImportBatchSplit.code(),
                 format!(
-                    "{} meshes were split into {} batches in all to fit u16 indices",
-                    self.split.0, self.split.1
+                    "{} split into {} batches in all to fit u16 indices",
+                    crate::report::counted(self.split.0, "mesh part was", "mesh parts were"),
+                    self.split.1
                 ),
             );
         }

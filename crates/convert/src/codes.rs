@@ -118,7 +118,7 @@ pub enum Code {
     ImageUnsupported,
     /// `import.animations_merged`: … groups of animations animate different nodes and play together (Blender writes one animation per object): …
     ImportAnimationsMerged,
-    /// `import.batch_split`: … meshes were split into … batches in all to fit u16 indices
+    /// `import.batch_split`: … mesh parts were split into … batches in all to fit u16 indices
     ImportBatchSplit,
     /// `import.cameras_ignored`: cameras are not part of a model and were left out
     ImportCamerasIgnored,
@@ -140,15 +140,17 @@ pub enum Code {
     ImportInvalidResult,
     /// `import.keys_reduced`: … of … samples in all were reduced to … keys (linear interpolation and short-arc slerp within … units and … per quaternion component at ever
     ImportKeysReduced,
-    /// `import.material_assigned`: material … has no MSH index; it gets index …
+    /// `import.material_assigned`: … materials have no MSH index; each gets the lowest free index: "name" gets k, … and N more
     ImportMaterialAssigned,
     /// `import.morph_targets_dropped`: morph targets left out
     ImportMorphTargetsDropped,
     /// `import.morph_weights_applied`: the default morph weights (mesh or node weights) shape … primitives: applied to their positions (and normals where the targets have them), a
     ImportMorphWeightsApplied,
+    /// `import.node_hidden`: … nodes hidden by KHR_node_visibility (visible: false, or under a hidden node): their meshes were left out: …
+    ImportNodeHidden,
     /// `import.nodes_reordered`: nodes were reordered so that every parent comes before its children
     ImportNodesReordered,
-    /// `import.normals_computed`: vertex normals were missing on … meshes and were computed from the faces
+    /// `import.normals_computed`: vertex normals were missing on … meshes (glTF) or mesh parts (OBJ) and were computed from the faces
     ImportNormalsComputed,
     /// `import.original_edited`: the file is the model mshconv exported, edited: … written again, every other table kept as it was
     ImportOriginalEdited,
@@ -162,6 +164,8 @@ pub enum Code {
     ImportRebuilt,
     /// `import.scale_animation_ignored`: scale animation ignored on … nodes: MSH nodes cannot hold it
     ImportScaleAnimationIgnored,
+    /// `import.scale_sheared`: … rotations are animated under a non-uniformly scaled node, which rigid MSH nodes cannot show exactly: …; largest position error … over the animation (…)
+    ImportScaleSheared,
     /// `import.scale_baked`: node scale was baked into the geometry (MSH nodes have no scale)
     ImportScaleBaked,
     /// `import.skin_blended`: the largest position error of blended weights
@@ -176,6 +180,8 @@ pub enum Code {
     ImportTextureTransformBaked,
     /// `import.texture_without_image`: texture(s) … have no image (no source, no image extension): materials use no texture there
     ImportTextureWithoutImage,
+    /// `import.unused_ignored`: … objects nothing uses hold values outside the glTF lists (the Khronos validator warns of them), ignored: …
+    ImportUnusedIgnored,
     /// `import.uv_set`: the base colour texture reads TEXCOORD_… on … primitives: that set (with its texture transform) became their UVs (Res5)
     ImportUvSet,
     /// `import.uvs_clamped`: … pieces of texture coordinates span more than Res5's 64 repeats and were clamped to -32..+32: split them or scale their UVs down
@@ -184,6 +190,8 @@ pub enum Code {
     ImportUvsShifted,
     /// `import.uvs_zero`: … meshes have no texture coordinates; they were set to 0
     ImportUvsZero,
+    /// `look.base_color_dropped`: … materials have a base colour factor other than white: the game's materials do not hold one, so it was dropped: …
+    LookBaseColorDropped,
     /// `look.image_unreadable`: an image of the glTF does not read: its material comes back without it
     LookImageUnreadable,
     /// `look.missing_image`: …: the image is not available (give it beside the .obj, by a plain file name)
@@ -353,6 +361,7 @@ impl Code {
         Code::ImportMaterialAssigned,
         Code::ImportMorphTargetsDropped,
         Code::ImportMorphWeightsApplied,
+        Code::ImportNodeHidden,
         Code::ImportNodesReordered,
         Code::ImportNormalsComputed,
         Code::ImportOriginalEdited,
@@ -362,16 +371,19 @@ impl Code {
         Code::ImportRebuilt,
         Code::ImportScaleAnimationIgnored,
         Code::ImportScaleBaked,
+        Code::ImportScaleSheared,
         Code::ImportSkinBlended,
         Code::ImportSkinRigid,
         Code::ImportSkinUnused,
         Code::ImportTerrainEdited,
         Code::ImportTextureTransformBaked,
         Code::ImportTextureWithoutImage,
+        Code::ImportUnusedIgnored,
         Code::ImportUvSet,
         Code::ImportUvsClamped,
         Code::ImportUvsShifted,
         Code::ImportUvsZero,
+        Code::LookBaseColorDropped,
         Code::LookImageUnreadable,
         Code::LookMissingImage,
         Code::LookObjFallbackKept,
@@ -494,6 +506,7 @@ impl Code {
             Code::ImportMaterialAssigned => "import.material_assigned",
             Code::ImportMorphTargetsDropped => "import.morph_targets_dropped",
             Code::ImportMorphWeightsApplied => "import.morph_weights_applied",
+            Code::ImportNodeHidden => "import.node_hidden",
             Code::ImportNodesReordered => "import.nodes_reordered",
             Code::ImportNormalsComputed => "import.normals_computed",
             Code::ImportOriginalEdited => "import.original_edited",
@@ -503,16 +516,19 @@ impl Code {
             Code::ImportRebuilt => "import.rebuilt",
             Code::ImportScaleAnimationIgnored => "import.scale_animation_ignored",
             Code::ImportScaleBaked => "import.scale_baked",
+            Code::ImportScaleSheared => "import.scale_sheared",
             Code::ImportSkinBlended => "import.skin_blended",
             Code::ImportSkinRigid => "import.skin_rigid",
             Code::ImportSkinUnused => "import.skin_unused",
             Code::ImportTerrainEdited => "import.terrain_edited",
             Code::ImportTextureTransformBaked => "import.texture_transform_baked",
             Code::ImportTextureWithoutImage => "import.texture_without_image",
+            Code::ImportUnusedIgnored => "import.unused_ignored",
             Code::ImportUvSet => "import.uv_set",
             Code::ImportUvsClamped => "import.uvs_clamped",
             Code::ImportUvsShifted => "import.uvs_shifted",
             Code::ImportUvsZero => "import.uvs_zero",
+            Code::LookBaseColorDropped => "look.base_color_dropped",
             Code::LookImageUnreadable => "look.image_unreadable",
             Code::LookMissingImage => "look.missing_image",
             Code::LookObjFallbackKept => "look.obj_fallback_kept",

@@ -29,3 +29,36 @@ impl Report {
         self.notes.iter().any(|n| n.code == code)
     }
 }
+
+/// `n` and the noun, singular for one (`1 mesh`, `2 meshes`).
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// How many examples a note names before "and N more".
+pub const EXAMPLES: usize = 3;
+
+/// The first [`EXAMPLES`] of `items`, comma-separated, then "and N more"
+/// for the rest: what a note names without repeating a long list.
+pub fn few(items: &[String]) -> String {
+    let shown = items[..items.len().min(EXAMPLES)].join(", ");
+    match items.len().saturating_sub(EXAMPLES) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{counted, few};
+
+    #[test]
+    fn few_names_three_then_counts_the_rest() {
+        let list = |n: usize| (1..=n).map(|i| format!("n{i}")).collect::<Vec<_>>();
+        assert_eq!(few(&list(0)), "");
+        assert_eq!(few(&list(3)), "n1, n2, n3");
+        assert_eq!(few(&list(5)), "n1, n2, n3 and 2 more");
+        assert_eq!(counted(1, "mesh", "meshes"), "1 mesh");
+        assert_eq!(counted(0, "mesh", "meshes"), "0 meshes");
+    }
+}

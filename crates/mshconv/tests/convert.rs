@@ -343,3 +343,52 @@ fn an_entry_named_with_entry_needs_no_from() {
     let glb = std::fs::read(dir.path().join("dome.glb")).unwrap();
     assert!(glb.starts_with(b"glTF"));
 }
+
+#[test]
+fn a_foreign_gltf_with_a_hidden_node_and_an_unused_odd_sampler_converts_with_notes() {
+    // Issue 42: a node hidden by KHR_node_visibility is not drawn, and a
+    // sampler nothing uses with a filter outside the list no longer refuses
+    // the file; each says so on stderr.
+    use base64::Engine as _;
+    let quad: Vec<u8> = [0f32, 0., 0., 1., 0., 0., 1., 1., 0., 0., 1., 0.]
+        .iter()
+        .flat_map(|f| f.to_le_bytes())
+        .collect();
+    let doc = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["KHR_node_visibility"],
+        "scenes": [{"nodes": [0, 1]}],
+        "nodes": [
+            {"name": "shown", "mesh": 0},
+            {"name": "ghost", "mesh": 0, "translation": [2, 0, 0],
+             "extensions": {"KHR_node_visibility": {"visible": false}}}
+        ],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "mode": 6}]}],
+        "samplers": [{"magFilter": 1234}],
+        "buffers": [{"byteLength": 48, "uri": format!("data:application/octet-stream;base64,{}",
+            base64::engine::general_purpose::STANDARD.encode(&quad))}],
+        "bufferViews": [{"buffer": 0, "byteLength": 48}],
+        "accessors": [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+            "min": [0, 0, 0], "max": [1, 1, 0]}]
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("foreign.gltf");
+    std::fs::write(&input, serde_json::to_vec(&doc).unwrap()).unwrap();
+    let out = dir.path().join("foreign.msh");
+    let o = bin().arg("convert").arg(&input).arg(&out).output().unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("note[import.node_hidden]: 1 node hidden by KHR_node_visibility"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("note[import.unused_ignored]: 1 object nothing uses holds")
+            && stderr.contains("/samplers/0/magFilter"),
+        "{stderr}"
+    );
+    // Two triangles drawn (the shown fan), not four.
+    let msh = std::fs::read(&out).unwrap();
+    let view = msh::open(&msh, msh::Mode::Strict).unwrap().view;
+    assert_eq!(view.indices.len(), 6, "only the shown node's triangles");
+}

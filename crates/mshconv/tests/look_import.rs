@@ -245,16 +245,48 @@ fn an_edited_texture_is_reencoded_in_its_format_after_a_backup() {
     );
 }
 
-#[test]
-fn a_new_material_and_image_become_new_library_entries() {
+/// A temporary folder with a copy of the game folder (`work`) and the
+/// tank's `.gltf` export (in `export`).
+fn tank_beside_a_game_copy() -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let work = tmp.path().join("work");
     copy_game(&work);
     let gltf = tank_gltf(&tmp.path().join("export"));
+    (tmp, work, gltf)
+}
+
+/// The document of `gltf` with `image` added as a PNG beside it (file
+/// `<name>.png`, image name `name`) and a texture of it; the texture's index
+/// and the position of the material of MSH index 1.
+fn with_new_texture(
+    gltf: &Path,
+    name: &str,
+    image: &Rgba8Image,
+) -> (serde_json::Value, usize, usize) {
+    let mut json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(gltf).unwrap()).unwrap();
+    write_png(&gltf.with_file_name(format!("{name}.png")), image);
+    let images = json["images"].as_array_mut().unwrap();
+    let uri = format!("{}.png", name.replace(' ', "%20"));
+    images.push(serde_json::json!({ "uri": uri, "name": name }));
+    let image = images.len() - 1;
+    let textures = json["textures"].as_array_mut().unwrap();
+    textures.push(serde_json::json!({ "source": image, "sampler": 0 }));
+    let texture = textures.len() - 1;
+    let k = json["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|m| m["extras"]["msh"]["material"] == 1)
+        .unwrap();
+    (json, texture, k)
+}
+
+#[test]
+fn a_new_material_and_image_become_new_library_entries() {
+    let (tmp, work, gltf) = tank_beside_a_game_copy();
     // Material 1 made a new one, as a modeller would: no extras, a new name,
     // a new image of 100 x 40 with some see-through pixels.
-    let mut json: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&gltf).unwrap()).unwrap();
     let rust = Rgba8Image {
         width: 100,
         height: 40,
@@ -262,19 +294,8 @@ fn a_new_material_and_image_become_new_library_entries() {
             .flat_map(|i| [(i % 251) as u8, 90, 30, if i % 7 == 0 { 128 } else { 255 }])
             .collect(),
     };
-    write_png(&gltf.with_file_name("rust paint.png"), &rust);
-    let images = json["images"].as_array_mut().unwrap();
-    images.push(serde_json::json!({ "uri": "rust%20paint.png", "name": "rust paint" }));
-    let image = images.len() - 1;
-    let textures = json["textures"].as_array_mut().unwrap();
-    textures.push(serde_json::json!({ "source": image, "sampler": 0 }));
-    let texture = textures.len() - 1;
-    let materials = json["materials"].as_array_mut().unwrap();
-    let k = materials
-        .iter()
-        .position(|m| m["extras"]["msh"]["material"] == 1)
-        .unwrap();
-    let m = &mut materials[k];
+    let (mut json, texture, k) = with_new_texture(&gltf, "rust paint", &rust);
+    let m = &mut json["materials"][k];
     m["name"] = "Rusty hull plates".into();
     m.as_object_mut().unwrap().remove("extras");
     m["pbrMetallicRoughness"]["baseColorTexture"] = serde_json::json!({ "index": texture });
@@ -357,6 +378,69 @@ fn a_new_material_and_image_become_new_library_entries() {
         os("--game-dir"),
         work.as_os_str(),
     ]);
+}
+
+#[test]
+fn a_spec_gloss_diffuse_texture_comes_back_as_the_material_texture() {
+    // Issue 42: a KHR_materials_pbrSpecularGlossiness material's diffuse
+    // texture is its base colour; before, it "had no texture" and the part
+    // showed another material's texture once exported back.
+    let (_tmp, work, gltf) = tank_beside_a_game_copy();
+    let paint = Rgba8Image {
+        width: 64,
+        height: 32,
+        pixels: (0..2048u32)
+            .flat_map(|i| [(i % 251) as u8, 40, 200, 255])
+            .collect(),
+    };
+    let (mut json, texture, k) = with_new_texture(&gltf, "diffuse", &paint);
+    let m = json["materials"][k].as_object_mut().unwrap();
+    m.remove("extras");
+    m.remove("pbrMetallicRoughness");
+    m.insert("name".into(), "Spec gloss hull".into());
+    m.insert(
+        "extensions".into(),
+        serde_json::json!({"KHR_materials_pbrSpecularGlossiness": {
+            "diffuseTexture": {"index": texture},
+            "diffuseFactor": [0.5, 0.5, 0.5, 1.0]
+        }}),
+    );
+    let used = json
+        .as_object_mut()
+        .unwrap()
+        .entry("extensionsUsed")
+        .or_insert(serde_json::json!([]));
+    used.as_array_mut()
+        .unwrap()
+        .push("KHR_materials_pbrSpecularGlossiness".into());
+    std::fs::write(&gltf, serde_json::to_vec(&json).unwrap()).unwrap();
+
+    let out = work.join("models/glossy.msh");
+    let run = mshconv(&[
+        os("convert"),
+        gltf.as_os_str(),
+        out.as_os_str(),
+        os("--game-dir"),
+        work.as_os_str(),
+    ]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("KHR_materials_pbrSpecularGlossiness: the diffuse texture and factor were read as the base colour"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("note[look.base_color_dropped]: 1 material has"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("has no texture"), "{stderr}");
+    let materials = std::fs::read(work.join("Material.lib")).unwrap();
+    let m = mat0(&materials, "Spec_gloss_hull").expect("the new MAT0");
+    assert_eq!(m.texture(), Some(&b"diffuse"[..]));
+    let t = texm(
+        &std::fs::read(work.join("Textures.lib")).unwrap(),
+        "diffuse",
+    );
+    assert_eq!((t.width, t.height), (64, 32));
 }
 
 /// The WEAR row names of a model's WEAR file or archive entry.

@@ -229,28 +229,30 @@ fn gltf_world(bytes: &[u8], times: &[f64]) -> Vec<BTreeMap<String, M34>> {
 // ---------------------------------------------------------------- checks
 
 /// The MSH index each material name got: `mat<k>` is k, every other name the
-/// index its `import.material_assigned` note gives.
+/// index the `import.material_assigned` note gives (one note, each material
+/// as `"name" gets k`; the files here have at most three such materials, all
+/// named).
 fn material_map(report: &Report) -> BTreeMap<String, u16> {
     let mut map = BTreeMap::new();
-    for n in report
+    let notes: Vec<&str> = report
         .notes
         .iter()
         .filter(|n| n.code == "import.material_assigned")
-    {
-        let name = n
-            .message
-            .split('"')
-            .nth(1)
-            .expect("the note quotes the material")
-            .to_string();
-        let index: u16 = n
-            .message
-            .rsplit(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .expect("the note ends with the index");
-        assert!(map.insert(name, index).is_none(), "{}", n.message);
+        .map(|n| n.message.as_str())
+        .collect();
+    assert!(notes.len() <= 1, "one note for all materials: {notes:?}");
+    for message in notes {
+        assert!(!message.contains(" more"), "{message}");
+        let list = message
+            .split_once("index: ")
+            .expect("the note lists them")
+            .1;
+        for entry in list.split(", ") {
+            let (name, index) = entry.rsplit_once(" gets ").expect("\"name\" gets k");
+            let name = name.trim_matches('"').to_string();
+            let index: u16 = index.parse().expect("the entry ends with the index");
+            assert!(map.insert(name, index).is_none(), "{message}");
+        }
     }
     map
 }

@@ -1,8 +1,9 @@
 //! The extension objects the importer reads itself (`gltf-json` keeps no
 //! unknown extension data): `EXT_meshopt_compression` on buffer views and
 //! buffers, `KHR_draco_mesh_compression` on primitives, `KHR_texture_transform`
-//! on each material's base colour texture, and `EXT_mesh_gpu_instancing` on
-//! nodes. Read in one pass over the JSON that skips everything else.
+//! on each material's base colour texture (`baseColorTexture`, or the
+//! diffuse texture of `KHR_materials_pbrSpecularGlossiness`), and `EXT_mesh_gpu_instancing` and
+//! `KHR_node_visibility` on nodes. Read in one pass over the JSON that skips everything else.
 
 use super::meshopt::Compressed;
 use crate::codes::Code;
@@ -26,6 +27,22 @@ pub(crate) struct Extensions {
 struct NodeExtensions {
     #[serde(rename = "EXT_mesh_gpu_instancing")]
     instancing: Option<Instancing>,
+    #[serde(rename = "KHR_node_visibility")]
+    visibility: Option<Visibility>,
+}
+
+/// A node's `KHR_node_visibility` object.
+#[derive(Debug, Deserialize)]
+#[serde(default)]
+struct Visibility {
+    /// Whether the node and its descendants are drawn.
+    visible: bool,
+}
+
+impl Default for Visibility {
+    fn default() -> Self {
+        Visibility { visible: true }
+    }
 }
 
 /// A node's `EXT_mesh_gpu_instancing` object.
@@ -92,6 +109,25 @@ struct Fallback {
 struct Material {
     #[serde(rename = "pbrMetallicRoughness")]
     pbr: Option<Pbr>,
+    extensions: Option<MaterialExtensions>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct MaterialExtensions {
+    #[serde(rename = "KHR_materials_pbrSpecularGlossiness")]
+    spec_gloss: Option<SpecGloss>,
+}
+
+/// A material's `KHR_materials_pbrSpecularGlossiness` object: its diffuse
+/// texture and factor are the base colour a viewer that knows it shows.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct SpecGloss {
+    #[serde(rename = "diffuseTexture")]
+    diffuse: Option<TextureInfo>,
+    #[serde(rename = "diffuseFactor")]
+    factor: Option<[f32; 4]>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -104,6 +140,7 @@ struct Pbr {
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct TextureInfo {
+    index: Option<usize>,
     #[serde(rename = "texCoord")]
     tex_coord: u32,
     extensions: Option<InfoExtensions>,
@@ -212,6 +249,15 @@ impl Extensions {
         self.nodes.get(node)?.extensions.instancing.as_ref()
     }
 
+    /// Whether node `node` is hidden by `KHR_node_visibility` (`visible: false`;
+    /// its descendants are hidden with it).
+    pub fn hidden(&self, node: usize) -> bool {
+        self.nodes
+            .get(node)
+            .and_then(|n| n.extensions.visibility.as_ref())
+            .is_some_and(|v| !v.visible)
+    }
+
     /// Whether any primitive is Draco-compressed.
     pub fn has_draco(&self) -> bool {
         self.meshes
@@ -225,15 +271,46 @@ impl Extensions {
         self.views.iter().any(|v| v.extensions.meshopt.is_some())
     }
 
+    /// Material `material`'s `KHR_materials_pbrSpecularGlossiness` object, if any.
+    fn spec_gloss(&self, material: usize) -> Option<&SpecGloss> {
+        self.materials
+            .get(material)?
+            .extensions
+            .as_ref()?
+            .spec_gloss
+            .as_ref()
+    }
+
+    /// The texture info a material's base colour reads: the diffuse texture
+    /// of `KHR_materials_pbrSpecularGlossiness` where the material has the
+    /// extension (what a viewer that knows it shows), else `baseColorTexture`.
+    fn base_color_info(&self, material: usize) -> Option<&TextureInfo> {
+        match self.spec_gloss(material) {
+            Some(sg) => sg.diffuse.as_ref(),
+            None => self
+                .materials
+                .get(material)?
+                .pbr
+                .as_ref()?
+                .base_color
+                .as_ref(),
+        }
+    }
+
+    /// Where material `material` is `KHR_materials_pbrSpecularGlossiness`:
+    /// its diffuse texture's index (`None` without one) and its diffuse
+    /// factor (white by default), which are its base colour.
+    pub fn diffuse(&self, material: usize) -> Option<(Option<usize>, [f32; 4])> {
+        let sg = self.spec_gloss(material)?;
+        Some((
+            sg.diffuse.as_ref().and_then(|d| d.index),
+            sg.factor.unwrap_or([1.0; 4]),
+        ))
+    }
+
     /// The base colour texture transform of material `material`, if it has one.
     pub fn uv_transform(&self, material: usize) -> Option<UvTransform> {
-        let info = self
-            .materials
-            .get(material)?
-            .pbr
-            .as_ref()?
-            .base_color
-            .as_ref()?;
+        let info = self.base_color_info(material)?;
         let t = info.extensions.as_ref()?.transform.as_ref()?;
         let (s, c) = t.rotation.sin_cos();
         Some(UvTransform {
@@ -249,12 +326,7 @@ impl Extensions {
     /// The TEXCOORD set material `material`'s base colour texture reads
     /// (its `KHR_texture_transform` override, else its `texCoord`; 0 without one).
     pub fn base_color_set(&self, material: usize) -> u32 {
-        let Some(info) = self
-            .materials
-            .get(material)
-            .and_then(|m| m.pbr.as_ref())
-            .and_then(|p| p.base_color.as_ref())
-        else {
+        let Some(info) = self.base_color_info(material) else {
             return 0;
         };
         info.extensions

@@ -3,8 +3,8 @@
 //! rigid); strips and fans become lists; what MSH cannot hold is an error.
 
 use super::linear::{
-    affine_of, apply, compose, diag, is_identity, lerp, mul, normalize, quat_matrix, slerp,
-    transpose, IDENTITY, IDENTITY_AFFINE, M3,
+    affine_of, apply, compose, diag, is_identity, lerp, matrix_quat, mul, normalize, quat_matrix,
+    quat_mul, similarity_rotation, slerp, transpose, IDENTITY, IDENTITY_AFFINE, M3,
 };
 use super::mesh::{mesh_batches, placed, MeshNotes};
 use super::read::Source;
@@ -21,6 +21,7 @@ use gltf::animation::{Interpolation, Property};
 use std::collections::{BTreeMap, HashMap};
 
 mod instancing;
+mod nonuniform;
 
 fn unsupported(code: &str, message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Unsupported, code, message)
@@ -34,11 +35,19 @@ struct Item<'a> {
     k: M3,
     /// The parent's residual map, applied to this node's translations.
     k_parent: M3,
+    /// When `k_parent` is a mirror (a uniform scale times an orthogonal map
+    /// that is not a rotation): the quaternion of its rotation part `Q`, which
+    /// every rotation of this node is conjugated through (`k R = (Q R Q^T) k`),
+    /// so an animated rotation turns the way the file says.
+    conjugate: Option<[f64; 4]>,
     /// An instance of `node`'s mesh (`EXT_mesh_gpu_instancing`): its number
     /// and transform relative to `node`, which is its parent item.
     instance: Option<(usize, instancing::Trs)>,
     /// Whether `node`'s mesh is drawn by its instances instead.
     instanced: bool,
+    /// Whether `KHR_node_visibility` hides the node (its own `visible: false`
+    /// or a hidden ancestor's): its mesh is not drawn.
+    hidden: bool,
 }
 
 impl Item<'_> {
@@ -52,16 +61,31 @@ impl Item<'_> {
 
     /// The mesh this item draws.
     fn mesh(&self) -> Option<gltf::Mesh<'_>> {
-        self.node.mesh().filter(|_| !self.instanced)
+        self.node.mesh().filter(|_| !self.instanced && !self.hidden)
     }
 
-    /// The residual map of a node of this rotation and scale under `k_parent`.
-    fn residual(k_parent: &M3, r: [f32; 4], s: [f32; 3]) -> M3 {
+    /// The residual map of a node of this rotation and scale under
+    /// `k_parent`, and the conjugation of its rotations (see `conjugate`).
+    /// Under a mirror the residual is `k_parent S` and the node turns by
+    /// `Q R Q^T`, exact at every rotation; under any other map it is
+    /// `R^T k_parent R S` at the rest rotation `R`.
+    fn residual(k_parent: &M3, r: [f32; 4], s: [f32; 3]) -> (M3, Option<[f64; 4]>) {
+        let s = diag(s.map(f64::from));
+        if let Some(q) = similarity_rotation(k_parent).filter(|q| !is_identity(q)) {
+            return (mul(k_parent, &s), Some(matrix_quat(&q)));
+        }
         let rm = quat_matrix(normalize(r.map(f64::from)));
-        mul(
-            &mul(&transpose(&rm), k_parent),
-            &mul(&rm, &diag(s.map(f64::from))),
-        )
+        (mul(&mul(&transpose(&rm), k_parent), &mul(&rm, &s)), None)
+    }
+
+    /// A rotation of this node as the MSH node turns (unit, conjugated
+    /// through the parent's mirror where there is one).
+    fn turned(&self, r: [f64; 4]) -> [f64; 4] {
+        let r = normalize(r);
+        match self.conjugate {
+            Some(q) => normalize(quat_mul(quat_mul(q, r), [-q[0], -q[1], -q[2], q[3]])),
+            None => r,
+        }
     }
 }
 
@@ -135,21 +159,24 @@ pub fn scene_traced(
         reach(n)?;
     }
     let (mut instanced_nodes, mut instanced_triangles) = (0usize, 0usize);
-    let mut stack: Vec<(gltf::Node<'_>, Option<usize>, M3)> = roots
+    let mut stack: Vec<(gltf::Node<'_>, Option<usize>, M3, bool)> = roots
         .into_iter()
         .rev()
-        .map(|n| (n, None, IDENTITY))
+        .map(|n| (n, None, IDENTITY, false))
         .collect();
-    while let Some((node, parent, k_parent)) = stack.pop() {
+    while let Some((node, parent, k_parent, hidden)) = stack.pop() {
+        let hidden = hidden || src.extensions.hidden(node.index());
         if let (Some(owner), Some((l, g))) = (parent, names::slot_suffix(node.name().unwrap_or("")))
         {
             if node.children().next().is_none() {
-                holders.push((owner, node, l, g));
+                if !hidden {
+                    holders.push((owner, node, l, g));
+                }
                 continue;
             }
         }
         let (_, r, s) = node.transform().decomposed();
-        let k = Item::residual(&k_parent, r, s);
+        let (k, conjugate) = Item::residual(&k_parent, r, s);
         if items.len() == crate::assemble::MAX_NODES {
             // Checked while walking: the assembler would refuse the model anyway.
             return Err(unsupported(
@@ -167,8 +194,10 @@ pub fn scene_traced(
             parent,
             k,
             k_parent,
+            conjugate,
             instance: None,
             instanced: instances.is_some(),
+            hidden,
         });
         let me = items.len() - 1;
         if let (Some(list), Some(mesh)) = (instances, node.mesh()) {
@@ -183,13 +212,16 @@ pub fn scene_traced(
             instanced_triangles += triangles * list.len();
             instanced_nodes += 1;
             for (i, (t, r, s)) in list.into_iter().enumerate() {
+                let (k_instance, conjugate) = Item::residual(&k, r, s);
                 items.push(Item {
                     node: node.clone(),
                     parent: Some(me),
-                    k: Item::residual(&k, r, s),
+                    k: k_instance,
                     k_parent: k,
+                    conjugate,
                     instance: Some((i, (t, r, s))),
                     instanced: false,
+                    hidden,
                 });
             }
         }
@@ -199,7 +231,7 @@ pub fn scene_traced(
             children.push(child);
         }
         for child in children.into_iter().rev() {
-            stack.push((child, Some(me), k));
+            stack.push((child, Some(me), k, hidden));
         }
     }
     if instanced_nodes > 0 {
@@ -211,6 +243,7 @@ pub fn scene_traced(
             ),
         );
     }
+    note_hidden(&items, report);
     // Original node order where the extras give it (Blender keeps node custom properties).
     let order_key: Vec<u32> = items
         .iter()
@@ -296,7 +329,7 @@ pub fn scene_traced(
             name: name.filter(|n| !n.is_empty()),
             parent: it.parent,
             translation: axes.vec_back(apply(&it.k_parent, t.map(f64::from)).map(|c| c as f32)),
-            rotation: axes.quat_back(normalize(r.map(f64::from)).map(|c| c as f32)),
+            rotation: axes.quat_back(it.turned(r.map(f64::from)).map(|c| c as f32)),
             hdr0: e.as_ref().map_or(0, |e| e.hdr0),
             slots: Vec::new(),
             track: None,
@@ -354,6 +387,30 @@ pub fn scene_traced(
         .map(|&i| Some(order_key[i]).filter(|&k| k != u32::MAX))
         .collect();
     Ok((SceneModel { nodes }, clips, origins))
+}
+
+/// One note naming the nodes `KHR_node_visibility` hides whose meshes were
+/// left out (a few names, then how many more).
+fn note_hidden(items: &[Item<'_>], report: &mut Report) {
+    let hidden: Vec<String> = items
+        .iter()
+        .filter(|it| it.hidden && it.instance.is_none() && it.node.mesh().is_some())
+        .map(|it| match it.node.name() {
+            Some(name) => format!("{name:?}"),
+            None => format!("node {}", it.node.index()),
+        })
+        .collect();
+    if hidden.is_empty() {
+        return;
+    }
+    report.note(
+        Code::ImportNodeHidden.code(),
+        format!(
+            "{} hidden by KHR_node_visibility (visible: false, or under a hidden node): their meshes were left out: {}",
+            crate::report::counted(hidden.len(), "node", "nodes"),
+            crate::report::few(&hidden)
+        ),
+    );
 }
 
 /// The item of each glTF node (instances are not glTF nodes).
@@ -464,6 +521,7 @@ fn animation(
     let mut merged = Vec::new();
     let mut still = Vec::new();
     let mut mends = super::clips::Mends::default();
+    let mut sheared = nonuniform::Sheared::default();
     for (g, group) in groups.iter().enumerate() {
         let mut curves: HashMap<(usize, u8), Curve> = HashMap::new();
         let mut duration = 0f32;
@@ -578,11 +636,11 @@ fn animation(
                     let v = c.sample(t, false);
                     [v[0], v[1], v[2]]
                 });
-                let rot = curves
-                    .get(&(i, 1))
-                    .map_or(normalize(rr.map(f64::from)), |c| {
-                        normalize(c.sample(t, true))
-                    });
+                let rot = it.turned(
+                    curves
+                        .get(&(i, 1))
+                        .map_or(rr.map(f64::from), |c| c.sample(t, true)),
+                );
                 samples[i].push(KeySample {
                     frame: offset + f,
                     translation: axes.vec_back(apply(&it.k_parent, tr).map(|c| c as f32)),
@@ -590,6 +648,7 @@ fn animation(
                 });
             }
         }
+        sheared.measure(items, nodes, &curves, frames, fps, axes);
         laid.push(Clip {
             name: names[g].clone(),
             first: offset,
@@ -602,7 +661,11 @@ fn animation(
     if !merged.is_empty() {
         report.note(
             Code::ImportAnimationsMerged.code(),
-            format!("{} groups of animations animate different nodes and play together (Blender writes one animation per object): {}", merged.len(), merged.join(", ")),
+            format!(
+                "{} of animations animate different nodes and play together (Blender writes one animation per object): {}",
+                crate::report::counted(merged.len(), "group", "groups"),
+                crate::report::few(&merged)
+            ),
         );
     }
     if !scaled.is_empty() {
@@ -618,13 +681,14 @@ fn animation(
         report.note(
             crate::clips::NO_TRACK,
             format!(
-                "{} animations move no node and were left out of the timeline: {}",
-                still.len(),
-                still.join(", ")
+                "{} no node and were left out of the timeline: {}",
+                crate::report::counted(still.len(), "animation moves", "animations move"),
+                crate::report::few(&still)
             ),
         );
     }
     mends.report(report);
+    sheared.report(report);
     if clips.len() > 1 && placed.is_none() {
         report.note(
             Code::ImportClips.code(),

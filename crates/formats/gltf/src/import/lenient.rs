@@ -12,7 +12,8 @@
 //! `node` (`KHR_animation_pointer`: the channel is left out, noted); a texture
 //! without `source` (its image from `EXT_texture_webp`, `KHR_texture_basisu`,
 //! `MSFT_texture_dds` or `EXT_texture_avif`, else no image: noted).
-//! Accessors without `bufferView` pass (they are zeros, see `read.rs`), and
+//! Accessors without `bufferView` pass (they are zeros, see `read.rs`), so do
+//! primitives without `POSITION` (left out, see `mesh.rs`), and
 //! `extensionsRequired` is checked here against what the importer honours.
 
 use super::extensions::Extensions;
@@ -48,8 +49,9 @@ const IMAGE_EXTENSIONS: [&str; 4] = [
 
 /// Extensions the importer decodes, or may leave out without changing the
 /// geometry, so a file that requires them is still read.
-const HONOURED: [&str; 11] = [
+const HONOURED: [&str; 12] = [
     "KHR_mesh_quantization",
+    "KHR_node_visibility",
     "EXT_mesh_gpu_instancing",
     "EXT_meshopt_compression",
     "KHR_draco_mesh_compression",
@@ -73,7 +75,15 @@ pub(crate) fn document(json: &str) -> Result<Parsed> {
             )
         })
         .and_then(|root| {
-            let extensions = if root.extensions_used.is_empty() {
+            // Without extensions, the base colour's `texCoord` is all they hold
+            // (a material reading set 1 without any extension).
+            let other_set = root.materials.iter().any(|m| {
+                m.pbr_metallic_roughness
+                    .base_color_texture
+                    .as_ref()
+                    .is_some_and(|t| t.tex_coord != 0)
+            });
+            let extensions = if root.extensions_used.is_empty() && !other_set {
                 Extensions::default()
             } else {
                 Extensions::read(serde_json::from_str(json))?
@@ -103,8 +113,13 @@ pub(crate) fn document(json: &str) -> Result<Parsed> {
 }
 
 /// Checks a parsed document and builds it.
-fn finish(root: gltf_json::Root, extensions: Extensions, mut notes: Vec<Note>) -> Result<Parsed> {
+fn finish(
+    mut root: gltf_json::Root,
+    extensions: Extensions,
+    mut notes: Vec<Note>,
+) -> Result<Parsed> {
     check_what_gltf_json_skips(&root)?;
+    super::unused::ignore(&mut root, &extensions, &mut notes);
     check_required(&root)?;
     validate(&root)?;
     note_ignored(&root, &extensions, &mut notes);
@@ -115,8 +130,9 @@ fn finish(root: gltf_json::Root, extensions: Extensions, mut notes: Vec<Note>) -
     })
 }
 
-/// `gltf-json`'s validation, less the two points where it is stricter than
-/// the specification: an accessor without `bufferView` (zeros), and an
+/// `gltf-json`'s validation, less the points where it is stricter than the
+/// specification: an accessor without `bufferView` (zeros), a primitive
+/// without `POSITION` (it draws nothing), and an
 /// `extensionsRequired` entry it does not know (checked by [`check_required`]).
 fn validate(root: &gltf_json::Root) -> Result<()> {
     use gltf_json::validation::{Error as V, Validate};
@@ -125,7 +141,12 @@ fn validate(root: &gltf_json::Root) -> Result<()> {
         let path = path();
         let p = path.as_str();
         let lenient = match error {
-            V::Missing => p.starts_with("accessors[") && p.ends_with("].bufferView"),
+            V::Missing => {
+                (p.starts_with("accessors[") && p.ends_with("].bufferView"))
+                    // A primitive without positions draws nothing (a
+                    // validator warning): left out with a note (mesh.rs).
+                    || (p.starts_with("meshes[") && p.ends_with(".attributes[\"POSITION\"]"))
+            }
             V::Unsupported => p.starts_with("extensionsRequired["),
             _ => false,
         };
@@ -165,7 +186,9 @@ fn check_required(root: &gltf_json::Root) -> Result<()> {
 /// generic path, which leaves them out).
 fn note_ignored(root: &gltf_json::Root, extensions: &Extensions, notes: &mut Vec<Note>) {
     for name in &root.extensions_used {
-        let what = if name.starts_with("KHR_materials_") && name != "KHR_materials_variants" {
+        let what = if name == "KHR_materials_pbrSpecularGlossiness" {
+            "the diffuse texture and factor were read as the base colour; specular and glossiness are not kept (MSH materials are the game's)"
+        } else if name.starts_with("KHR_materials_") && name != "KHR_materials_variants" {
             "material properties beyond the base colour are not kept (MSH materials are the game's)"
         } else if name == "KHR_materials_variants" {
             "only the default material of each primitive is imported"

@@ -140,3 +140,112 @@ pub(super) fn slerp(p: [f64; 4], mut q: [f64; 4], t: f64) -> [f64; 4] {
     let (w0, w1) = (((1.0 - t) * th).sin() / th.sin(), (t * th).sin() / th.sin());
     std::array::from_fn(|k| w0 * p[k] + w1 * q[k])
 }
+
+/// The Hamilton product `a b` of quaternions `[x, y, z, w]`.
+pub(super) fn quat_mul(a: [f64; 4], b: [f64; 4]) -> [f64; 4] {
+    let [ax, ay, az, aw] = a;
+    let [bx, by, bz, bw] = b;
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
+}
+
+/// The unit quaternion of a rotation matrix (Shepperd's method: the largest
+/// of the four diagonal combinations, for precision).
+pub(super) fn matrix_quat(m: &M3) -> [f64; 4] {
+    let trace = m[0][0] + m[1][1] + m[2][2];
+    let q = if trace > 0.0 {
+        let s = (trace + 1.0).sqrt() * 2.0;
+        [
+            (m[2][1] - m[1][2]) / s,
+            (m[0][2] - m[2][0]) / s,
+            (m[1][0] - m[0][1]) / s,
+            0.25 * s,
+        ]
+    } else if m[0][0] > m[1][1] && m[0][0] > m[2][2] {
+        let s = (1.0 + m[0][0] - m[1][1] - m[2][2]).sqrt() * 2.0;
+        [
+            0.25 * s,
+            (m[0][1] + m[1][0]) / s,
+            (m[0][2] + m[2][0]) / s,
+            (m[2][1] - m[1][2]) / s,
+        ]
+    } else if m[1][1] > m[2][2] {
+        let s = (1.0 + m[1][1] - m[0][0] - m[2][2]).sqrt() * 2.0;
+        [
+            (m[0][1] + m[1][0]) / s,
+            0.25 * s,
+            (m[1][2] + m[2][1]) / s,
+            (m[0][2] - m[2][0]) / s,
+        ]
+    } else {
+        let s = (1.0 + m[2][2] - m[0][0] - m[1][1]).sqrt() * 2.0;
+        [
+            (m[0][2] + m[2][0]) / s,
+            (m[1][2] + m[2][1]) / s,
+            0.25 * s,
+            (m[1][0] - m[0][1]) / s,
+        ]
+    };
+    normalize(q)
+}
+
+/// When `k` is a uniform scale times an orthogonal map (a mirror, a
+/// half-turn of two mirrors), the rotation `Q` with `k = s Q` or `k = -s Q`
+/// (`s > 0`): then `k R = (Q R Q^T) k` for every rotation `R`. `None` for
+/// any other map.
+pub(super) fn similarity_rotation(k: &M3) -> Option<M3> {
+    let d = det3(k);
+    if !d.is_finite() || d.abs() < 1e-12 {
+        return None;
+    }
+    let s = d.abs().cbrt();
+    let m = k.map(|row| row.map(|c| c / s));
+    if !is_identity(&mul(&m, &transpose(&m))) {
+        return None;
+    }
+    Some(if d < 0.0 {
+        m.map(|row| row.map(|c| -c))
+    } else {
+        m
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn matrix_quat_inverts_quat_matrix() {
+        for q in [
+            [0.0, 0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.5, -0.5, 0.5, 0.5],
+            [0.1, 0.7, -0.3, -0.2],
+        ] {
+            let q = normalize(q);
+            let back = matrix_quat(&quat_matrix(q));
+            let same = (0..4).all(|k| (back[k] - q[k]).abs() < 1e-12)
+                || (0..4).all(|k| (back[k] + q[k]).abs() < 1e-12);
+            assert!(same, "{q:?} -> {back:?}");
+        }
+    }
+
+    #[test]
+    fn a_mirror_conjugates_rotations_through_its_rotation() {
+        let mirror = diag([-2.0, 2.0, 2.0]);
+        let q = similarity_rotation(&mirror).unwrap();
+        let r = quat_matrix(normalize([0.3, 0.4, -0.2, 0.8]));
+        // k R = (Q R Q^T) k
+        let left = mul(&mirror, &r);
+        let right = mul(&mul(&mul(&q, &r), &transpose(&q)), &mirror);
+        assert!((0..3).all(|i| (0..3).all(|j| (left[i][j] - right[i][j]).abs() < 1e-12)));
+        assert!(similarity_rotation(&diag([1.0, 2.0, 1.0])).is_none());
+        assert!(similarity_rotation(&diag([0.0, 1.0, 1.0])).is_none());
+    }
+}

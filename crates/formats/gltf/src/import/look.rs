@@ -259,6 +259,7 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
         notes: Vec::new(),
     };
     let mut decoded: BTreeMap<usize, Option<ImportedImage>> = BTreeMap::new();
+    let mut tinted: Vec<String> = Vec::new();
     for (m, &index) in doc.materials().zip(&indices) {
         if look.materials.contains_key(&index) {
             continue;
@@ -273,9 +274,18 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
             None => (None, None, None),
         };
         let pbr = m.pbr_metallic_roughness();
-        let image = match pbr.base_color_texture() {
-            Some(info) => {
-                let source = info.texture().source();
+        // A spec-gloss material's base colour is its diffuse texture and factor.
+        let diffuse = m.index().and_then(|i| src.extensions.diffuse(i));
+        let (texture, base_color) = match diffuse {
+            Some((texture, factor)) => (texture.and_then(|t| doc.textures().nth(t)), factor),
+            None => (
+                pbr.base_color_texture().map(|info| info.texture()),
+                pbr.base_color_factor(),
+            ),
+        };
+        let image = match texture {
+            Some(texture) => {
+                let source = texture.source();
                 let i = source.index();
                 if let std::collections::btree_map::Entry::Vacant(slot) = decoded.entry(i) {
                     // An image that is not there or does not decode (KTX2, a
@@ -302,6 +312,11 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
             }
             None => None,
         };
+        if base_color != [1.0; 4] {
+            let [r, g, b, a] = base_color;
+            let name = m.name().unwrap_or("(unnamed)");
+            tinted.push(format!("{name:?} ({r}, {g}, {b}, {a})"));
+        }
         look.materials.insert(
             index,
             ImportedMaterial {
@@ -310,9 +325,19 @@ pub(crate) fn look_of(src: &read::Source<'_>, resolver: Resolver<'_>) -> Result<
                 mat0,
                 exported,
                 image,
-                base_color: pbr.base_color_factor(),
+                base_color,
             },
         );
+    }
+    if !tinted.is_empty() {
+        look.notes.push(crate::report::Note {
+            code: Code::LookBaseColorDropped.code(),
+            message: format!(
+                "{} a base colour factor other than white: the game's materials do not hold one, so it was dropped (the texture, if any, is kept as it is): {}",
+                crate::report::counted(tinted.len(), "material has", "materials have"),
+                crate::report::few(&tinted)
+            ),
+        });
     }
     Ok(look)
 }
@@ -355,6 +380,11 @@ fn read_image(
     })
 }
 
+/// "1 material has" / "N materials have".
+fn names_have(n: usize) -> String {
+    crate::report::counted(n, "material has", "materials have")
+}
+
 /// MSH material index of every glTF material: the exporter's extras, else a
 /// `mat<k>` name, else the lowest free index (reported). The one rule both
 /// the geometry import and the look import use.
@@ -373,6 +403,7 @@ pub(crate) fn material_indices(doc: &gltf::Document, report: &mut Report) -> Res
         .collect();
     let taken: std::collections::HashSet<u16> = out.iter().flatten().copied().collect();
     let mut free = (0..=u16::MAX).filter(|k| !taken.contains(k));
+    let mut assigned: Vec<String> = Vec::new();
     for (i, m) in doc.materials().enumerate() {
         if out[i].is_none() {
             // More materials than MSH's 16-bit indices: the model cannot be made.
@@ -384,14 +415,19 @@ pub(crate) fn material_indices(doc: &gltf::Document, report: &mut Report) -> Res
                 ));
             };
             out[i] = Some(next);
-            report.note(
-                Code::ImportMaterialAssigned.code(),
-                format!(
-                    "material {:?} has no MSH index; it gets index {next}",
-                    m.name().unwrap_or("(unnamed)")
-                ),
-            );
+            assigned.push(format!("{:?} gets {next}", m.name().unwrap_or("(unnamed)")));
         }
+    }
+    if !assigned.is_empty() {
+        // One note for them all: a file of 167 such materials gave 167 lines.
+        report.note(
+            Code::ImportMaterialAssigned.code(),
+            format!(
+                "{} no MSH index (no `mat<k>` name, no extras); each gets the lowest free index: {}",
+                names_have(assigned.len()),
+                crate::report::few(&assigned)
+            ),
+        );
     }
     Ok(out.into_iter().map(|m| m.unwrap_or(0)).collect())
 }

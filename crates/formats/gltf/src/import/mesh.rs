@@ -19,6 +19,13 @@ mod morph;
 pub(super) struct MeshNotes {
     /// Per mesh (its name, cut to 64 characters), primitives that are not triangles.
     skipped: BTreeMap<String, usize>,
+    /// Per mesh (named as in `skipped`), primitives without `POSITION`.
+    no_positions: BTreeMap<String, usize>,
+    /// The glTF meshes (index, then name as in `skipped`) with a drawn
+    /// primitive without normals, and without UVs: what a user counts, where
+    /// the assembler counts the pieces they became on every node.
+    no_normals: BTreeMap<usize, String>,
+    no_uvs: BTreeMap<usize, String>,
     /// Batches placed under a zero scale.
     degenerate: usize,
     /// Primitives shaped by their morph targets' default weights.
@@ -50,6 +57,45 @@ impl MeshNotes {
                 ),
             );
         }
+        if !self.no_positions.is_empty() {
+            let total: usize = self.no_positions.values().sum();
+            let names: Vec<String> = self.no_positions.keys().map(|n| format!("{n:?}")).collect();
+            report.note(
+                Code::ImportPrimitiveSkipped.code(),
+                format!(
+                    "{total} primitives without POSITION were left out (they draw nothing), of {} meshes: {}",
+                    names.len(),
+                    crate::report::few(&names)
+                ),
+            );
+        }
+        for (meshes, code, what) in [
+            (
+                &self.no_normals,
+                Code::ImportNormalsComputed,
+                "vertex normals were missing on {} and were computed from the faces: {}",
+            ),
+            (
+                &self.no_uvs,
+                Code::ImportUvsZero,
+                "{} no texture coordinates; they were set to 0: {}",
+            ),
+        ] {
+            if meshes.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = meshes.values().cloned().collect();
+            let count = if code == Code::ImportUvsZero {
+                crate::report::counted(names.len(), "mesh has", "meshes have")
+            } else {
+                crate::report::counted(names.len(), "mesh", "meshes")
+            };
+            let few = crate::report::few(&names);
+            report.note(
+                code.code(),
+                what.replacen("{}", &count, 1).replacen("{}", &few, 1),
+            );
+        }
         if self.degenerate > 0 {
             report.note(
                 Code::ImportDegenerateTransform.code(),
@@ -72,17 +118,20 @@ impl MeshNotes {
             );
         }
         if !self.rigid.is_empty() {
-            let list: Vec<String> = self
-                .rigid
-                .iter()
-                .map(|(m, skin, joints)| format!("{m} (skin {skin}, {joints} joints)"))
-                .collect();
+            // A skinned mesh on many nodes is one mesh to the user: named once.
+            let mut list: Vec<String> = Vec::new();
+            for (m, skin, joints) in &self.rigid {
+                let entry = format!("{m} (skin {skin}, {joints} joints)");
+                if !list.contains(&entry) {
+                    list.push(entry);
+                }
+            }
             report.note(
                 super::skin::RIGID,
                 format!(
-                    "{} skinned meshes: each triangle went to the MSH node of its dominant joint: {}",
-                    list.len(),
-                    list.join(", ")
+                    "{}: each triangle went to the MSH node of its dominant joint: {}",
+                    crate::report::counted(list.len(), "skinned mesh", "skinned meshes"),
+                    crate::report::few(&list)
                 ),
             );
         }
@@ -218,6 +267,10 @@ impl<'m> MeshReader<'m> {
             return Ok(None);
         }
         let Some(pa) = prim.get(&gltf::Semantic::Positions) else {
+            *notes
+                .no_positions
+                .entry(self.mesh_name.clone())
+                .or_default() += 1;
             return Ok(None);
         };
         let mut positions: Vec<[f32; 3]> = src.floats::<3>(&pa)?;
@@ -320,12 +373,30 @@ impl<'m> MeshReader<'m> {
             Some(uv) => Some(uv),
             None => uv(0)?,
         };
+        let label = || match self.mesh_name.as_str() {
+            "" => format!("mesh {}", self.mesh_index),
+            name => format!("{name:?}"),
+        };
+        if normals.is_none() {
+            notes
+                .no_normals
+                .entry(self.mesh_index)
+                .or_insert_with(label);
+        }
+        if uv0.is_none() {
+            notes.no_uvs.entry(self.mesh_index).or_insert_with(label);
+        }
         Ok(Some(SceneBatch {
             material,
             positions,
             normals,
             uv0,
-            uv1: uv(1)?,
+            // Res15 is the source's TEXCOORD_1 as it is: a texture transform
+            // belongs to the base colour's set only (Res5).
+            uv1: match prim.get(&gltf::Semantic::TexCoords(1)) {
+                Some(a) => Some(src.floats::<2>(&a)?),
+                None => None,
+            },
             colors,
             triangles,
             fields,

@@ -61,9 +61,9 @@ pub(super) fn note_unused(doc: &gltf::Document, report: &mut Report) {
         report.note(
             UNUSED,
             format!(
-                "{} skins are used by no mesh and were left out: skin {}; their joints import as ordinary nodes (Blender writes an armature's skin even when parts are only parented to bones)",
-                unused.len(),
-                unused.join(", ")
+                "{} used by no mesh and were left out: skin {}; their joints import as ordinary nodes (Blender writes an armature's skin even when parts are only parented to bones)",
+                crate::report::counted(unused.len(), "skin is", "skins are"),
+                crate::report::few(&unused)
             ),
         );
     }
@@ -76,9 +76,9 @@ pub(super) fn note_unused(doc: &gltf::Document, report: &mut Report) {
         report.note(
             MORPH_DROPPED,
             format!(
-                "morph targets (shape keys) of {} meshes were left out (MSH cannot hold them): {}; the shape at the default weights imported, without the weight animation",
-                morphed.len(),
-                morphed.join(", ")
+                "morph targets (shape keys) of {} were left out (MSH cannot hold them): {}; the shape at the default weights imported, without the weight animation",
+                crate::report::counted(morphed.len(), "mesh", "meshes"),
+                crate::report::few(&morphed)
             ),
         );
     }
@@ -360,7 +360,7 @@ pub(super) fn split(
             out.push((place_d.item, part));
         }
     }
-    if blended {
+    if blended && !blends.meshes.contains(&mesh_name) {
         blends.meshes.push(mesh_name.clone());
     }
     notes.rigid.push((mesh_name, skin.index(), places.len()));
@@ -426,7 +426,7 @@ impl Blends {
             BLENDED,
             format!(
                 "mesh {} has blended weights: {} corners follow one joint where the skin blends several; largest position error {at_rest:.6} at rest, {over}",
-                self.meshes.join(", "),
+                crate::report::few(&self.meshes),
                 self.corners.len()
             ),
         );
