@@ -18,7 +18,7 @@ use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 
 use mshconv_app::look_import::write::{self as look_write, Place};
-pub use mshconv_app::look_import::write::{backup_path, library_paths, stage_libraries, wear_file};
+pub use mshconv_app::look_import::write::{backup_path, wear_file};
 
 /// Where the application layer writes a model with its look.
 pub fn place(target: &Target, output: &Path) -> Place {
