@@ -20,7 +20,7 @@ use crate::codes::{ErrorCode, NoteCode};
 use crate::game::{wear_name, wear_sibling};
 use crate::look_import::advice;
 use crate::look_import::users::WearPlace;
-use crate::look_import::write::{backup_path, wear_file};
+use crate::look_import::write::{wear_file, would_write_library};
 use crate::look_import::{self, change_line, Action, Libraries, Library, LookPlan};
 use crate::GameDir;
 use std::path::{Path, PathBuf};
@@ -330,17 +330,7 @@ fn list(
         if lib.bytes.as_ref() == Some(now) {
             continue;
         }
-        let backup = backup_path(&lib.path);
-        listing.push(format!(
-            "would write {} ({} bytes){}",
-            lib.path.display(),
-            now.len(),
-            if lib.bytes.is_some() && !backup.exists() {
-                format!(", after a backup to {}", backup.display())
-            } else {
-                String::new()
-            }
-        ));
+        listing.push(would_write_library(lib, now));
     }
     if into.is_none() {
         for (_, path, _, wear) in wears {

@@ -32,6 +32,7 @@ mod write;
 pub use filter::{BadGlob, Filter};
 pub use into::{edited, HOW_TO_ADD};
 pub use report::{summarize, summary_line, Record, Report, Status, Summary};
+pub use write::backup_notes;
 
 use crate::codes::ErrorCode;
 use crate::look_import::advice::GameDirAdvice;
