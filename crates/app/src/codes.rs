@@ -85,6 +85,14 @@ pub enum ErrorCode {
     MaterialsBadFile,
     /// `materials.no_such_texture`: a changed material names a texture `Textures.lib` lacks
     MaterialsNoSuchTexture,
+    /// `look.run_refused`: a batch's look edits conflict: the run's models are not written
+    LookRunRefused,
+    /// `run.interrupted`: (batch, skipped) not converted: the batch was interrupted
+    RunInterrupted,
+    /// `input.not_convertible`: (batch, skipped) an input that does not convert to `--to`
+    InputNotConvertible,
+    /// `output.conflict`: (batch) two inputs would write one output
+    OutputConflict,
 }
 
 impl ErrorCode {
@@ -125,6 +133,10 @@ impl ErrorCode {
         ErrorCode::TexturesBadEntry,
         ErrorCode::MaterialsBadFile,
         ErrorCode::MaterialsNoSuchTexture,
+        ErrorCode::LookRunRefused,
+        ErrorCode::RunInterrupted,
+        ErrorCode::InputNotConvertible,
+        ErrorCode::OutputConflict,
     ];
 
     /// The stable machine-readable code.
@@ -165,6 +177,10 @@ impl ErrorCode {
             ErrorCode::TexturesBadEntry => "textures.bad_entry",
             ErrorCode::MaterialsBadFile => "materials.bad_file",
             ErrorCode::MaterialsNoSuchTexture => "materials.no_such_texture",
+            ErrorCode::LookRunRefused => "look.run_refused",
+            ErrorCode::RunInterrupted => "run.interrupted",
+            ErrorCode::InputNotConvertible => "input.not_convertible",
+            ErrorCode::OutputConflict => "output.conflict",
         }
     }
 }
@@ -242,6 +258,10 @@ pub enum NoteCode {
     LookSharedEdit,
     /// `look.not_written`: the look is not written without the game folder
     LookNotWritten,
+    /// `archive.replaced`: an archive entry was replaced
+    ArchiveReplaced,
+    /// `archive.added`: an archive entry was added
+    ArchiveAdded,
 }
 
 impl NoteCode {
@@ -282,6 +302,8 @@ impl NoteCode {
         NoteCode::ArchiveEntryLoses,
         NoteCode::LookSharedEdit,
         NoteCode::LookNotWritten,
+        NoteCode::ArchiveReplaced,
+        NoteCode::ArchiveAdded,
     ];
 
     /// The stable machine-readable code.
@@ -322,6 +344,8 @@ impl NoteCode {
             NoteCode::ArchiveEntryLoses => "archive.entry_loses",
             NoteCode::LookSharedEdit => "look.shared_edit",
             NoteCode::LookNotWritten => "look.not_written",
+            NoteCode::ArchiveReplaced => "archive.replaced",
+            NoteCode::ArchiveAdded => "archive.added",
         }
     }
 }

@@ -21,7 +21,9 @@
 //! - [`txn`]: writing the user's files (archives, libraries, WEAR and model):
 //!   locked against other writers, as one transaction, links and modes kept;
 //! - [`put`]: a model into a file or an archive entry with its look, or a
-//!   dry run saying which files that would change.
+//!   dry run saying which files that would change;
+//! - [`batch`]: many conversions planned, run in parallel and written, with
+//!   the looks brought back and an archive filled as one transaction.
 //!
 //! `docs/ARCHITECTURE.md` shows how a request flows through the layers.
 
@@ -32,6 +34,7 @@ pub mod report;
 pub use report::{EntryRow, FileResult, Inspection, PoseDoc, F32};
 
 pub mod archive;
+pub mod batch;
 pub mod codes;
 mod convert;
 mod error;

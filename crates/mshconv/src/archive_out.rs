@@ -9,7 +9,6 @@
 use crate::codes::CliNote;
 use crate::input::read_file;
 use crate::out;
-use anyhow::Context;
 pub use mshconv_app::archive::{target, Target};
 use mshconv_app::archive::{Editor, Placed};
 use mshconv_app::Error;
@@ -31,26 +30,27 @@ pub fn edit<T>(
 }
 
 /// Opens the archive at `path` (whose folder the caller has locked),
-/// applies `change`, and gives the new archive's bytes.
+/// applies `change`, and gives the new archive's bytes (the application
+/// layer's [`mshconv_app::batch::edited`]).
 pub fn edited<T>(
     path: &Path,
     change: impl FnOnce(&mut Editor) -> Result<T, Error>,
 ) -> anyhow::Result<(T, Vec<u8>)> {
-    let bytes = read_file(path)?;
-    let mut editor =
-        Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", path.display())))?;
-    let result = change(&mut editor)?;
-    let written = editor
-        .write()
-        .with_context(|| format!("cannot write the archive {}", path.display()))?;
-    Ok((result, written))
+    Ok(mshconv_app::batch::edited(
+        path,
+        &crate::fs::batch_tell,
+        change,
+    )?)
 }
 
 /// `note[archive.replaced]: units.rlb:TANK.MSH replaced` (or `added`) on stderr.
 pub fn placed_line(archive: &Path, name: &str, placed: Placed) {
     let (code, what) = match placed {
-        Placed::Replaced => (CliNote::ArchiveReplaced.code(), "replaced"),
-        Placed::Added => (CliNote::ArchiveAdded.code(), "added (a new entry)"),
+        Placed::Replaced => (mshconv_app::NoteCode::ArchiveReplaced.code(), "replaced"),
+        Placed::Added => (
+            mshconv_app::NoteCode::ArchiveAdded.code(),
+            "added (a new entry)",
+        ),
     };
     out::note_line(code, &format!("{}:{name} {what}", archive.display()));
 }

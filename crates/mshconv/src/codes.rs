@@ -13,14 +13,6 @@ pub enum CliCode {
     ConvertUnknownFormat,
     /// `clips.unreadable`: `--clips` is neither a clip list nor a readable file
     ClipsUnreadable,
-    /// `look.run_refused`: a batch's look edits conflict: the run's models are not written
-    LookRunRefused,
-    /// `run.interrupted`: (batch, skipped) not converted: the batch was interrupted
-    RunInterrupted,
-    /// `input.not_convertible`: (batch, skipped) an input that does not convert to `--to`
-    InputNotConvertible,
-    /// `output.conflict`: (batch) two inputs would write one output
-    OutputConflict,
     /// `manifest.invalid`: `nres pack`'s manifest does not parse
     ManifestInvalid,
     /// `manifest.unlisted`: `nres pack`'s folder holds files its manifest does not list
@@ -36,10 +28,6 @@ impl CliCode {
         CliCode::StdoutClosed,
         CliCode::ConvertUnknownFormat,
         CliCode::ClipsUnreadable,
-        CliCode::LookRunRefused,
-        CliCode::RunInterrupted,
-        CliCode::InputNotConvertible,
-        CliCode::OutputConflict,
         CliCode::ManifestInvalid,
         CliCode::ManifestUnlisted,
         CliCode::IoNotEmpty,
@@ -51,10 +39,6 @@ impl CliCode {
             CliCode::StdoutClosed => "stdout.closed",
             CliCode::ConvertUnknownFormat => "convert.unknown_format",
             CliCode::ClipsUnreadable => "clips.unreadable",
-            CliCode::LookRunRefused => "look.run_refused",
-            CliCode::RunInterrupted => "run.interrupted",
-            CliCode::InputNotConvertible => "input.not_convertible",
-            CliCode::OutputConflict => "output.conflict",
             CliCode::ManifestInvalid => "manifest.invalid",
             CliCode::ManifestUnlisted => "manifest.unlisted",
             CliCode::IoNotEmpty => "io.not_empty",
@@ -71,10 +55,6 @@ pub enum CliNote {
     ConvertTexturesNotWritten,
     /// `convert.mtl_not_written`: an `.obj` written to stdout names its `.mtl`, which is not written
     ConvertMtlNotWritten,
-    /// `archive.replaced`: an archive entry was replaced
-    ArchiveReplaced,
-    /// `archive.added`: an archive entry was added
-    ArchiveAdded,
     /// `archive.removed`: an archive entry was removed
     ArchiveRemoved,
 }
@@ -86,8 +66,6 @@ impl CliNote {
         CliNote::InputFormatSniffed,
         CliNote::ConvertTexturesNotWritten,
         CliNote::ConvertMtlNotWritten,
-        CliNote::ArchiveReplaced,
-        CliNote::ArchiveAdded,
         CliNote::ArchiveRemoved,
     ];
 
@@ -97,8 +75,6 @@ impl CliNote {
             CliNote::InputFormatSniffed => "input.format_sniffed",
             CliNote::ConvertTexturesNotWritten => "convert.textures_not_written",
             CliNote::ConvertMtlNotWritten => "convert.mtl_not_written",
-            CliNote::ArchiveReplaced => "archive.replaced",
-            CliNote::ArchiveAdded => "archive.added",
             CliNote::ArchiveRemoved => "archive.removed",
         }
     }

@@ -8,7 +8,7 @@ use std::io;
 
 use crate::codes::CliCode;
 use mshconv_app::ErrorCode;
-pub use mshconv_app::{io_code, EXIT_INVALID, EXIT_USAGE};
+pub use mshconv_app::{EXIT_INVALID, EXIT_USAGE};
 
 /// An error's code and exit code, as [`classify`] finds them.
 #[derive(Debug, Clone, PartialEq, Eq)]

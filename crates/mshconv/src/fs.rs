@@ -6,14 +6,13 @@
 //! transaction, by the application layer's [`mshconv_app::txn`]; [`lock`]
 //! takes the lock and tells the user what it waits for.
 
-use anyhow::Context;
+use mshconv_app::batch::files;
 use mshconv_app::txn::{self, Event, Lock};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Prints what taking a lock brings: a line while waiting for another
 /// mshconv, a note for an interrupted run finished.
-fn tell(event: Event<'_>) {
+pub fn tell(event: Event<'_>) {
     match event {
         Event::Waiting(dir) => crate::out::stderr_line(&format!(
             "waiting for another mshconv writing {}...",
@@ -46,54 +45,23 @@ pub fn recover_folder(dir: &Path) -> Result<(), mshconv_app::Error> {
     txn::recover_pending(dir, &mut tell)
 }
 
-/// Refuses to replace `path` when it is read-only or hard-linked
-/// (`io.read_only`, `io.hard_linked`), before its folder is locked: a
-/// refusal is checked again under the lock, after any other writer there
-/// (whose transaction gives its file a second name for a while).
-pub fn check_replaceable(path: &Path) -> anyhow::Result<()> {
-    Ok(txn::check_replaceable_unlocked(path, &mut tell)?)
+/// The application layer's [`files`] functions tell through this: each
+/// event printed by [`tell`].
+pub fn batch_tell(event: mshconv_app::batch::Event<'_>) {
+    if let mshconv_app::batch::Event::Lock(event) = event {
+        tell(event);
+    }
 }
 
 /// Writes a file the user did not name beside one they did (an `.mtl`, a
 /// PNG): as [`write_atomically`], but a symbolic link at its name that leads
 /// out of its folder is refused (`io.link_leaves_folder`), never written through.
 pub fn write_side(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    txn::check_side(path)?;
-    write_atomically(path, bytes)
+    Ok(files::write_side(path, bytes, &batch_tell)?)
 }
 
-/// Writes `bytes` to `path` through a temporary file beside it (made
-/// exclusively, `.NAME.XXXXXX.tmp`) and a rename: an interrupted run never
-/// leaves a partial file under `path`. A symbolic link is written through
-/// (the link kept), a replaced file keeps its mode and group, a read-only or
-/// hard-linked one is refused. The file is not flushed to the disk on its own
-/// (no fsync): outputs can be made again, and a flush per file made a batch
-/// on an ext4 disk several times slower than the conversions themselves
-/// (bench/RESULTS.md).
+/// Writes `bytes` to `path` whole or not at all (the application layer's
+/// [`files::write_atomically`]).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let cannot = || format!("cannot write {}", path.display());
-    let real = txn::real_path(path).with_context(cannot)?;
-    let dir = txn::folder_of(&real);
-    recover_pending(&real)?;
-    check_replaceable(path)?;
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let prefix = format!(".{name}.");
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    {
-        // As a new file is made (the umask applies), not tempfile's 0600.
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(dir).with_context(cannot)?;
-    txn::keep_metadata(tmp.as_file(), &real).with_context(cannot)?;
-    tmp.write_all(bytes).with_context(cannot)?;
-    tmp.persist(&real)
-        .map_err(|e| e.error)
-        .with_context(cannot)?;
-    Ok(())
+    Ok(files::write_atomically(path, bytes, &batch_tell)?)
 }

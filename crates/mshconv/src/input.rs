@@ -3,8 +3,7 @@
 
 use anyhow::Context;
 use mshconv_app::archive;
-use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use mshconv_app::batch::files;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -20,49 +19,35 @@ pub struct Input {
     pub entry: Option<String>,
 }
 
-/// Reads a file with the path in the error.
+/// Reads a file with the path in the error, once an interrupted mshconv run
+/// that was writing it is finished (the application layer's [`files::read_file`]).
 pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
-    // A file an interrupted mshconv run was writing is read once that run is finished.
-    crate::fs::recover_pending(path)?;
-    std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))
+    Ok(files::read_file(path, &crate::fs::batch_tell)?)
 }
 
-/// Reads the checked directory of an archive without its payloads (the header,
-/// then the directory at the end): a damaged archive is an `nres::Error` itself
-/// (no context around it), a file that cannot be read an I/O error in context.
-pub fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
-    // As `read_file`: an archive an interrupted run was writing is read once
-    // that run is finished (a model read as `ARCHIVE:ENTRY` too).
-    crate::fs::recover_pending(path)?;
-    let cannot = || format!("cannot read {}", path.display());
-    let mut file = File::open(path).with_context(cannot)?;
-    let len = file.metadata().with_context(cannot)?.len();
-    let mut head = Vec::with_capacity(nres::raw::HEADER_SIZE);
-    (&mut file)
-        .take(nres::raw::HEADER_SIZE as u64)
-        .read_to_end(&mut head)
-        .with_context(cannot)?;
-    let at = nres::Directory::locate(&head, len)?;
-    // The located range lies within the file's length: reading it is bounded.
-    let directory = read_at(&mut file, at.clone()).with_context(cannot)?;
-    Ok(nres::Directory::parse(&head, &directory, len)?)
+/// Reads the checked directory of an archive without its payloads, once an
+/// interrupted run that was writing it is finished (a model read as
+/// `ARCHIVE:ENTRY` too): the application layer's [`files::read_directory`],
+/// a damaged archive's error in the context `archive PATH`.
+fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
+    files::read_directory(path, &crate::fs::batch_tell).map_err(|e| {
+        if files::is_damaged(&e) {
+            e.context(format!("archive {}", path.display())).into()
+        } else {
+            e.into()
+        }
+    })
 }
 
 /// How the CLI's refusal of a put into a missing entry says to add it.
-pub const HOW_TO_ADD: &str = "give --add";
+pub use mshconv_app::batch::HOW_TO_ADD;
 
 /// What putting the model `name` into the archive at `path` would do, by the
 /// application layer's put rule ([`archive::placement`]), from the archive's
 /// directory alone: replace, add (only with `add`), or `archive.no_such_entry`
 /// with the closest names. Checked before any conversion, so a typo fails at once.
 pub fn placement(path: &Path, name: &str, add: bool) -> anyhow::Result<archive::Placed> {
-    let directory = match read_directory(path) {
-        Ok(d) => d,
-        Err(e) if e.is::<nres::Error>() => {
-            return Err(e.context(format!("archive {}", path.display())))
-        }
-        Err(e) => return Err(e),
-    };
+    let directory = read_directory(path)?;
     let what = format!("archive {}", path.display());
     Ok(archive::placement(
         &directory, name, add, &what, HOW_TO_ADD,
@@ -70,29 +55,8 @@ pub fn placement(path: &Path, name: &str, add: bool) -> anyhow::Result<archive::
 }
 
 /// Bytes `range` of a file (an archive entry's payload).
-pub fn read_range(path: &Path, range: Range<u64>) -> anyhow::Result<Vec<u8>> {
-    let mut file = File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    read_at(&mut file, range).with_context(|| format!("cannot read {}", path.display()))
-}
-
-fn read_at(file: &mut File, range: Range<u64>) -> std::io::Result<Vec<u8>> {
-    file.seek(SeekFrom::Start(range.start))?;
-    let len = range.end.saturating_sub(range.start);
-    // Callers pass a range checked to lie within the file's length, so the
-    // room is bounded by the file; reserved once, the payload is read in one
-    // call rather than through a probe and a growing buffer.
-    let mut bytes = Vec::new();
-    bytes
-        .try_reserve_exact(usize::try_from(len).unwrap_or(usize::MAX))
-        .map_err(std::io::Error::other)?;
-    file.take(len).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 != len {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::UnexpectedEof,
-            "the file became shorter while it was read",
-        ));
-    }
-    Ok(bytes)
+fn read_range(path: &Path, range: Range<u64>) -> anyhow::Result<Vec<u8>> {
+    Ok(files::read_range(path, range)?)
 }
 
 /// Reads a model: `spec` is a file, or `ARCHIVE:ENTRY`; with `entry`, `spec` is
@@ -127,11 +91,7 @@ fn load_entry(archive_path: &Path, name: &str, tolerant: bool) -> anyhow::Result
     let context = || format!("archive {}", archive_path.display());
     if !tolerant {
         // Strict: only the header, the directory and the entry are read.
-        let directory = match read_directory(archive_path) {
-            Ok(d) => d,
-            Err(e) if e.is::<nres::Error>() => return Err(e.context(context())),
-            Err(e) => return Err(e),
-        };
+        let directory = read_directory(archive_path)?;
         let found = archive::find(&directory, name);
         let (Some(index), Some(range)) = (found, found.and_then(|i| directory.payload(i))) else {
             return Err(no_such_entry(archive_path, name, directory.len()));

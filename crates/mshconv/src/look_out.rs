@@ -17,8 +17,8 @@ use mshconv_convert::imported_look::ImportedLook;
 use mshconv_convert::Report;
 use std::path::{Path, PathBuf};
 
+pub use mshconv_app::look_import::write::wear_file;
 use mshconv_app::look_import::write::{self as look_write, Place};
-pub use mshconv_app::look_import::write::{backup_path, library_paths, stage_libraries, wear_file};
 
 /// Where the application layer writes a model with its look.
 pub fn place(target: &Target, output: &Path) -> Place {
@@ -72,16 +72,8 @@ pub fn print_plan(
         (&libs.materials, &plan.materials_lib),
     ] {
         if let Some(bytes) = bytes {
-            text += &format!(
-                "would write {} ({} bytes){}\n",
-                lib.path.display(),
-                bytes.len(),
-                if lib.bytes.is_some() && !backup_path(&lib.path).exists() {
-                    format!(", after a backup to {}", backup_path(&lib.path).display())
-                } else {
-                    String::new()
-                }
-            );
+            text += &look_write::would_write_library(lib, bytes);
+            text.push('\n');
         }
     }
     match target {
@@ -117,17 +109,14 @@ pub fn lock_paths(game: &GameDir, target: &Target, output: &Path) -> Vec<PathBuf
     place(target, output).lock_paths(game)
 }
 
-/// `note[look.backup]` for each library whose backup `written` made.
+/// `note[look.backup]` for each library whose backup `written` made (the
+/// application layer's [`mshconv_app::batch::backup_notes`]).
 pub fn backup_notes<'a>(written: &Written, libs: impl IntoIterator<Item = &'a Library>) {
-    for lib in libs {
-        let backup = backup_path(&lib.path);
-        if written.wrote(&backup) {
-            out::note_line(
-                mshconv_app::NoteCode::LookBackup.code(),
-                &format!("{} saved as {}", lib.path.display(), backup.display()),
-            );
+    mshconv_app::batch::backup_notes(written, libs, &|event| {
+        if let mshconv_app::batch::Event::Note { note, .. } = event {
+            out::note_line(note.code, &note.message);
         }
-    }
+    });
 }
 
 /// Writes the look and the model as one transaction under `lock`: the

@@ -27,7 +27,6 @@ mod cmd_validate;
 mod codes;
 mod fail;
 mod fs;
-mod glob;
 mod input;
 mod jsonf;
 mod look_out;

@@ -33,6 +33,23 @@ pub fn backup_path(library: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// A dry run's line for a library that would be written with `bytes`:
+/// `would write PATH (N bytes)`, and `, after a backup to PATH.bak` when its
+/// first backup would be made then.
+pub fn would_write_library(library: &super::Library, bytes: &[u8]) -> String {
+    let backup = backup_path(&library.path);
+    format!(
+        "would write {} ({} bytes){}",
+        library.path.display(),
+        bytes.len(),
+        if library.bytes.is_some() && !backup.exists() {
+            format!(", after a backup to {}", backup.display())
+        } else {
+            String::new()
+        }
+    )
+}
+
 /// The libraries of the game folder and their backups, for the lock taken
 /// before they are read.
 pub fn library_paths(game: &GameDir) -> Vec<PathBuf> {
@@ -135,5 +152,37 @@ pub fn stage(
             txn.replace(archive.clone(), editor.write()?);
             Ok(Some(placed))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::look_import::Library;
+
+    #[test]
+    fn a_dry_run_names_a_library_backup_only_when_it_would_be_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("Material.lib");
+        let lib = |bytes: Option<Vec<u8>>| Library {
+            path: path.clone(),
+            bytes,
+        };
+        let shown = path.display();
+        assert_eq!(
+            would_write_library(&lib(None), b"abc"),
+            format!("would write {shown} (3 bytes)"),
+            "a new library has nothing to back up"
+        );
+        assert_eq!(
+            would_write_library(&lib(Some(vec![1])), b"abcd"),
+            format!("would write {shown} (4 bytes), after a backup to {shown}.bak")
+        );
+        std::fs::write(dir.path().join("Material.lib.bak"), b"old").unwrap();
+        assert_eq!(
+            would_write_library(&lib(Some(vec![1])), b"abcd"),
+            format!("would write {shown} (4 bytes)"),
+            "the first backup is kept"
+        );
     }
 }

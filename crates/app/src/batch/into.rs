@@ -1,32 +1,34 @@
 //! `batch --into ARCHIVE`: the converted models put into an existing archive.
 
+use super::files::{check_replaceable, read_directory, read_file};
 use super::report::{Record, Status};
-use super::Plan;
-use crate::codes::CliNote;
-use crate::fail;
-use crate::input::read_file;
-use crate::out;
-use mshconv_app::archive::{Editor, Placed};
-use mshconv_app::names::model_name;
-use mshconv_app::{Error, Format};
+use super::{tell_note, Event, Plan, Tell};
+use crate::archive::{Editor, Placed};
+use crate::codes::NoteCode;
+use crate::names::model_name;
+use crate::{Error, Format};
+use mshconv_convert::Note;
 use std::path::{Path, PathBuf};
+
+/// How the put rule's refusal of a missing entry says to add it (the CLI's
+/// flag; the other front ends' `add` is spelt alike).
+pub const HOW_TO_ADD: &str = "give --add";
 
 /// `--into` takes an existing, readable archive that may be replaced (not
 /// read-only, not hard-linked) and `--to msh`.
-pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
+pub(super) fn check_into(archive: &Path, to: Format, tell: Tell<'_>) -> Result<(), Error> {
     if to != Format::Msh {
         return Err(Error::usage(
             mshconv_convert::codes::Code::OptionInvalid,
             format!("--into puts MSH models into an archive: use --to msh, not --to {to}"),
-        )
-        .into());
+        ));
     }
-    mshconv_app::archive::check_not_folder(archive, None)?;
-    let bytes = read_file(archive)?;
+    crate::archive::check_not_folder(archive, None)?;
+    let bytes = read_file(archive, tell)?;
     Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", archive.display())))?;
     // A read-only or hard-linked archive is refused before any conversion
     // (a refusal made under the folder's lock, as the write's check is).
-    crate::fs::check_replaceable(archive)?;
+    check_replaceable(archive, tell)?;
     Ok(())
 }
 
@@ -37,22 +39,20 @@ pub(super) fn check_into(archive: &Path, to: Format) -> anyhow::Result<()> {
 /// `archive.no_such_entry` and the closest names (the application layer's put
 /// rule), before any conversion. A task whose name cannot be an entry's
 /// (`archive.bad_name`) fails too.
-pub(super) fn into_entries(plan: &mut Plan, archive: &Path, add: bool) -> anyhow::Result<()> {
-    let directory = crate::input::read_directory(archive)?;
+pub(super) fn into_entries(
+    plan: &mut Plan,
+    archive: &Path,
+    add: bool,
+    tell: Tell<'_>,
+) -> Result<(), Error> {
+    let directory = read_directory(archive, tell)?;
     let what = format!("archive {}", archive.display());
     let tasks = std::mem::take(&mut plan.tasks);
     for mut task in tasks {
         let stem = model_name(&task.input).to_ascii_uppercase();
         let entry = format!("{stem}.MSH");
-        let rule = mshconv_app::archive::check_model_entry_name(&entry).and_then(|()| {
-            mshconv_app::archive::placement(
-                &directory,
-                &entry,
-                add,
-                &what,
-                crate::input::HOW_TO_ADD,
-            )
-        });
+        let rule = crate::archive::check_model_entry_name(&entry)
+            .and_then(|()| crate::archive::placement(&directory, &entry, add, &what, HOW_TO_ADD));
         if let Err(e) = rule {
             plan.decided
                 .push(Record::failed(&task.input, e.code(), e.message()));
@@ -68,7 +68,7 @@ pub(super) fn into_entries(plan: &mut Plan, archive: &Path, add: bool) -> anyhow
 /// With `--into`: `archive.entry_loses` for each converted model that would
 /// replace an entry having more than it (nodes, slots, LODs, groups, frames),
 /// said before anything is written.
-pub(super) fn note_losses(archive: &Path, records: &mut [Record], quiet: bool) {
+pub(super) fn note_losses(archive: &Path, records: &mut [Record], tell: Tell<'_>) {
     let Ok(bytes) = std::fs::read(archive) else {
         return;
     };
@@ -83,13 +83,10 @@ pub(super) fn note_losses(archive: &Path, records: &mut [Record], quiet: bool) {
             continue;
         };
         let shown = archive.display().to_string();
-        let Some(note) = mshconv_app::archive::entry_loses_in(&parsed, &shown, name, payload)
-        else {
+        let Some(note) = crate::archive::entry_loses_in(&parsed, &shown, name, payload) else {
             continue;
         };
-        if !quiet {
-            out::note_line(note.code, &format!("{}: {}", record.input, note.message));
-        }
+        tell_note(&record.input, &note, tell);
         record.notes.push(note);
     }
 }
@@ -97,7 +94,7 @@ pub(super) fn note_losses(archive: &Path, records: &mut [Record], quiet: bool) {
 /// `--dry-run`'s word on a put into `entry` of the archive whose directory
 /// is `directory`: `: replace`, or `: add (a new entry)`.
 pub(super) fn placement_suffix(directory: &nres::Directory, entry: &str) -> &'static str {
-    if mshconv_app::archive::find(directory, entry).is_some() {
+    if crate::archive::find(directory, entry).is_some() {
         ": replace"
     } else {
         ": add (a new entry)"
@@ -121,14 +118,15 @@ pub(super) fn stage_into(
     archive: &Path,
     records: &mut [Record],
     wears: Vec<(String, Vec<u8>)>,
-) -> anyhow::Result<Option<Staged>> {
+    tell: Tell<'_>,
+) -> Result<Option<Staged>, Error> {
     let converted: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].payload.is_some())
         .collect();
     if converted.is_empty() {
         return Ok(None);
     }
-    let (placed, bytes) = crate::archive_out::edited(archive, |editor| {
+    let (placed, bytes) = edited(archive, tell, |editor| {
         let mut placed = Vec::with_capacity(converted.len());
         for &i in &converted {
             let record = &mut records[i];
@@ -153,31 +151,49 @@ pub(super) fn stage_into(
 }
 
 /// Once the archive is written: each record's placement, and its note.
-pub(super) fn tell_placed(records: &mut [Record], staged: Staged, quiet: bool) {
+pub(super) fn tell_placed(records: &mut [Record], staged: Staged, tell: Tell<'_>) {
     for (&i, p) in staged.converted.iter().zip(staged.placed) {
         records[i].placed = Some(p);
-        if !quiet {
-            let record = &records[i];
-            out::note_line(
-                match p {
-                    Placed::Replaced => CliNote::ArchiveReplaced.code(),
-                    Placed::Added => CliNote::ArchiveAdded.code(),
-                },
-                &format!(
-                    "{}: {}",
-                    record.input,
-                    record.output.as_deref().unwrap_or("")
-                ),
-            );
-        }
+        let record = &records[i];
+        let note = Note {
+            code: match p {
+                Placed::Replaced => NoteCode::ArchiveReplaced.code(),
+                Placed::Added => NoteCode::ArchiveAdded.code(),
+            },
+            message: record.output.clone().unwrap_or_default(),
+        };
+        tell_note(&record.input, &note, tell);
     }
+}
+
+/// Opens the archive at `path` (whose folder the caller has locked),
+/// applies `change`, and gives the new archive's bytes.
+pub fn edited<T>(
+    path: &Path,
+    tell: Tell<'_>,
+    change: impl FnOnce(&mut Editor) -> Result<T, Error>,
+) -> Result<(T, Vec<u8>), Error> {
+    let bytes = read_file(path, tell)?;
+    let mut editor =
+        Editor::open(&bytes).map_err(|e| e.context(format!("archive {}", path.display())))?;
+    let result = change(&mut editor)?;
+    let written = editor
+        .write()
+        .map_err(|e| e.context(format!("cannot write the archive {}", path.display())))?;
+    Ok((result, written))
 }
 
 /// Fails the records `which` with `e`; with `into`, nothing of theirs was
 /// written.
-pub(super) fn fail_records(records: &mut [Record], which: &[usize], e: &anyhow::Error, into: bool) {
-    let failure = fail::classify(e);
-    let message = fail::message(e);
+pub(super) fn fail_records(
+    records: &mut [Record],
+    which: &[usize],
+    e: &Error,
+    into: bool,
+    tell: Tell<'_>,
+) {
+    let code = e.code();
+    let message = e.message().to_string();
     let message = if into {
         message
     } else {
@@ -186,7 +202,7 @@ pub(super) fn fail_records(records: &mut [Record], which: &[usize], e: &anyhow::
     for &i in which {
         let record = &mut records[i];
         record.status = Status::Failed;
-        record.code = Some(failure.code.clone());
+        record.code = Some(code.to_string());
         record.message = Some(message.clone());
         record.payload = None;
         if into {
@@ -194,6 +210,10 @@ pub(super) fn fail_records(records: &mut [Record], which: &[usize], e: &anyhow::
             record.bytes_out = 0;
         }
         record.notes.clear();
-        out::error_line(&failure.code, &format!("{}: {message}", record.input));
+        tell(Event::Failed {
+            input: &record.input,
+            code,
+            message: &message,
+        });
     }
 }

@@ -1,32 +1,16 @@
 //! The conversion step: tasks on `--jobs` threads, each converted in memory
 //! and written under a temporary name.
 
+use super::files::{read_file, read_range, write_atomically, write_side};
 use super::report::{Record, Status};
-use super::{Source, Task};
-use crate::fail;
-use crate::fs::write_atomically;
-use crate::input::{read_file, read_range};
-use anyhow::Context;
-use mshconv_app::names::model_name;
-use mshconv_app::{Folder, Names, NoResources, Options};
+use super::{Game, Source, Task, Tell};
+use crate::names::model_name;
+use crate::{Error, Folder, Names, NoResources, Options};
 use std::panic::AssertUnwindSafe;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::Instant;
-
-/// The game folder of a batch, decided by `batch::run` before the tasks run
-/// and handed to each of them.
-#[derive(Default)]
-pub(super) struct Game {
-    /// The game folder of `--game-dir` (its libraries shared by every task);
-    /// `None` without one.
-    pub(super) dir: Option<Arc<mshconv_app::GameDir>>,
-    /// Without `--game-dir`, with `--to msh`: the game folder the outputs lie
-    /// in (`look_import::find_game_dir`), `None` when there is none.
-    pub(super) found: Option<PathBuf>,
-}
 
 /// Runs the tasks on `jobs` threads; `on_done` sees each record as it arrives
 /// (on the calling thread). The result holds a record per task, `None` for a
@@ -42,6 +26,7 @@ pub(super) fn run_tasks(
     game: &Game,
     jobs: usize,
     stop: &AtomicBool,
+    tell: Tell<'_>,
     mut on_done: impl FnMut(&Record),
 ) -> Vec<Option<Record>> {
     let mut results: Vec<Option<Record>> = vec![None; tasks.len()];
@@ -65,7 +50,10 @@ pub(super) fn run_tasks(
             let take = &take;
             scope.spawn(move || {
                 while let Some((i, task)) = take() {
-                    if sender.send((i, run_task(task, options, game))).is_err() {
+                    if sender
+                        .send((i, run_task(task, options, game, tell)))
+                        .is_err()
+                    {
                         break;
                     }
                 }
@@ -77,7 +65,7 @@ pub(super) fn run_tasks(
             results[i] = Some(record);
         };
         while let Some((i, task)) = take() {
-            record((i, run_task(task, options, game)));
+            record((i, run_task(task, options, game, tell)));
             while let Ok(sent) = receiver.try_recv() {
                 record(sent);
             }
@@ -91,24 +79,23 @@ pub(super) fn run_tasks(
 
 /// Converts one task into its record; a panic in the library (a bug) fails
 /// this input only.
-pub(super) fn run_task(task: &Task, options: &Options, game: &Game) -> Record {
+fn run_task(task: &Task, options: &Options, game: &Game, tell: Tell<'_>) -> Record {
     let started = Instant::now();
     let mut record = Record::new(&task.input, Status::Converted);
     let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
-        convert_task(task, options, game, &mut record)
+        convert_task(task, options, game, &mut record, tell)
     }));
     match outcome {
         Ok(Ok(())) => {}
         Ok(Err(e)) => {
-            let failure = fail::classify(&e);
             record.status = Status::Failed;
-            record.code = Some(failure.code);
-            record.message = Some(fail::message(&e));
+            record.code = Some(e.code().to_string());
+            record.message = Some(e.message().to_string());
             record.output = None;
         }
         Err(_) => {
             record.status = Status::Failed;
-            record.code = Some(mshconv_app::ErrorCode::Internal.code().to_string());
+            record.code = Some(crate::ErrorCode::Internal.code().to_string());
             record.message = Some(
                 "the conversion panicked (a bug in mshconv; please report it with this file)"
                     .to_string(),
@@ -124,16 +111,17 @@ pub(super) fn run_task(task: &Task, options: &Options, game: &Game) -> Record {
     record
 }
 
-pub(super) fn convert_task(
+fn convert_task(
     task: &Task,
     options: &Options,
     game: &Game,
     record: &mut Record,
-) -> anyhow::Result<()> {
+    tell: Tell<'_>,
+) -> Result<(), Error> {
     let read;
     let bytes: &[u8] = match &task.source {
         Source::File(path) => {
-            read = read_file(path)?;
+            read = read_file(path, tell)?;
             &read
         }
         Source::Entry { archive, range } => {
@@ -145,21 +133,21 @@ pub(super) fn convert_task(
     // A file is told by its bytes, as `convert` tells it (a folder's files
     // were chosen by their names); an entry is a model.
     let from = match &task.source {
-        Source::File(path) => mshconv_app::input_format(None, Some(path), bytes)?.0,
+        Source::File(path) => crate::input_format(None, Some(path), bytes)?.0,
         Source::Entry { .. } => task.from,
     };
     let folder = task.folder.as_deref().map(Folder::new);
-    let resources: &dyn mshconv_app::Resources = match &folder {
+    let resources: &dyn crate::Resources = match &folder {
         Some(folder) => folder,
         None => &NoResources,
     };
     // With --game-dir: the model's look (the libraries are shared by every task).
     let game_resources;
-    let resources: &dyn mshconv_app::Resources = match &game.dir {
+    let resources: &dyn crate::Resources = match &game.dir {
         Some(dir) => {
             let at = match &task.source {
-                Source::File(path) => mshconv_app::ModelLocation::File(path.clone()),
-                Source::Entry { archive, .. } => mshconv_app::ModelLocation::Entry {
+                Source::File(path) => crate::ModelLocation::File(path.clone()),
+                Source::Entry { archive, .. } => crate::ModelLocation::Entry {
                     archive: archive.to_path_buf(),
                     entry: task
                         .input
@@ -167,7 +155,7 @@ pub(super) fn convert_task(
                         .map_or_else(String::new, |(_, e)| e.to_string()),
                 },
             };
-            game_resources = mshconv_app::GameResources {
+            game_resources = crate::GameResources {
                 inner: resources,
                 game: Arc::clone(dir),
                 at,
@@ -186,16 +174,16 @@ pub(super) fn convert_task(
     // to say whether it differs from the folder's (batch::unwritten). The
     // model and its look come from one parse of the input.
     let output = if (game.dir.is_some() || game.found.is_some())
-        && task.to == mshconv_app::Format::Msh
-        && crate::look_out::brings_look(from)
+        && task.to == crate::Format::Msh
+        && crate::look_import::brings_look(from)
     {
         let (output, look, notes) =
-            mshconv_app::convert_bringing_look(bytes, from, options, &names, resources)?;
+            crate::convert_bringing_look(bytes, from, options, &names, resources)?;
         record.look = Some(Box::new(look));
         record.notes.extend(notes.notes);
         output
     } else {
-        mshconv_app::convert(bytes, (from, task.to), options, &names, resources)?
+        crate::convert(bytes, (from, task.to), options, &names, resources)?
     };
     // Into an archive, the main thread puts it there once every task is done;
     // a model whose look goes back with it is written in the look's
@@ -203,7 +191,7 @@ pub(super) fn convert_task(
     // is refused.
     let held = record.look.is_some()
         && game.dir.is_some()
-        && task.to == mshconv_app::Format::Msh
+        && task.to == crate::Format::Msh
         && !task.dry_run;
     if task.entry.is_some() || held {
         let main = output.files.into_iter().next().map(|f| f.bytes);
@@ -232,13 +220,13 @@ pub(super) fn convert_task(
     }
     if let Some(parent) = task.output.parent() {
         std::fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
+            .map_err(|e| Error::io(format!("cannot create {}", parent.display()), &e))?;
     }
     // The .mtl first: a model is complete once its .obj is there.
     for side in &output.files[1..] {
-        crate::fs::write_side(&task.output.with_file_name(&side.name), &side.bytes)?;
+        write_side(&task.output.with_file_name(&side.name), &side.bytes, tell)?;
     }
-    write_atomically(&task.output, &output.main().bytes)?;
+    write_atomically(&task.output, &output.main().bytes, tell)?;
     record.output = Some(task.output.display().to_string());
     record.bytes_out = output.len();
     record.notes.splice(0..0, output.report.notes);
@@ -248,9 +236,8 @@ pub(super) fn convert_task(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mshconv_app::Format;
+    use crate::Format;
     use std::path::PathBuf;
-    use std::sync::Arc;
 
     #[test]
     fn the_largest_inputs_are_converted_first() {
@@ -278,6 +265,7 @@ mod tests {
             &Game::default(),
             1,
             &stop,
+            &|_| {},
             |r| seen.push(r.input.clone()),
         );
         assert_eq!(seen, ["b", "d", "a", "c"]);

@@ -15,15 +15,14 @@
 //! models; all of it one transaction.
 
 use super::report::{Record, Status};
-use crate::codes::CliCode;
-use crate::look_out::{self, wear_file};
-use crate::out;
-use mshconv_app::codes::ErrorCode;
-use mshconv_app::game::{wear_name, wear_sibling};
-use mshconv_app::look_import::advice;
-use mshconv_app::look_import::users::WearPlace;
-use mshconv_app::look_import::{self, Action, Libraries, Library, LookPlan};
-use mshconv_app::GameDir;
+use super::{tell_note, Event, Tell};
+use crate::codes::{ErrorCode, NoteCode};
+use crate::game::{wear_name, wear_sibling};
+use crate::look_import::advice;
+use crate::look_import::users::WearPlace;
+use crate::look_import::write::{wear_file, would_write_library};
+use crate::look_import::{self, change_line, Action, Libraries, Library, LookPlan};
+use crate::GameDir;
 use std::path::{Path, PathBuf};
 
 /// One model's planned look.
@@ -42,20 +41,17 @@ struct Planned {
 }
 
 /// Fails a record whose look could not be brought back.
-pub(super) fn fail(record: &mut Record, code: &str, message: String) {
+fn fail(record: &mut Record, code: &str, message: String, tell: Tell<'_>) {
     record.status = Status::Failed;
     record.code = Some(code.to_string());
     record.message = Some(message);
     record.payload = None;
     record.notes.clear();
-    out::error_line(
+    tell(Event::Failed {
+        input: &record.input,
         code,
-        &format!(
-            "{}: {}",
-            record.input,
-            record.message.as_deref().unwrap_or("")
-        ),
-    );
+        message: record.message.as_deref().unwrap_or(""),
+    });
 }
 
 /// The entry a record's model goes to with `--into` (`ARCHIVE:ENTRY`).
@@ -101,8 +97,8 @@ pub(super) fn bring_back(
     game: &GameDir,
     records: &mut [Record],
     into: Option<&Path>,
-    quiet: bool,
     dry_run: Option<&mut Vec<String>>,
+    tell: Tell<'_>,
 ) -> LookWrites {
     let with_look: Vec<usize> = (0..records.len())
         .filter(|&i| records[i].look.is_some() && records[i].status == Status::Converted)
@@ -114,7 +110,7 @@ pub(super) fn bring_back(
         Ok(l) => l,
         Err(e) => {
             for &i in &with_look {
-                fail(&mut records[i], e.code(), e.message().to_string());
+                fail(&mut records[i], e.code(), e.message().to_string(), tell);
             }
             return LookWrites::default();
         }
@@ -162,11 +158,11 @@ pub(super) fn bring_back(
                 });
             }
             // Its model waits for the look (batch::write): neither is written.
-            Err(e) => fail(record, e.code(), e.message().to_string()),
+            Err(e) => fail(record, e.code(), e.message().to_string(), tell),
         }
     }
     // The models wait for their looks (batch::write): none is written yet.
-    if refuse_conflicts(records, &planned, false) {
+    if refuse_conflicts(records, &planned, false, tell) {
         return LookWrites::default();
     }
     note_shared_edits(game.dir(), &original, records, &mut planned);
@@ -176,20 +172,18 @@ pub(super) fn bring_back(
         let record = &mut records[p.index];
         let mut notes = p.plan.report.notes;
         for c in p.plan.changes.iter().filter(|c| c.action != Action::Reused) {
-            let line = look_out::change_line(c);
+            let line = change_line(c);
             if !change_lines.contains(&line) {
                 change_lines.push(line.clone());
             }
             notes.push(mshconv_convert::Note {
-                code: mshconv_app::NoteCode::LookEntry.code(),
+                code: NoteCode::LookEntry.code(),
                 message: line,
             });
         }
         notes.extend(p.shared);
-        if !quiet {
-            for note in &notes {
-                out::note_line(note.code, &format!("{}: {}", record.input, note.message));
-            }
+        for note in &notes {
+            tell_note(&record.input, note, tell);
         }
         record.notes.extend(notes);
         wears.push((p.index, p.path, p.name, p.plan.wear));
@@ -221,7 +215,12 @@ pub(super) fn bring_back(
 /// (`look.edit_conflict`, naming both) and so does every other converted
 /// model (`look.run_refused`), so nothing of the run is written. Whether it
 /// refused.
-fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written: bool) -> bool {
+fn refuse_conflicts(
+    records: &mut [Record],
+    planned: &[Planned],
+    models_written: bool,
+    tell: Tell<'_>,
+) -> bool {
     // The first model that changed each entry.
     let mut owners: Vec<(&str, &str, usize)> = Vec::new();
     let mut conflicts: Vec<(usize, usize, String)> = Vec::new();
@@ -267,6 +266,7 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
                     &mut records[i],
                     ErrorCode::LookEditConflict.code(),
                     message.clone(),
+                    tell,
                 );
             }
         }
@@ -276,8 +276,9 @@ fn refuse_conflicts(records: &mut [Record], planned: &[Planned], models_written:
         if record.status == Status::Converted {
             fail(
                 record,
-                CliCode::LookRunRefused.code(),
+                ErrorCode::LookRunRefused.code(),
                 format!("not written: {why}{written}"),
+                tell,
             );
         }
         if !models_written
@@ -329,17 +330,7 @@ fn list(
         if lib.bytes.as_ref() == Some(now) {
             continue;
         }
-        let backup = look_out::backup_path(&lib.path);
-        listing.push(format!(
-            "would write {} ({} bytes){}",
-            lib.path.display(),
-            now.len(),
-            if lib.bytes.is_some() && !backup.exists() {
-                format!(", after a backup to {}", backup.display())
-            } else {
-                String::new()
-            }
-        ));
+        listing.push(would_write_library(lib, now));
     }
     if into.is_none() {
         for (_, path, _, wear) in wears {

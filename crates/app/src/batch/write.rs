@@ -1,6 +1,6 @@
 //! The end of a batch that writes the user's files: with `--game-dir` and
 //! `--to msh`, the libraries and the WEARs; with `--into`, the archive. All
-//! of it is one transaction ([`mshconv_app::txn`]) under the lock of every
+//! of it is one transaction ([`crate::txn`]) under the lock of every
 //! folder it writes in, taken before the libraries and the archive are read:
 //! the libraries that change (textures, then materials, each after its first
 //! backup), the `.wea` files beside the models and the `.msh` files whose look
@@ -11,8 +11,13 @@
 use super::into::{fail_records, stage_into, tell_placed};
 use super::look::{self, LookWrites};
 use super::report::{Record, Status};
-use crate::look_out::{backup_notes, library_paths, stage_libraries, wear_file};
-use mshconv_app::GameDir;
+use super::{Event, Tell};
+use crate::codes::NoteCode;
+use crate::look_import::write::{backup_path, library_paths, stage_libraries, wear_file};
+use crate::look_import::Library;
+use crate::txn::Written;
+use crate::{Error, GameDir};
+use mshconv_convert::Note;
 use std::path::{Path, PathBuf};
 
 /// Brings the looks back (with `game`) and puts the models into `into`.
@@ -20,7 +25,7 @@ pub(super) fn write(
     game: Option<&GameDir>,
     records: &mut [Record],
     into: Option<&Path>,
-    quiet: bool,
+    tell: Tell<'_>,
 ) {
     let with_look: Vec<usize> = match game {
         Some(_) => (0..records.len())
@@ -54,12 +59,12 @@ pub(super) fn write(
             }
         }
     }
-    let lock = match crate::fs::lock(&paths) {
+    let lock = match super::files::lock(&paths, tell) {
         Ok(l) => l,
-        Err(e) => return fail_records(records, &involved, &e, into.is_some()),
+        Err(e) => return fail_records(records, &involved, &e, into.is_some(), tell),
     };
     let look = match game {
-        Some(game) => look::bring_back(game, records, into, quiet, None),
+        Some(game) => look::bring_back(game, records, into, None, tell),
         None => LookWrites::default(),
     };
     let mut txn = lock.transaction();
@@ -87,10 +92,9 @@ pub(super) fn write(
             if let (Some(output), Some(msh)) = (&records[i].output, records[i].payload.take()) {
                 if let Some(parent) = Path::new(output).parent() {
                     if let Err(e) = std::fs::create_dir_all(parent) {
-                        let e = anyhow::Error::from(e)
-                            .context(format!("cannot create {}", parent.display()));
+                        let e = Error::io(format!("cannot create {}", parent.display()), &e);
                         let all = [wrote_look.as_slice(), with_payload.as_slice()].concat();
-                        return fail_records(records, &all, &e, false);
+                        return fail_records(records, &all, &e, false, tell);
                     }
                 }
                 txn.replace(Path::new(output), msh);
@@ -99,7 +103,7 @@ pub(super) fn write(
         }
     }
     let staged = match into {
-        Some(archive) => match stage_into(archive, records, entries) {
+        Some(archive) => match stage_into(archive, records, entries, tell) {
             Ok(Some(staged)) => {
                 txn.replace(archive, staged.bytes.clone());
                 Some(staged)
@@ -107,18 +111,16 @@ pub(super) fn write(
             Ok(None) => None,
             Err(e) => {
                 let all = [wrote_look.as_slice(), with_payload.as_slice()].concat();
-                return fail_records(records, &all, &e, true);
+                return fail_records(records, &all, &e, true, tell);
             }
         },
         None => None,
     };
     match txn.commit() {
         Ok(written) => {
-            if !quiet {
-                backup_notes(&written, look.libraries.iter().map(|(lib, _)| lib));
-            }
+            backup_notes(&written, look.libraries.iter().map(|(lib, _)| lib), tell);
             if let Some(staged) = staged {
-                tell_placed(records, staged, quiet);
+                tell_placed(records, staged, tell);
             }
         }
         Err(e) => {
@@ -129,7 +131,28 @@ pub(super) fn write(
             }
             all.sort_unstable();
             all.dedup();
-            fail_records(records, &all, &e.into(), into.is_some());
+            fail_records(records, &all, &e, into.is_some(), tell);
+        }
+    }
+}
+
+/// `look.backup` for each library whose backup `written` made.
+pub fn backup_notes<'a>(
+    written: &Written,
+    libs: impl IntoIterator<Item = &'a Library>,
+    tell: Tell<'_>,
+) {
+    for lib in libs {
+        let backup = backup_path(&lib.path);
+        if written.wrote(&backup) {
+            let note = Note {
+                code: NoteCode::LookBackup.code(),
+                message: format!("{} saved as {}", lib.path.display(), backup.display()),
+            };
+            tell(Event::Note {
+                about: None,
+                note: &note,
+            });
         }
     }
 }

@@ -5,14 +5,21 @@
 
 use super::look::existing_wear;
 use super::report::{Record, Status};
-use crate::out;
-use mshconv_app::look_import::advice::not_written_in;
-use mshconv_app::look_import::Libraries;
+use super::{tell_note, Tell};
+use crate::look_import::advice::{not_written_in, GameDirAdvice};
+use crate::look_import::Libraries;
 use std::path::Path;
 
 /// Notes every converted record whose look differs from the game folder
-/// `dir`'s (each planned alone against the libraries as they are).
-pub(super) fn note(dir: &Path, records: &mut [Record], into: Option<&Path>, quiet: bool) {
+/// `dir`'s (each planned alone against the libraries as they are); the
+/// note's command is worded by the front end's `advice`.
+pub(super) fn note(
+    dir: &Path,
+    records: &mut [Record],
+    into: Option<&Path>,
+    advice: &dyn GameDirAdvice,
+    tell: Tell<'_>,
+) {
     let Ok(libs) = Libraries::read(dir) else {
         return;
     };
@@ -28,14 +35,10 @@ pub(super) fn note(dir: &Path, records: &mut [Record], into: Option<&Path>, quie
             continue;
         }
         let existing = existing_wear(record, archive.as_ref());
-        let Some(note) =
-            not_written_in(dir, &libs, &look, existing.as_deref(), &crate::advice::Cli)
-        else {
+        let Some(note) = not_written_in(dir, &libs, &look, existing.as_deref(), advice) else {
             continue;
         };
-        if !quiet {
-            out::note_line(note.code, &format!("{}: {}", record.input, note.message));
-        }
+        tell_note(&record.input, &note, tell);
         record.notes.push(note);
     }
 }

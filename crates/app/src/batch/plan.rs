@@ -1,14 +1,13 @@
 //! The planning step: folders walked, archives read by their directory,
 //! outputs named, conflicts and skips decided.
 
+use super::files::{is_damaged, read_directory};
+use super::filter::Filter;
 use super::report::Record;
-use super::{Plan, Source, Task};
-use crate::codes::CliCode;
-use crate::fail;
-use crate::glob::Filter;
-use crate::input::read_directory;
-use mshconv_app::names::entry_file_stem;
-use mshconv_app::{archive, is_archive_path, Format};
+use super::{Plan, Source, Task, Tell};
+use crate::codes::ErrorCode;
+use crate::names::entry_file_stem;
+use crate::{archive, is_archive_path, Format};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -21,13 +20,14 @@ pub(super) fn plan_input(
     out_dir: Option<&Path>,
     filter: &Filter,
     plan: &mut Plan,
+    tell: Tell<'_>,
 ) {
     let label = input.display().to_string();
     if let Some((archive, entry)) = archive_entry(input) {
         // One entry of an archive: `units.rlb:TANK.MSH`.
         let only = Entries::Named(entry);
         let file_name = archive.file_name().map(PathBuf::from).unwrap_or_default();
-        plan_archive(&archive, to, &out.join(file_name), &only, plan);
+        plan_archive(&archive, to, &out.join(file_name), &only, plan, tell);
         return;
     }
     if input.is_dir() {
@@ -52,7 +52,7 @@ pub(super) fn plan_input(
                     rel: &rel,
                     archive_accepted: filter.accepts(&rel),
                 };
-                plan_archive(&path, to, &target, &entries, plan);
+                plan_archive(&path, to, &target, &entries, plan, tell);
             } else if filter.accepts(&rel) {
                 plan_file(&path, to, target.with_extension(to.to_string()), plan);
             }
@@ -64,7 +64,7 @@ pub(super) fn plan_input(
         if to == Format::Msh {
             plan.decided.push(Record::skipped(
                 &label,
-                CliCode::InputNotConvertible.code(),
+                ErrorCode::InputNotConvertible.code(),
                 "an archive holds .msh models already; there is nothing to convert to msh",
             ));
         } else {
@@ -74,7 +74,7 @@ pub(super) fn plan_input(
                 rel: &name,
                 archive_accepted: filter.accepts(&name),
             };
-            plan_archive(input, to, &out.join(&file_name), &entries, plan);
+            plan_archive(input, to, &out.join(&file_name), &entries, plan, tell);
         }
         return;
     }
@@ -89,12 +89,12 @@ pub(super) fn plan_input(
         }
         Some(from) => plan.decided.push(Record::skipped(
             &label,
-            CliCode::InputNotConvertible.code(),
+            ErrorCode::InputNotConvertible.code(),
             format!("{from} does not convert to {to} ({})", Format::directions()),
         )),
         None => plan.decided.push(Record::skipped(
             &label,
-            CliCode::InputNotConvertible.code(),
+            ErrorCode::InputNotConvertible.code(),
             "not a model: the name ends in none of .msh .glb .gltf .obj .rlb",
         )),
     }
@@ -103,19 +103,13 @@ pub(super) fn plan_input(
 /// Collects the files under `dir` as `/`-separated paths relative to the folder
 /// given on the command line. Symbolic links to folders are not followed (no
 /// cycles); OUT is not entered. A folder that cannot be read is a failure.
-pub(super) fn walk(
-    dir: &Path,
-    rel: String,
-    out_dir: Option<&Path>,
-    found: &mut Vec<String>,
-    plan: &mut Plan,
-) {
+fn walk(dir: &Path, rel: String, out_dir: Option<&Path>, found: &mut Vec<String>, plan: &mut Plan) {
     let entries = match std::fs::read_dir(dir) {
         Ok(entries) => entries,
         Err(e) => {
             plan.decided.push(Record::failed(
                 &dir.display().to_string(),
-                fail::io_code(&e),
+                crate::io_code(&e),
                 format!("cannot read the folder: {e}"),
             ));
             return;
@@ -143,7 +137,7 @@ pub(super) fn walk(
     }
 }
 
-pub(super) fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Plan) {
+fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Plan) {
     let Some(from) = Format::from_path(path) else {
         return;
     };
@@ -160,7 +154,7 @@ pub(super) fn plan_file(path: &Path, to: Format, output: PathBuf, plan: &mut Pla
 }
 
 /// Which entries of an archive a batch takes.
-pub(super) enum Entries<'a> {
+enum Entries<'a> {
     /// The one named on the command line (`ARCHIVE:ENTRY`).
     Named(String),
     /// Every model entry the filter takes: an entry is the file `REL/ENTRY`
@@ -189,15 +183,16 @@ pub(super) fn archive_entry(input: &Path) -> Option<(PathBuf, String)> {
 /// Only the header and the directory are read here: the workers read each
 /// entry's bytes themselves (no serial read of the whole archive, and no
 /// archive held in memory).
-pub(super) fn plan_archive(
+fn plan_archive(
     path: &Path,
     to: Format,
     target: &Path,
     entries: &Entries<'_>,
     plan: &mut Plan,
+    tell: Tell<'_>,
 ) {
     let label = path.display().to_string();
-    let directory = match read_directory(path) {
+    let directory = match read_directory(path, tell) {
         Ok(directory) => directory,
         // An archive only its entries could have been taken from: nothing was
         // asked of it if it cannot be read.
@@ -213,14 +208,13 @@ pub(super) fn plan_archive(
             return
         }
         Err(e) => {
-            let damaged = e.is::<nres::Error>();
+            let damaged = is_damaged(&e);
             let e = if damaged {
                 e.context("damaged archive")
             } else {
                 e
             };
-            let failure = fail::classify(&e);
-            let mut record = Record::failed(&label, &failure.code, fail::message(&e));
+            let mut record = Record::failed(&label, e.code(), e.message());
             if damaged {
                 record.bytes_in = std::fs::metadata(path).map_or(0, |m| m.len());
             }
@@ -248,7 +242,7 @@ pub(super) fn plan_archive(
         if models.is_empty() {
             plan.decided.push(Record::skipped(
                 &format!("{label}:{name}"),
-                CliCode::InputNotConvertible.code(),
+                ErrorCode::InputNotConvertible.code(),
                 "the entry is not a model (its name does not end in .msh)",
             ));
             return;
@@ -301,7 +295,7 @@ pub(super) fn order_and_check(plan: &mut Plan) -> Vec<Task> {
         if let Some(owner) = owners.get(&task.output) {
             plan.decided.push(Record::failed(
                 &task.input,
-                CliCode::OutputConflict.code(),
+                ErrorCode::OutputConflict.code(),
                 format!(
                     "{} is the output of {owner} already; leave one of them out (--exclude) or convert it separately",
                     task.output.display()
@@ -342,7 +336,7 @@ mod tests {
                 task("m/tank.glb", "o/tank.msh"),
                 task("m/gate.glb", "o/gate.msh"),
             ],
-            decided: Vec::new(),
+            ..Plan::default()
         };
         let tasks = order_and_check(&mut plan);
         let inputs: Vec<&str> = tasks.iter().map(|t| t.input.as_str()).collect();

@@ -1,7 +1,7 @@
 //! What a batch reports: a record per input, the totals, the summary line.
 
-use mshconv_app::archive::Placed;
-use mshconv_app::Format;
+use crate::archive::Placed;
+use crate::Format;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -56,7 +56,8 @@ pub struct Record {
 }
 
 impl Record {
-    pub(super) fn new(input: &str, status: Status) -> Record {
+    /// A record of `input` with no output yet.
+    pub fn new(input: &str, status: Status) -> Record {
         Record {
             input: input.to_string(),
             output: None,
@@ -74,7 +75,8 @@ impl Record {
         }
     }
 
-    pub(super) fn failed(input: &str, code: &str, message: impl Into<String>) -> Record {
+    /// A failed input.
+    pub fn failed(input: &str, code: &str, message: impl Into<String>) -> Record {
         Record {
             code: Some(code.to_string()),
             message: Some(message.into()),
@@ -82,7 +84,8 @@ impl Record {
         }
     }
 
-    pub(super) fn skipped(input: &str, code: &str, message: impl Into<String>) -> Record {
+    /// A skipped input.
+    pub fn skipped(input: &str, code: &str, message: impl Into<String>) -> Record {
         Record {
             code: Some(code.to_string()),
             message: Some(message.into()),
@@ -112,18 +115,27 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
+/// The JSON report of `--report`: the totals, then a record per input.
 #[derive(Serialize)]
-pub(super) struct Report<'a> {
-    pub(super) summary: &'a Summary,
-    pub(super) files: &'a [Record],
+pub struct Report<'a> {
+    /// The totals.
+    pub summary: &'a Summary,
+    /// A record per input, sorted by input.
+    pub files: &'a [Record],
 }
 
-pub(super) fn summarize(
-    records: &[Record],
-    to: Format,
-    started: Instant,
-    interrupted: bool,
-) -> Summary {
+impl Report<'_> {
+    /// The report's JSON, pretty-printed, ending in a newline.
+    pub fn json(&self) -> Result<Vec<u8>, crate::Error> {
+        let mut json = serde_json::to_vec_pretty(self)
+            .map_err(|e| crate::Error::internal(format!("cannot encode the report: {e}")))?;
+        json.push(b'\n');
+        Ok(json)
+    }
+}
+
+/// The totals of `records`, the batch having started at `started`.
+pub fn summarize(records: &[Record], to: Format, started: Instant, interrupted: bool) -> Summary {
     let count = |s: Status| records.iter().filter(|r| r.status == s).count();
     Summary {
         to: to.to_string(),
@@ -138,7 +150,7 @@ pub(super) fn summarize(
 }
 
 /// `batch: 433 converted, 2 failed, 0 skipped; 58.1 MiB in, 120.3 MiB out; 3.21 s`.
-pub(super) fn summary_line(s: &Summary) -> String {
+pub fn summary_line(s: &Summary) -> String {
     format!(
         "batch{}: {} converted, {} failed, {} skipped; {} in, {} out; {:.2} s",
         if s.interrupted { " (interrupted)" } else { "" },
@@ -152,7 +164,7 @@ pub(super) fn summary_line(s: &Summary) -> String {
 }
 
 /// A byte count for people: `512 B`, `3.4 KiB`, `58.1 MiB`.
-pub(super) fn size(bytes: u64) -> String {
+pub fn size(bytes: u64) -> String {
     const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
     if bytes < 1024 {
         return format!("{bytes} B");
