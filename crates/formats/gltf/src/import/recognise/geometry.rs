@@ -313,8 +313,9 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
         return SlotState::Changed;
     }
     // The same triangles by all their values (unedited); else by positions
-    // and UVs (normals changed); else paired by position, and what differs
-    // is an edit.
+    // and UVs (normals changed: what that pairing finds stands, a pairing
+    // by position could only move vertices onto others); else paired by
+    // position, and what differs is an edit.
     for normals in [true, false] {
         let by_values: Option<Vec<_>> = original
             .iter()
@@ -323,7 +324,7 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
             .collect();
         match by_values.map(|pairs| compare_pairs(m, &back, &pairs)) {
             Some(SlotState::Same) => return SlotState::Same,
-            Some(SlotState::Moved(v)) if !normals => return SlotState::Moved(v),
+            Some(state) if !normals => return state,
             _ => {}
         }
     }
