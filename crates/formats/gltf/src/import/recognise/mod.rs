@@ -10,7 +10,8 @@
 //! - nodes: the same nodes (by their recorded index) with the same parents;
 //! - names: a renamed node changes its Res10 name only;
 //! - geometry, per slot: the same triangles corner for corner (same materials,
-//!   order and first corners, as Blender keeps them), else the same triangles
+//!   order and first corners, as Blender keeps them; in a triangle soup the
+//!   faces Blender keeps are found by their values), else the same triangles
 //!   with moved vertices (those vertices, the slot's Res7 records and bounds
 //!   and the model's bounds are written again), else changed;
 //! - animation: every node's pose at every frame of the original timeline,
