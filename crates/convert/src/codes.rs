@@ -150,6 +150,8 @@ pub enum Code {
     ImportNodesReordered,
     /// `import.normals_computed`: vertex normals were missing on … meshes and were computed from the faces
     ImportNormalsComputed,
+    /// `import.normals_not_finite`: … vertex normals were NaN or infinite (Blender writes NaN where coordinates near 1e19 and beyond overflow its face normals): computed from the faces
+    ImportNormalsNotFinite,
     /// `import.original_edited`: the file is the model mshconv exported, edited: … written again, every other table kept as it was
     ImportOriginalEdited,
     /// `import.original_kept`: the file is the model mshconv exported, unedited: the original bytes were written
@@ -355,6 +357,7 @@ impl Code {
         Code::ImportMorphWeightsApplied,
         Code::ImportNodesReordered,
         Code::ImportNormalsComputed,
+        Code::ImportNormalsNotFinite,
         Code::ImportOriginalEdited,
         Code::ImportOriginalKept,
         Code::ImportOriginalRebuilt,
@@ -496,6 +499,7 @@ impl Code {
             Code::ImportMorphWeightsApplied => "import.morph_weights_applied",
             Code::ImportNodesReordered => "import.nodes_reordered",
             Code::ImportNormalsComputed => "import.normals_computed",
+            Code::ImportNormalsNotFinite => "import.normals_not_finite",
             Code::ImportOriginalEdited => "import.original_edited",
             Code::ImportOriginalKept => "import.original_kept",
             Code::ImportOriginalRebuilt => "import.original_rebuilt",

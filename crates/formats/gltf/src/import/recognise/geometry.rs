@@ -3,6 +3,7 @@
 //! each triangle's first corner, but splits and renumbers vertices), or the
 //! same triangles with some vertices moved (patched in place), or changed.
 
+use super::fan::OwnNormals;
 use crate::export::shown_normal;
 use crate::scene::{SceneBatch, SceneSlot};
 use msh::derive;
@@ -115,8 +116,10 @@ pub(super) fn corner_of(batch: &SceneBatch, i: u32) -> Option<Corner> {
     let i = i as usize;
     Some(Corner {
         position: *batch.positions.get(i)?,
+        // A normal that is not finite is one the file does not know (Blender
+        // writes NaN where its face normals overflow): not compared.
         normal: match &batch.normals {
-            Some(n) => Some(*n.get(i)?),
+            Some(n) => Some(*n.get(i)?).filter(|n| n.iter().all(|c| c.is_finite())),
             None => None,
         },
         uv: match &batch.uv0 {
@@ -199,6 +202,7 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
             }
             &kept
         };
+        let mut own: Option<OwnNormals> = None;
         for (ta, tb) in triangles.iter().zip(&b.triangles) {
             // Blender cannot keep a custom normal at a corner of a zero-area
             // face (docs/BLENDER.md, "What Blender changes"): not compared.
@@ -212,6 +216,13 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
                 // What the original has no table for (normals, UVs) the other
                 // tool made up (Blender shades faces flat); it is not compared.
                 now.normal = now.normal.filter(|_| before.normal.is_some() && !flat);
+                // Where Blender cannot keep a custom normal it writes its own (fan.rs).
+                now.normal = now.normal.filter(|n| {
+                    before.normal.is_some_and(|a| near3(a, *n, NORMAL))
+                        || !own
+                            .get_or_insert_with(|| OwnNormals::of(m, triangles))
+                            .is_blenders(ta[k], *n, f64::from(NORMAL))
+                });
                 now.uv = now.uv.filter(|_| before.uv.is_some());
                 // One original vertex must come back as one value at all its
                 // corners; a corner with a normal speaks for one without.
