@@ -54,8 +54,6 @@ KNOWN = {
     ('g0004', 'models/w4_3.msh', 'gltf'): 'animation_rewritten',
     ('g0004', 'units.rlb:W4_2.MSH', 'addon'): 'animation_rewritten',
     ('g0004', 'units.rlb:W4_2.MSH', 'gltf'): 'animation_rewritten',
-    ('g0005', 'models/w5_0.msh', 'addon'): 'normals_changed',
-    ('g0005', 'models/w5_0.msh', 'gltf'): 'normals_changed',
     ('g0005', 'models/w5_2.msh', 'addon'): 'rebuilt',
     ('g0005', 'models/w5_2.msh', 'gltf'): 'rebuilt',
     ('g0005', 'units.rlb:W5_3.MSH', 'addon'): 'rebuilt',

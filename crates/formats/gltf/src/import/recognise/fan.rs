@@ -1,20 +1,22 @@
 //! The normal Blender writes at a vertex whose custom normal it cannot keep.
 //!
 //! Blender keeps a custom normal as an offset in a frame built from the
-//! edges at its vertex. At a vertex joined to another at the same point by a
-//! face (the poles of a grid-built sphere, a fan around coincident centres)
-//! one of those edges has no length, the frame has no direction, and Blender
-//! writes its own normal there, or its opposite (whichever side the custom
-//! normal was on): the sum of the normals of the vertex's faces, each
-//! weighted by its angle at the vertex, where a face without area counts as
-//! +Z (Blender's normal for such a face) and an angle with a zero-length
-//! edge as a right angle. Measured with bpy 4.2 on the poles of generated
-//! spheres (docs/BLENDER.md, "What Blender changes"): within 0.02 degrees.
+//! edges at its vertex, in single precision. At a vertex joined to another
+//! at the same point by a face (the poles of a grid-built sphere, a fan
+//! around coincident centres) one of those edges has no length (nor has one
+//! whose squared length is 1e-35 or less, or overflows: far or tiny
+//! coordinates), the frame has no direction, and Blender writes its own
+//! normal there, or its opposite (whichever side the custom normal was on):
+//! the sum of the normals of the vertex's faces, each weighted by its angle
+//! at the vertex, where a face whose normal Blender cannot make (no area, or
+//! overflow) counts as +Z and an angle with such an edge as a right angle.
+//! Measured with bpy 4.2 on the poles of generated spheres and their far
+//! coordinates (docs/BLENDER.md, "What Blender changes"): within 0.02 degrees.
 //!
 //! Such a normal came back from Blender, not from an edit: the comparison
 //! leaves it out, as it leaves out what the original has no table for.
 
-use crate::geometry::{cross, dot, sub};
+use crate::geometry::dot;
 use msh::Model;
 use std::collections::HashMap;
 
@@ -27,11 +29,7 @@ impl OwnNormals {
     /// them) that share a face with another vertex at their point, with
     /// Blender's normal for each.
     pub(super) fn of(m: &Model, faces: &[[u32; 3]]) -> Self {
-        let position = |v: u32| {
-            m.positions
-                .get(v as usize)
-                .map(|p| p.map(|c| f64::from(c.get())))
-        };
+        let position = |v: u32| m.positions.get(v as usize).map(|p| p.map(|c| c.get()));
         // Per vertex: the weighted sum, and whether an edge of it has no length.
         let mut sums: HashMap<u32, ([f64; 3], bool)> = HashMap::new();
         for t in faces {
@@ -40,19 +38,22 @@ impl OwnNormals {
                 continue;
             };
             let p = [a, b, c];
-            let face = unit(cross(sub(b, a), sub(c, a))).unwrap_or([0.0, 0.0, 1.0]);
+            let face = unit32(cross32(sub32(a, b), sub32(b, c))).unwrap_or([0.0, 0.0, 1.0]);
             for k in 0..3 {
                 let (e1, e2) = (
-                    unit(sub(p[(k + 1) % 3], p[k])),
-                    unit(sub(p[(k + 2) % 3], p[k])),
+                    unit32(sub32(p[(k + 1) % 3], p[k])),
+                    unit32(sub32(p[(k + 2) % 3], p[k])),
                 );
                 let (angle, short) = match (e1, e2) {
-                    (Some(e1), Some(e2)) => (dot(e1, e2).clamp(-1.0, 1.0).acos(), false),
+                    (Some(e1), Some(e2)) => {
+                        let cos = dot(e1.map(f64::from), e2.map(f64::from));
+                        (cos.clamp(-1.0, 1.0).acos(), false)
+                    }
                     _ => (std::f64::consts::FRAC_PI_2, true),
                 };
                 let entry = sums.entry(t[k]).or_insert(([0.0; 3], false));
                 for (s, f) in entry.0.iter_mut().zip(face) {
-                    *s += f * angle;
+                    *s += f64::from(f) * angle;
                 }
                 entry.1 |= short;
             }
@@ -83,6 +84,26 @@ impl OwnNormals {
 fn unit(v: [f64; 3]) -> Option<[f64; 3]> {
     let len = dot(v, v).sqrt();
     (len > 0.0 && len.is_finite()).then(|| v.map(|c| c / len))
+}
+
+/// `v` at unit length as Blender makes it, in single precision: `None`
+/// where its squared length is 1e-35 or less or not finite (Blender gets a
+/// zero or NaN vector there).
+fn unit32(v: [f32; 3]) -> Option<[f32; 3]> {
+    let d = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
+    (d > 1e-35 && d.is_finite()).then(|| v.map(|c| c / d.sqrt()))
+}
+
+fn sub32(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [a[0] - b[0], a[1] - b[1], a[2] - b[2]]
+}
+
+fn cross32(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
+    [
+        a[1] * b[2] - a[2] * b[1],
+        a[2] * b[0] - a[0] * b[2],
+        a[0] * b[1] - a[1] * b[0],
+    ]
 }
 
 #[cfg(test)]
@@ -198,6 +219,55 @@ mod tests {
             assert_eq!(moved[&(v as u32)].normal, Some([0.0, -0.6, 0.8]));
             assert!(!position_moved(&m, v as u32, &moved[&(v as u32)]));
         }
+    }
+
+    #[test]
+    fn blenders_normal_at_an_edge_too_short_for_single_precision_is_no_edit() {
+        // A triangle of the soak (seed 1, g0002, models/w2_2.msh): the edge
+        // from vertex 0 to 1 has a squared length of 4e-39 (Blender's vector
+        // is zero there). bpy 4.2 gave vertex 0 the normal below, 1 and 2
+        // theirs.
+        let mut m = Model::default();
+        let points: [[f32; 3]; 3] = [
+            [0.0, -1.664_665_8e-26, 0.0],
+            [5.325_049e-39, -6.598_82e-20, 2.085_71e-39],
+            [3_941_158_400_000.0, 587_650_200_000_000.0, -0.0],
+        ];
+        m.positions = points.iter().map(|p| p.map(F32::new)).collect();
+        let normals = [
+            [-0.621_970_1, 0.204_699_04, 0.755_811_8],
+            [0.0, 0.0, 1.0],
+            [1.0, 0.0, 0.0],
+        ];
+        m.normals = normals
+            .iter()
+            .map(|n| PackedNormal::encode(*n, 0))
+            .collect();
+        m.uv0 = vec![PackedUv::encode([0.0, 0.0]); 3];
+        m.indices = [0u16, 1, 2].map(U16::new).to_vec();
+        let mut b = Batch20::new_zeroed();
+        b.index_count = U16::new(3);
+        m.batches.push(b);
+        let mut s = Slot68::new_zeroed();
+        s.batch_count = U16::new(1);
+        m.slots.push(s);
+        let original = original_batches(&m, 0);
+        let back = |first: [f32; 3]| SceneSlot {
+            batches: vec![SceneBatch {
+                positions: points.to_vec(),
+                normals: Some(vec![first, normals[1], normals[2]]),
+                uv0: Some(vec![[0.0, 0.0]; 3]),
+                triangles: vec![[0, 1, 2]],
+                ..SceneBatch::default()
+            }],
+            ..SceneSlot::default()
+        };
+        let measured = [1.387_778_8e-16, 5.551_115e-16, 1.0];
+        assert_eq!(compare(&m, &original, &back(measured)), SlotState::Same);
+        assert!(matches!(
+            compare(&m, &original, &back([0.6, 0.0, 0.8])),
+            SlotState::Moved(_)
+        ));
     }
 
     #[test]
