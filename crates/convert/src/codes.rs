@@ -152,6 +152,8 @@ pub enum Code {
     ImportNodesReordered,
     /// `import.normals_computed`: vertex normals were missing on … meshes (glTF) or mesh parts (OBJ) and were computed from the faces
     ImportNormalsComputed,
+    /// `import.normals_not_finite`: … vertex normals were NaN or infinite (Blender writes NaN where coordinates near 1e19 and beyond overflow its face normals): computed from the faces
+    ImportNormalsNotFinite,
     /// `import.original_edited`: the file is the model mshconv exported, edited: … written again, every other table kept as it was
     ImportOriginalEdited,
     /// `import.original_kept`: the file is the model mshconv exported, unedited: the original bytes were written
@@ -364,6 +366,7 @@ impl Code {
         Code::ImportNodeHidden,
         Code::ImportNodesReordered,
         Code::ImportNormalsComputed,
+        Code::ImportNormalsNotFinite,
         Code::ImportOriginalEdited,
         Code::ImportOriginalKept,
         Code::ImportOriginalRebuilt,
@@ -509,6 +512,7 @@ impl Code {
             Code::ImportNodeHidden => "import.node_hidden",
             Code::ImportNodesReordered => "import.nodes_reordered",
             Code::ImportNormalsComputed => "import.normals_computed",
+            Code::ImportNormalsNotFinite => "import.normals_not_finite",
             Code::ImportOriginalEdited => "import.original_edited",
             Code::ImportOriginalKept => "import.original_kept",
             Code::ImportOriginalRebuilt => "import.original_rebuilt",

@@ -3,6 +3,7 @@
 //! each triangle's first corner, but splits and renumbers vertices), or the
 //! same triangles with some vertices moved (patched in place), or changed.
 
+use super::fan::OwnNormals;
 use crate::export::shown_normal;
 use crate::scene::{SceneBatch, SceneSlot};
 use msh::derive;
@@ -115,8 +116,10 @@ pub(super) fn corner_of(batch: &SceneBatch, i: u32) -> Option<Corner> {
     let i = i as usize;
     Some(Corner {
         position: *batch.positions.get(i)?,
+        // A normal that is not finite is one the file does not know (Blender
+        // writes NaN where its face normals overflow): not compared.
         normal: match &batch.normals {
-            Some(n) => Some(*n.get(i)?),
+            Some(n) => Some(*n.get(i)?).filter(|n| n.iter().all(|c| c.is_finite())),
             None => None,
         },
         uv: match &batch.uv0 {
@@ -348,11 +351,21 @@ fn compare_pairs(
     let mut moved: BTreeMap<u32, Corner> = BTreeMap::new();
     let mut seen: BTreeMap<u32, Corner> = BTreeMap::new();
     for (b, pairs) in back.iter().zip(pairs) {
+        // The faces Blender kept of this batch, for its own normals (fan.rs).
+        let faces: Vec<[u32; 3]> = pairs.iter().map(|(ta, _)| *ta).collect();
+        let mut own: Option<OwnNormals> = None;
         for (ta, tb) in pairs {
             let Some(corners) = corner_pairs(m, ta, b, tb) else {
                 return SlotState::Changed;
             };
-            for (k, (before, now)) in corners.into_iter().enumerate() {
+            for (k, (before, mut now)) in corners.into_iter().enumerate() {
+                // Where Blender cannot keep a custom normal it writes its own (fan.rs).
+                now.normal = now.normal.filter(|n| {
+                    before.normal.is_some_and(|a| near3(a, *n, NORMAL))
+                        || !own
+                            .get_or_insert_with(|| OwnNormals::of(m, &faces))
+                            .is_blenders(ta[k], *n, f64::from(NORMAL))
+                });
                 // One original vertex must come back as one value at all its
                 // corners; a corner with a normal speaks for one without.
                 match seen.get(&ta[k]) {

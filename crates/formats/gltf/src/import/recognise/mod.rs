@@ -24,6 +24,7 @@
 //! hold (Res9, Res17, Res20, unknown types) carried over. A note says which.
 
 mod animation;
+mod fan;
 mod geometry;
 mod scene;
 
