@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{copy_tree, tree, BIN};
+use common::{copy_tree, edit_glb, tree, BIN};
 use mshconv_material::mat0::Mat0;
 use mshconv_material::wear::{Wear, WearRow};
 use nres::{OwnedArchive, WriteMode};
@@ -97,26 +97,6 @@ fn as_blender_keeps(doc: &mut Value) {
         }
         *n += 1;
     }
-}
-
-/// A GLB with its JSON chunk passed through `edit`.
-fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let mut doc: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
-    edit(&mut doc);
-    let mut json = serde_json::to_vec(&doc).unwrap();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let rest = &glb[20 + json_len..];
-    let mut out = Vec::new();
-    out.extend_from_slice(&glb[..8]);
-    out.extend_from_slice(&((12 + 8 + json.len() + rest.len()) as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(rest);
-    out
 }
 
 /// The fixture game folder, edited by `prepare`, then TANK.MSH out to GLB
