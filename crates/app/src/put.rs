@@ -51,6 +51,10 @@ pub struct PutModel<'a> {
     pub advice: &'a dyn GameDirAdvice,
     /// Plans only: every file said, none written, nothing locked.
     pub dry_run: bool,
+    /// A glTF's original (the model it was exported from), when given; else
+    /// the model it replaces (the file, or the archive's entry) is taken
+    /// ([`crate::original`]).
+    pub original: Option<mshconv_convert::Original>,
 }
 
 /// What a put did (or, for a dry run, would do).
@@ -196,7 +200,15 @@ impl Model {
     fn of(request: &PutModel<'_>, stem: &str, look: bool) -> Result<Model, Error> {
         let (data, from) = (request.data, request.from);
         let names = Names::same(stem);
-        let options = Options::default();
+        let options = Options {
+            original: request.original.clone(),
+            ..Options::default()
+        }
+        .or_original(|| match &request.place {
+            _ if from == Format::Msh => None,
+            Place::File(path) => crate::original::replaced_file(path),
+            Place::Entry { archive, name } => crate::original::replaced_entry(archive, name),
+        });
         let model = |(msh, report): (Vec<u8>, Report)| Model {
             msh,
             side: Vec::new(),

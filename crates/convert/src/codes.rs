@@ -156,8 +156,12 @@ pub enum Code {
     ImportNormalsNotFinite,
     /// `import.original_edited`: the file is the model mshconv exported, edited: … written again, every other table kept as it was
     ImportOriginalEdited,
+    /// `import.original_changed`: the model given as the original (the one written over, or --original) is not the one the file was exported from: the model was rebuilt from its content
+    ImportOriginalChanged,
     /// `import.original_kept`: the file is the model mshconv exported, unedited: the original bytes were written
     ImportOriginalKept,
+    /// `import.original_missing`: the file is an mshconv export another tool rewrote, and no original was given: the model was rebuilt from its content
+    ImportOriginalMissing,
     /// `import.original_rebuilt`: the file is the model mshconv exported, with nodes or triangles added, removed or re-parented: the model was rebuilt from its content, with
     ImportOriginalRebuilt,
     /// `import.primitive_skipped`: … primitives that are not triangles (points or lines) were left out (only triangles are models), of mesh ……
@@ -368,7 +372,9 @@ impl Code {
         Code::ImportNormalsComputed,
         Code::ImportNormalsNotFinite,
         Code::ImportOriginalEdited,
+        Code::ImportOriginalChanged,
         Code::ImportOriginalKept,
+        Code::ImportOriginalMissing,
         Code::ImportOriginalRebuilt,
         Code::ImportPrimitiveSkipped,
         Code::ImportRebuilt,
@@ -514,7 +520,9 @@ impl Code {
             Code::ImportNormalsComputed => "import.normals_computed",
             Code::ImportNormalsNotFinite => "import.normals_not_finite",
             Code::ImportOriginalEdited => "import.original_edited",
+            Code::ImportOriginalChanged => "import.original_changed",
             Code::ImportOriginalKept => "import.original_kept",
+            Code::ImportOriginalMissing => "import.original_missing",
             Code::ImportOriginalRebuilt => "import.original_rebuilt",
             Code::ImportPrimitiveSkipped => "import.primitive_skipped",
             Code::ImportRebuilt => "import.rebuilt",

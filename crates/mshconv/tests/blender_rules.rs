@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{copy_tree, tree, BIN};
+use common::{copy_tree, edit_glb, tree, BIN};
 use mshconv_material::mat0::Mat0;
 use mshconv_material::wear::{Wear, WearRow};
 use nres::{OwnedArchive, WriteMode};
@@ -97,13 +97,6 @@ fn as_blender_keeps(doc: &mut Value) {
         }
         *n += 1;
     }
-}
-
-/// A GLB with its JSON chunk passed through `edit`.
-fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let (mut doc, bin) = glb_parts(glb);
-    edit(&mut doc);
-    glb_of(&doc, &bin)
 }
 
 /// The fixture game folder, edited by `prepare`, then TANK.MSH out to GLB
