@@ -31,13 +31,6 @@ pub fn lock(paths: &[PathBuf]) -> anyhow::Result<Lock> {
     Ok(Lock::acquire(paths, &mut tell)?)
 }
 
-/// Finishes an interrupted run whose journal lies in the folder of `file`,
-/// before the folder is read or written without a lock (the application
-/// layer's [`files::recover_pending`]), its notes printed as they come.
-pub fn recover_pending(file: &Path) -> anyhow::Result<()> {
-    Ok(files::recover_pending(file, &batch_tell)?)
-}
-
 /// The application layer's [`files`] functions tell through this: each
 /// event printed by [`tell`].
 pub fn batch_tell(event: mshconv_app::batch::Event<'_>) {
