@@ -11,7 +11,7 @@
 
 use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
-use crate::codes::{CliCode, CliNote};
+use crate::codes::CliNote;
 use crate::fs::write_atomically;
 use crate::input;
 use crate::out::{self, Out};
@@ -22,36 +22,14 @@ use mshconv_app::look_import::write::{wear_file, Place};
 use mshconv_app::look_import::{self, advice};
 use mshconv_app::names::model_name;
 use mshconv_app::put::{self, PutModel, Source};
-use mshconv_app::{Error, Folder, Format, Names, NoResources, NoteCode, Resources};
+use mshconv_app::{Folder, Format, Names, NoResources, NoteCode, Resources};
 use std::io::Read;
 use std::process::ExitCode;
 
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let target = archive_out::target(&args.output)?;
-    let to = match (&target, args.to) {
-        (Target::Entry { .. }, Some(f)) if f != Format::Msh => {
-            return Err(Error::usage(
-                mshconv_app::ErrorCode::ConvertUnsupportedDirection,
-                format!(
-                    "{} names an entry of an archive, which holds MSH models; leave out --to {f}",
-                    args.output.display()
-                ),
-            )
-            .into())
-        }
-        (Target::Entry { .. }, _) => Format::Msh,
-        (_, Some(f)) => f,
-        (_, None) => Format::from_path(&args.output).ok_or_else(|| {
-            Error::usage(
-                CliCode::ConvertUnknownFormat,
-                format!(
-                    "cannot tell the format of {} from its name; give --to",
-                    args.output.display()
-                ),
-            )
-        })?,
-    };
+    let to = mshconv_app::archive::output_format(&target, args.to, &args.output)?;
     let into = matches!(target, Target::Entry { .. });
     // Into an archive: the name first, then replace or add (a typo fails here,
     // before any conversion).
