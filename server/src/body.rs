@@ -52,6 +52,9 @@ pub struct Upload {
     /// A clip list for an MSH -> glTF export (the multipart field `clips`:
     /// JSON, or the text form `idle=0..10:loop`).
     pub clips: Option<Bytes>,
+    /// A glTF's original for an import to MSH (the multipart field
+    /// `original`: the model it was exported from).
+    pub original: Option<Bytes>,
     /// The body's bytes in the body budget, held as long as the upload.
     pub charge: Charge,
 }
@@ -185,6 +188,7 @@ pub async fn read_upload(
             mtl: None,
             look: LookFields::default(),
             clips: None,
+            original: None,
             charge,
         }
     };
@@ -256,20 +260,29 @@ fn content_type(headers: &HeaderMap) -> &str {
 
 /// The fields of a conversion's multipart upload, in the order
 /// [`multipart`] reads them: the model, an OBJ's `.mtl`, the clip list (the
-/// field its row of `mshconv_app::OPTIONS` names), the look's three files.
-fn upload_fields() -> [&'static str; 6] {
+/// field its row of `mshconv_app::OPTIONS` names), the look's three files,
+/// a glTF's original.
+fn upload_fields() -> [&'static str; 7] {
     let clips = OptionName::Clips.spec().field.unwrap_or("clips");
-    ["file", "mtl", clips, "wear", "materials", "textures"]
+    [
+        "file",
+        "mtl",
+        clips,
+        "wear",
+        "materials",
+        "textures",
+        "original",
+    ]
 }
 
 async fn multipart(content_type: &str, bytes: Bytes, charge: Charge) -> Result<Upload, ApiError> {
     let allowed = upload_fields();
     let clips_field = allowed[2];
-    let [file, mtl, clips, wear, materials, textures] = fields(
+    let [file, mtl, clips, wear, materials, textures, original] = fields(
         content_type,
         bytes,
         allowed,
-        &format!("send the model as `file` (and an OBJ's material library as `mtl`, a clip list as `{clips_field}`); a model's look as `wear`, `materials`, `textures`; options go in the query string"),
+        &format!("send the model as `file` (and an OBJ's material library as `mtl`, a clip list as `{clips_field}`, a glTF's original model as `original`); a model's look as `wear`, `materials`, `textures`; options go in the query string"),
     )
     .await?;
     let (bytes, filename) = file.ok_or_else(|| {
@@ -284,6 +297,7 @@ async fn multipart(content_type: &str, bytes: Bytes, charge: Charge) -> Result<U
         mtl: mtl.map(|(m, _)| m),
         look: LookFields::from_parts([wear, materials, textures]),
         clips: clips.map(|(c, _)| c),
+        original: original.map(|(o, _)| o),
         charge,
     })
 }
@@ -358,6 +372,7 @@ pub async fn read_archive_upload(
             mtl: mtl.map(|(m, _)| m),
             look: LookFields::from_parts([None, materials, textures]),
             clips: None,
+            original: None,
             charge,
         },
     })

@@ -45,6 +45,7 @@ pub mod library_files;
 pub mod look_import;
 pub mod names;
 mod options;
+pub mod original;
 pub mod put;
 pub mod resources;
 pub mod txn;

@@ -11,7 +11,9 @@
 //! field of [`Options`], an [`OptionName`] and one row of [`OPTIONS`].
 
 use crate::error::Error;
-use mshconv_convert::{AnimationChoice, Axis, ClipList, ExportSettings, ImportSettings, Rotation};
+use mshconv_convert::{
+    AnimationChoice, Axis, ClipList, ExportSettings, ImportSettings, Original, Rotation,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -192,6 +194,15 @@ pub struct Options {
     /// the model's `NAME.clips.json` beside it when there is one, else one
     /// animation over the whole timeline.
     pub clips: Option<ClipList>,
+    /// MSH -> glTF/GLB: embed the model file (`extras.msh.original`) for a
+    /// self-contained file; by default only its fingerprint.
+    pub embed_original: bool,
+    /// glTF/GLB -> MSH: the model the file was exported from (not a row of
+    /// [`OPTIONS`]: a file, which each front end reads: `--original FILE`, the
+    /// service's `original` field, Python's `original=`); a write over a model
+    /// gives the model it replaces when none is given
+    /// ([`crate::original`]).
+    pub original: Option<Original>,
 }
 
 /// One option by its name, as both front ends spell it (`--lod`, `lod=`).
@@ -212,6 +223,8 @@ pub enum OptionName {
     /// `clips`: the text form (`idle=0..10:loop,walk=11..40:loop`) or the JSON
     /// form (text starting with `{`); a front end reads a file's text first.
     Clips,
+    /// `embed_original`: `true` embeds the model file in a glTF export.
+    EmbedOriginal,
 }
 
 /// What values an option takes: for openapi.json, the web page and the
@@ -268,7 +281,7 @@ pub struct OptionSpec {
 /// (`crates/mshconv/src/cli.rs`), the service its query
 /// (`server/src/extract.rs`), and tests check openapi.json, the web page and
 /// README.md against them.
-pub const OPTIONS: [OptionSpec; 7] = [
+pub const OPTIONS: [OptionSpec; 8] = [
     OptionSpec {
         name: OptionName::Lod,
         flag: "lod",
@@ -360,6 +373,19 @@ pub const OPTIONS: [OptionSpec; 7] = [
         import: false,
         one_model: true,
     },
+    OptionSpec {
+        name: OptionName::EmbedOriginal,
+        flag: "embed-original",
+        value_name: "BOOL",
+        query: "embed_original",
+        field: None,
+        help: "MSH -> glTF/GLB: true embeds the model file for a self-contained file (the flag alone is true); by default the file records its fingerprint, and the way back takes the model from what it writes over, or from --original [default: false]",
+        values: OptionValues::OneOf(&["false", "true"]),
+        default: Some("false"),
+        export: true,
+        import: false,
+        one_model: false,
+    },
 ];
 
 impl OptionName {
@@ -383,6 +409,7 @@ impl Options {
             OptionName::Rotation => self.rotation = Some(value.parse::<RotationOption>()?.0),
             OptionName::Animation => self.animation = value.parse::<AnimationOption>()?.0,
             OptionName::Clips => self.clips = Some(parse_clips(value)?),
+            OptionName::EmbedOriginal => self.embed_original = parse_bool("embed_original", value)?,
         }
         Ok(())
     }
@@ -400,6 +427,7 @@ impl Options {
             name: names.model.clone(),
             file: names.file.clone(),
             clips: self.clips.clone(),
+            embed_original: self.embed_original,
         }
     }
 
@@ -410,7 +438,28 @@ impl Options {
             axis: self.axis,
             rotation: self.rotation,
             animation: self.animation.clone(),
+            original: self.original.clone(),
         }
+    }
+
+    /// These options with `original` as the original when none was given
+    /// (`original` is called only then).
+    pub fn or_original(mut self, original: impl FnOnce() -> Option<Original>) -> Options {
+        if self.original.is_none() {
+            self.original = original();
+        }
+        self
+    }
+}
+
+/// `true` or `false`, as the option `what` takes them.
+fn parse_bool(what: &str, s: &str) -> Result<bool, Error> {
+    match s.trim() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(Error::bad_option(format!(
+            "{what} must be true or false, not {s:?}"
+        ))),
     }
 }
 
@@ -444,6 +493,7 @@ mod tests {
             OptionName::Rotation,
             OptionName::Animation,
             OptionName::Clips,
+            OptionName::EmbedOriginal,
         ];
         assert_eq!(names.len(), OPTIONS.len());
         for name in names {
@@ -517,6 +567,12 @@ mod tests {
             );
         }
         o.clips = None;
+        o.set(OptionName::EmbedOriginal, "true").unwrap();
+        assert!(o.export_settings(&crate::Names::same("m")).embed_original);
+        assert_eq!(
+            o.set(OptionName::EmbedOriginal, "yes").unwrap_err().code(),
+            "option.invalid"
+        );
         o.set(OptionName::Animation, "walk").unwrap();
         assert_eq!(o.animation, AnimationChoice::Name("walk".into()));
         assert_eq!(

@@ -53,6 +53,10 @@ pub struct PutModel<'a> {
     pub advice: &'a dyn GameDirAdvice,
     /// Plans only: every file said, none written, nothing locked.
     pub dry_run: bool,
+    /// A glTF's original (the model it was exported from), when given; else
+    /// the model it replaces (the file, or the archive's entry) is taken
+    /// ([`crate::original`]).
+    pub original: Option<mshconv_convert::Original>,
 }
 
 /// What a put did (or, for a dry run, would do).
@@ -329,7 +333,16 @@ impl Model {
         let (data, from) = (request.data, request.from);
         let same = Names::same(stem);
         let names = source.names.unwrap_or(&same);
-        let (options, resources) = (source.options, source.resources);
+        let resources = source.resources;
+        let mut options = source.options.clone();
+        if request.original.is_some() {
+            options.original = request.original.clone();
+        }
+        let options = &options.or_original(|| match &request.place {
+            _ if from == Format::Msh => None,
+            Place::File(path) => crate::original::replaced_file(path),
+            Place::Entry { archive, name } => crate::original::replaced_entry(archive, name),
+        });
         let model = |(msh, report): (Vec<u8>, Report)| Model {
             msh,
             side: Vec::new(),

@@ -61,6 +61,7 @@ fn put(
         how_to_add: "give add",
         advice: &Advice,
         dry_run,
+        original: None,
     };
     put_model_telling(&request, &source, &mut |event| {
         if let Event::Note(note) = event {

@@ -138,6 +138,8 @@ struct Builder<'s, 'r> {
     uv1: Vec<[u8; 8]>,
     colors: Vec<[u8; 4]>,
     computed_normals: usize,
+    /// Vertex normals that were NaN or infinite, computed from the faces.
+    unknown_normals: usize,
     zero_uvs: usize,
     /// Batches split to fit u16 indices, and the batches they became.
     split: (usize, usize),
@@ -166,6 +168,7 @@ impl<'s, 'r> Builder<'s, 'r> {
             uv1: Vec::new(),
             colors: Vec::new(),
             computed_normals: 0,
+            unknown_normals: 0,
             zero_uvs: 0,
             split: (0, 0),
             uv_shifted: 0,
@@ -299,7 +302,17 @@ impl<'s, 'r> Builder<'s, 'r> {
             ));
         }
         let normals = match &batch.normals {
-            Some(n) => n.clone(),
+            Some(n) if n.iter().flatten().all(|c| c.is_finite()) => n.clone(),
+            // Normals the file does not know (NaN or infinity): from the faces.
+            Some(n) => {
+                let faces = vertex_normals(&batch.positions, &batch.triangles);
+                let finite = |v: &[f32; 3]| v.iter().all(|c| c.is_finite());
+                self.unknown_normals += n.iter().filter(|v| !finite(v)).count();
+                n.iter()
+                    .zip(faces)
+                    .map(|(given, face)| if finite(given) { *given } else { face })
+                    .collect()
+            }
             None => {
                 self.computed_normals += 1;
                 vertex_normals(&batch.positions, &batch.triangles)
@@ -428,6 +441,15 @@ impl<'s, 'r> Builder<'s, 'r> {
                 format!(
                     "vertex normals were missing on {} and were computed from the faces",
                     crate::report::counted(self.computed_normals, "mesh part", "mesh parts")
+                ),
+            );
+        }
+        if self.unknown_normals > 0 {
+            r.note(
+                Code::ImportNormalsNotFinite.code(),
+                format!(
+                    "{} vertex normals were NaN or infinite (Blender writes NaN where coordinates near 1e19 and beyond overflow its face normals): computed from the faces",
+                    self.unknown_normals
                 ),
             );
         }

@@ -152,10 +152,16 @@ pub enum Code {
     ImportNodesReordered,
     /// `import.normals_computed`: vertex normals were missing on … meshes (glTF) or mesh parts (OBJ) and were computed from the faces
     ImportNormalsComputed,
+    /// `import.normals_not_finite`: … vertex normals were NaN or infinite (Blender writes NaN where coordinates near 1e19 and beyond overflow its face normals): computed from the faces
+    ImportNormalsNotFinite,
     /// `import.original_edited`: the file is the model mshconv exported, edited: … written again, every other table kept as it was
     ImportOriginalEdited,
+    /// `import.original_changed`: the model given as the original (the one written over, or --original) is not the one the file was exported from: the model was rebuilt from its content
+    ImportOriginalChanged,
     /// `import.original_kept`: the file is the model mshconv exported, unedited: the original bytes were written
     ImportOriginalKept,
+    /// `import.original_missing`: the file is an mshconv export another tool rewrote, and no original was given: the model was rebuilt from its content
+    ImportOriginalMissing,
     /// `import.original_rebuilt`: the file is the model mshconv exported, with nodes or triangles added, removed or re-parented: the model was rebuilt from its content, with
     ImportOriginalRebuilt,
     /// `import.primitive_skipped`: … primitives that are not triangles (points or lines) were left out (only triangles are models), of mesh ……
@@ -364,8 +370,11 @@ impl Code {
         Code::ImportNodeHidden,
         Code::ImportNodesReordered,
         Code::ImportNormalsComputed,
+        Code::ImportNormalsNotFinite,
         Code::ImportOriginalEdited,
+        Code::ImportOriginalChanged,
         Code::ImportOriginalKept,
+        Code::ImportOriginalMissing,
         Code::ImportOriginalRebuilt,
         Code::ImportPrimitiveSkipped,
         Code::ImportRebuilt,
@@ -509,8 +518,11 @@ impl Code {
             Code::ImportNodeHidden => "import.node_hidden",
             Code::ImportNodesReordered => "import.nodes_reordered",
             Code::ImportNormalsComputed => "import.normals_computed",
+            Code::ImportNormalsNotFinite => "import.normals_not_finite",
             Code::ImportOriginalEdited => "import.original_edited",
+            Code::ImportOriginalChanged => "import.original_changed",
             Code::ImportOriginalKept => "import.original_kept",
+            Code::ImportOriginalMissing => "import.original_missing",
             Code::ImportOriginalRebuilt => "import.original_rebuilt",
             Code::ImportPrimitiveSkipped => "import.primitive_skipped",
             Code::ImportRebuilt => "import.rebuilt",

@@ -39,7 +39,7 @@ pub use clips::{Clip, ClipList, LoopMode};
 pub use error::{Cause, Error, ErrorKind, Result};
 pub use options::{parse_rotation, rotation_name, Axis, BadOption, Rotation};
 pub use plugin::{
-    AnimationChoice, ExportFormat, ExportSettings, ImportFormat, ImportSettings, Inputs,
+    AnimationChoice, ExportFormat, ExportSettings, ImportFormat, ImportSettings, Inputs, Original,
 };
 pub use report::{Note, Report};
 pub use view::{ExportView, Exported, Imported};

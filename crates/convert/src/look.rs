@@ -95,6 +95,14 @@ pub fn entry_fingerprint(attr1: u32, attr2: u32, data: &[u8]) -> String {
     hex128(&[&attr1.to_le_bytes(), &attr2.to_le_bytes(), data])
 }
 
+/// The fingerprint of a model file, as [`fingerprint`] of a picture: of its
+/// bytes. A glTF export records that of the model it was made from
+/// (`extras.msh.original_fingerprint`) instead of the file, and the import
+/// checks the original it is given against it (docs/GLTF.md, "The original").
+pub fn file_fingerprint(bytes: &[u8]) -> String {
+    hex128(&[bytes])
+}
+
 /// The first [`FINGERPRINT_HEX`] hex digits of the SHA-256 of `parts` in turn.
 fn hex128(parts: &[&[u8]]) -> String {
     use sha2::Digest as _;

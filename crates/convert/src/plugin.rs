@@ -37,6 +37,9 @@ pub struct ExportSettings {
     pub file: String,
     /// The animation clips, for a format that holds animation.
     pub clips: Option<ClipList>,
+    /// Embeds the model file itself, for a format that records where it came
+    /// from (glTF: `extras.msh.original`); by default only its fingerprint.
+    pub embed_original: bool,
 }
 
 impl Default for ExportSettings {
@@ -50,6 +53,7 @@ impl Default for ExportSettings {
             name: "model".to_string(),
             file: "model".to_string(),
             clips: None,
+            embed_original: false,
         }
     }
 }
@@ -92,7 +96,14 @@ pub struct ImportSettings {
     pub rotation: Option<Rotation>,
     /// Which animation(s) to take.
     pub animation: AnimationChoice,
+    /// The model the input was exported from, when at hand (the model it is
+    /// written over, or one given): what an import recognises another tool's
+    /// rewrite against, when the input records its fingerprint only.
+    pub original: Option<Original>,
 }
+
+/// A model file's bytes, shared (options are cloned per model of a batch).
+pub type Original = std::sync::Arc<[u8]>;
 
 /// The files an import may read besides its input, by the names the input
 /// gives them. Every method has a default that provides nothing.

@@ -55,6 +55,8 @@ pub struct SceneBatch {
     /// Vertex positions.
     pub positions: Vec<[f32; 3]>,
     /// Vertex normals (unit length), if the source has them; computed otherwise.
+    /// A normal that is not finite (NaN or infinity) is one the source does
+    /// not know: the model gets one computed from the faces.
     pub normals: Option<Vec<[f32; 3]>>,
     /// UV0, if the source has them; zero otherwise.
     pub uv0: Option<Vec<[f32; 2]>>,

@@ -360,6 +360,11 @@ pub struct ConvertArgs {
     /// of that name (without it, such a name is refused: a typo adds nothing).
     #[arg(long)]
     pub add: bool,
+    /// glTF/GLB -> MSH: the model the file was exported from, which another
+    /// tool's rewrite is recognised against (its unedited parts kept byte for
+    /// byte) [default: the model OUT replaces, the file or ARCHIVE:ENTRY]
+    #[arg(long, value_name = "FILE")]
+    pub original: Option<PathBuf>,
 }
 
 /// Options of `batch`.
@@ -455,11 +460,20 @@ impl Args for ConversionArgs {
     fn augment_args(command: clap::Command) -> clap::Command {
         use clap::{Arg, ArgAction};
         let option = |row: &mshconv_app::OptionSpec| {
-            Arg::new(row.flag)
+            let arg = Arg::new(row.flag)
                 .long(row.flag)
                 .value_name(row.value_name)
                 .help(row.help)
-                .action(ArgAction::Set)
+                .action(ArgAction::Set);
+            // A true/false option: the flag alone is true (a value is given
+            // with `=`, so the flag never takes the next argument).
+            match row.values {
+                mshconv_app::OptionValues::OneOf(["false", "true"]) => arg
+                    .num_args(0..=1)
+                    .require_equals(true)
+                    .default_missing_value("true"),
+                _ => arg,
+            }
         };
         let rows = mshconv_app::OPTIONS.iter();
         // The options of every model, the game folder's flags, then one

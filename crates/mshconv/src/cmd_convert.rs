@@ -44,7 +44,7 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     if let Some(from) = args.from.filter(|_| !into) {
         from.check_direction(to)?;
     }
-    let options = args.conversion.options()?;
+    let options = original(args.conversion.options()?, args, &target, to)?;
     let stdin = args.input.as_os_str() == "-";
     let (bytes, loaded_entry) = if stdin {
         let mut b = Vec::new();
@@ -107,6 +107,8 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             how_to_add: input::HOW_TO_ADD,
             advice: &crate::advice::Cli,
             dry_run: args.dry_run,
+            // The options carry it (--original, or the model OUT replaces).
+            original: None,
         };
         let source = Source {
             options: &options,
@@ -267,6 +269,32 @@ fn put(
     }
     out.text(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The options with the original a glTF import recognises another tool's
+/// rewrite against: `--original FILE`, else the model OUT replaces (the
+/// archive's entry, the `.msh` file) when there is one.
+fn original(
+    options: mshconv_app::Options,
+    args: &ConvertArgs,
+    target: &Target,
+    to: Format,
+) -> anyhow::Result<mshconv_app::Options> {
+    if let Some(path) = &args.original {
+        let bytes = std::fs::read(path)
+            .with_context(|| format!("cannot read --original {}", path.display()))?;
+        return Ok(mshconv_app::Options {
+            original: Some(bytes.into()),
+            ..options
+        });
+    }
+    Ok(options.or_original(|| match target {
+        Target::Entry { archive, name } => mshconv_app::original::replaced_entry(archive, name),
+        Target::File if to == Format::Msh && args.output.as_os_str() != "-" => {
+            mshconv_app::original::replaced_file(&args.output)
+        }
+        Target::File => None,
+    }))
 }
 
 /// `--dry-run`'s line of a put into an archive, saying what the put does:

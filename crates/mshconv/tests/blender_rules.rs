@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{copy_tree, tree, BIN};
+use common::{copy_tree, edit_glb, tree, BIN};
 use mshconv_material::mat0::Mat0;
 use mshconv_material::wear::{Wear, WearRow};
 use nres::{OwnedArchive, WriteMode};
@@ -97,26 +97,6 @@ fn as_blender_keeps(doc: &mut Value) {
         }
         *n += 1;
     }
-}
-
-/// A GLB with its JSON chunk passed through `edit`.
-fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut Value)) -> Vec<u8> {
-    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
-    let mut doc: Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
-    edit(&mut doc);
-    let mut json = serde_json::to_vec(&doc).unwrap();
-    while !json.len().is_multiple_of(4) {
-        json.push(b' ');
-    }
-    let rest = &glb[20 + json_len..];
-    let mut out = Vec::new();
-    out.extend_from_slice(&glb[..8]);
-    out.extend_from_slice(&((12 + 8 + json.len() + rest.len()) as u32).to_le_bytes());
-    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&json);
-    out.extend_from_slice(rest);
-    out
 }
 
 /// The fixture game folder, edited by `prepare`, then TANK.MSH out to GLB
@@ -236,5 +216,161 @@ fn a_static_node_stored_with_w_below_zero_comes_back_unchanged() {
     assert!(
         std::fs::read(&model).unwrap() == original,
         "the model changed"
+    );
+}
+
+/// The JSON and the BIN chunk of a GLB.
+fn glb_parts(glb: &[u8]) -> (Value, Vec<u8>) {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let doc = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    (doc, glb[20 + json_len + 8..].to_vec())
+}
+
+/// A GLB of `doc` and `bin`.
+fn glb_of(doc: &Value, bin: &[u8]) -> Vec<u8> {
+    let mut json = serde_json::to_vec(doc).unwrap();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let mut bin = bin.to_vec();
+    while !bin.len().is_multiple_of(4) {
+        bin.push(0);
+    }
+    let mut out = b"glTF".to_vec();
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&((12 + 8 + json.len() + 8 + bin.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(&(bin.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(&bin);
+    out
+}
+
+/// Where vertex `v` of float accessor `accessor` starts in the BIN chunk.
+fn element_at(doc: &Value, accessor: u64, v: usize) -> usize {
+    let a = &doc["accessors"][accessor as usize];
+    let view = &doc["bufferViews"][a["bufferView"].as_u64().unwrap() as usize];
+    let stride = view["byteStride"].as_u64().unwrap_or(12) as usize;
+    view["byteOffset"].as_u64().unwrap_or(0) as usize
+        + a["byteOffset"].as_u64().unwrap_or(0) as usize
+        + v * stride
+}
+
+#[test]
+fn normals_blender_writes_as_nan_come_back_unchanged() {
+    // Blender writes NaN normals where coordinates near 1e19 and beyond
+    // overflow its face normals (the soak's `nan_normals`): the original's
+    // normals are kept, and nothing else changes.
+    let tmp = tempfile::tempdir().unwrap();
+    let original = std::fs::read(root().join("fixtures/small/models/m242_robot.msh")).unwrap();
+    let model = tmp.path().join("robot.msh");
+    std::fs::write(&model, &original).unwrap();
+    let glb = tmp.path().join("robot.glb");
+    mshconv(&["convert", model.to_str().unwrap(), glb.to_str().unwrap()]);
+    let (doc, mut bin) = glb_parts(&std::fs::read(&glb).unwrap());
+    let normals = doc["meshes"][0]["primitives"][0]["attributes"]["NORMAL"]
+        .as_u64()
+        .unwrap();
+    for v in 0..3 {
+        let at = element_at(&doc, normals, v);
+        for k in 0..3 {
+            bin[at + 4 * k..at + 4 * k + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+        }
+    }
+    let blended = tmp.path().join("blender.glb");
+    std::fs::write(&blended, glb_of(&doc, &bin)).unwrap();
+    let notes = mshconv(&[
+        "convert",
+        blended.to_str().unwrap(),
+        model.to_str().unwrap(),
+    ]);
+    assert!(
+        std::fs::read(&model).unwrap() == original,
+        "the model changed: {notes}"
+    );
+    assert!(notes.contains("import.original_kept"), "{notes}");
+}
+
+#[test]
+fn a_foreign_gltf_with_nan_normals_gets_its_faces_normal_with_a_note() {
+    // Two triangles in the glTF's XY plane (facing +Z), vertex 1's normal
+    // NaN, vertex 3's infinite; the others lean to +X. No mshconv extras.
+    let tmp = tempfile::tempdir().unwrap();
+    let positions: [[f32; 3]; 4] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+    ];
+    let lean = [0.6f32, 0.0, 0.8];
+    let normals = [lean, [f32::NAN; 3], lean, [0.0, f32::INFINITY, 0.0]];
+    let mut bin = Vec::new();
+    for p in positions.iter().chain(&normals) {
+        for c in p {
+            bin.extend_from_slice(&c.to_le_bytes());
+        }
+    }
+    for i in [0u16, 1, 2, 1, 3, 2] {
+        bin.extend_from_slice(&i.to_le_bytes());
+    }
+    let doc = serde_json::json!({
+        "asset": {"version": "2.0"},
+        "scene": 0,
+        "scenes": [{"nodes": [0]}],
+        "nodes": [{"mesh": 0, "name": "plate"}],
+        "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "NORMAL": 1}, "indices": 2}]}],
+        "buffers": [{"byteLength": 108}],
+        "bufferViews": [
+            {"buffer": 0, "byteOffset": 0, "byteLength": 48},
+            {"buffer": 0, "byteOffset": 48, "byteLength": 48},
+            {"buffer": 0, "byteOffset": 96, "byteLength": 12}
+        ],
+        "accessors": [
+            {"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3",
+             "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]},
+            {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"},
+            {"bufferView": 2, "componentType": 5123, "count": 6, "type": "SCALAR"}
+        ]
+    });
+    let glb = tmp.path().join("plate.glb");
+    std::fs::write(&glb, glb_of(&doc, &bin)).unwrap();
+    let out = tmp.path().join("plate.msh");
+    let notes = mshconv(&["convert", glb.to_str().unwrap(), out.to_str().unwrap()]);
+    assert!(
+        notes.contains("note[import.normals_not_finite]: 2 vertex normals"),
+        "{notes}"
+    );
+    let m = msh::Model::from_bytes(&std::fs::read(&out).unwrap()).unwrap();
+    // The game's frame (Y up in glTF): glTF (x, y, z) is the game's (x, -z, y).
+    let packed: Vec<[i8; 3]> = m.normals.iter().map(|n| [n.0[0], n.0[1], n.0[2]]).collect();
+    let by_position = |p: [f32; 3]| {
+        let v = m
+            .positions
+            .iter()
+            .position(|q| q.map(|c| c.get()) == p)
+            .unwrap();
+        packed[v]
+    };
+    assert_eq!(
+        by_position([1.0, -0.0, 0.0]),
+        [0, -127, 0],
+        "vertex 1: the face's normal"
+    );
+    assert_eq!(
+        by_position([1.0, 0.0, 1.0]),
+        [0, -127, 0],
+        "vertex 3: the face's normal"
+    );
+    let leaning = [
+        (0.6f32 * 127.0).round() as i8,
+        (0.8f32 * -127.0).round() as i8,
+        0,
+    ];
+    assert_eq!(
+        by_position([0.0, 0.0, 0.0]),
+        leaning,
+        "vertex 0 keeps its own"
     );
 }

@@ -191,6 +191,7 @@ impl Archive {
                 how_to_add: HOW_TO_ADD,
                 advice: &advice,
                 dry_run: false,
+                original: None,
             })
         })?;
         Ok(PutOutcome {

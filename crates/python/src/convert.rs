@@ -112,9 +112,10 @@ pub fn resources(
 /// interrupted write there is finished (its notes first; with `wear`,
 /// the model's material list, `NAME.wea` beside it), `options` the CLI's
 /// conversion options (`lod`, `group`, `fps`, `axis`, `rotation`,
-/// `animation`, `clips`).
+/// `animation`, `clips`, `embed_original`); `original` a glTF's original
+/// (the model it was exported from: the CLI's `--original`).
 #[pyfunction]
-#[pyo3(signature = (data, to, *, source=None, name="model", game_dir=None, wear=None, **options))]
+#[pyo3(signature = (data, to, *, source=None, name="model", game_dir=None, wear=None, original=None, **options))]
 #[allow(clippy::too_many_arguments)]
 pub fn convert(
     py: Python<'_>,
@@ -124,9 +125,11 @@ pub fn convert(
     name: &str,
     game_dir: Option<PathBuf>,
     wear: Option<Vec<u8>>,
+    original: Option<Vec<u8>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Output> {
-    let options = crate::options::parse(options).map_err(|e| error::from_app(py, &e))?;
+    let mut options = crate::options::parse(options).map_err(|e| error::from_app(py, &e))?;
+    options.original = original.map(Into::into);
     let output = error::run(py, || {
         let to = format(to)?;
         let from = input_format(data, source)?;

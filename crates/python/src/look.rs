@@ -123,7 +123,8 @@ pub fn notes_of(report: &Report) -> Vec<Note> {
 /// model. Returns the notes (the CLI's `note[...]` lines); with `dry_run`,
 /// a `DryRun` of the files it would write, writing nothing.
 #[pyfunction]
-#[pyo3(signature = (data, path, *, entry=None, add=false, game_dir=None, dry_run=false))]
+#[pyo3(signature = (data, path, *, entry=None, add=false, game_dir=None, dry_run=false, original=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn write_model(
     py: Python<'_>,
     data: &[u8],
@@ -132,6 +133,7 @@ pub fn write_model(
     add: bool,
     game_dir: Option<PathBuf>,
     dry_run: bool,
+    original: Option<Vec<u8>>,
 ) -> PyResult<Py<PyAny>> {
     let advice = Advice {
         path: path.display().to_string(),
@@ -154,6 +156,7 @@ pub fn write_model(
             how_to_add: HOW_TO_ADD,
             advice: &advice,
             dry_run,
+            original: original.map(Into::into),
         })
     })?;
     let notes = notes_of(&outcome.report);

@@ -32,8 +32,13 @@ pub fn parse(options: Option<&Bound<'_, PyDict>>) -> Result<Options, mshconv_app
     Ok(parsed)
 }
 
-/// A keyword's value as text: a string as it is, a number as Python writes it.
+/// A keyword's value as text: a string as it is, a number as Python writes
+/// it, a bool as `true` or `false` (an option taking other values refuses it).
 fn text(key: &str, value: &Bound<'_, PyAny>) -> Result<String, mshconv_app::Error> {
+    // A bool as the option table writes it (`embed_original=True` is `true`).
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(b.is_true().to_string());
+    }
     let is_number = !value.is_instance_of::<PyBool>()
         && (value.extract::<i64>().is_ok() || value.extract::<f64>().is_ok());
     if value.is_instance_of::<PyString>() || is_number {

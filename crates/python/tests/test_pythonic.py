@@ -180,7 +180,7 @@ def options_of(function: ast.FunctionDef) -> str:
 
 def test_option_names_are_the_tables() -> None:
     table = table_option_names()
-    assert len(table) == 7
+    assert len(table) == 8
     assert list(mshconv.OPTION_NAMES) == table
     assert isinstance(mshconv.OPTION_NAMES, tuple)
     stub = ast.parse((pathlib.Path(mshconv.__file__).parent / "_mshconv.pyi").read_text())

@@ -189,10 +189,18 @@ pub async fn archive_put(
             // add=true, is said before any conversion.
             let mut editor = Editor::open(&upload.archive)?;
             editor.placement(&q.entry, q.add, HOW_TO_ADD)?;
+            // The entry replaced is a glTF's original (docs/GLTF.md, "The original").
+            let options = match from {
+                Format::Msh => q.options.clone(),
+                _ => q.options.clone().or_original(|| {
+                    let archive = nres::Archive::parse(&upload.archive).ok()?;
+                    mshconv_app::original::entry_of(&archive, &q.entry)
+                }),
+            };
             // Without libraries the look is still read, to say when it was
             // edited since the export and so was not written.
             let brings = mshconv_app::look_import::brings_look(from);
-            let converted = model_as_msh(&upload.model, from, &q.entry, &q.options, brings);
+            let converted = model_as_msh(&upload.model, from, &q.entry, &options, brings);
             if from != Format::Msh {
                 let outcome = match &converted {
                     Ok(_) => "ok",

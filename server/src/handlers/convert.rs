@@ -112,7 +112,9 @@ pub async fn convert(
             ),
         ));
     }
-    let options = with_clips(q.options, upload.clips.as_deref())?;
+    let mut options = with_clips(q.options, upload.clips.as_deref())?;
+    // A glTF's original, when the upload gives it (docs/GLTF.md, "The original").
+    options.original = upload.original.as_deref().map(Into::into);
     let result = state
         .run_job(&ctx, move || {
             let (bytes, entry) = select(&upload.bytes, q.entry.as_deref(), false)?;

@@ -298,6 +298,7 @@ mod tests {
             mtl: None,
             look: Default::default(),
             clips: None,
+            original: None,
             charge: Default::default(),
         };
         assert_eq!(model_name(None, None, &upload), "tank");

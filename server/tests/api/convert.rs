@@ -91,6 +91,7 @@ async fn convert_passes_every_option() {
             format: mshconv_gltf::GltfFormat::Gltf,
             name: "w".to_string(),
             clips: None,
+            embed_original: false,
         },
     )
     .unwrap()

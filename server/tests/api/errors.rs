@@ -306,7 +306,7 @@ async fn query_options_fail_as_the_flags_do() {
     let body = problem(r, 400, "request.unknown_parameter").await;
     assert_eq!(
         body["detail"],
-        "unknown query parameter \"clips\": this endpoint takes to, name, lod, group, fps, axis, rotation"
+        "unknown query parameter \"clips\": this endpoint takes to, name, lod, group, fps, axis, rotation, embed_original"
     );
     let r = client()
         .post(server.url("/v1/convert?to=glb&lod=1&lod=2"))

@@ -35,6 +35,7 @@ export async function download(to) {
     axis: $('axis').value,
     rotation: $('rotation').value,
     clips: to === 'obj' ? undefined : view.appliedClips,
+    embed_original: ['glb', 'gltf'].includes(to) ? $('embed_original').value : undefined,
   };
   clearError();
   let answer;

@@ -65,6 +65,24 @@ pub(super) fn into_entries(
     Ok(())
 }
 
+/// With `--into`: the entry a task's model replaces (none for an entry
+/// added), the original its glTF import recognises another tool's rewrite
+/// against (docs/GLTF.md, "The original"); read from the archive's
+/// directory and the entry's range alone.
+pub(super) fn replaced_entry(task: &super::Task) -> Option<mshconv_convert::Original> {
+    let entry = task.entry.as_deref()?;
+    let output = task.output.to_str()?;
+    let archive = Path::new(output.strip_suffix(entry)?.strip_suffix(':')?);
+    // The plan read this directory after finishing any interrupted write.
+    let directory = super::files::read_directory(archive, &|_| {}).ok()?;
+    let model = crate::archive::models(&directory)
+        .into_iter()
+        .find(|m| Some(m.index) == crate::archive::find(&directory, entry))?;
+    super::files::read_range(archive, model.range)
+        .ok()
+        .map(Into::into)
+}
+
 /// With `--into`: `archive.entry_loses` for each converted model that would
 /// replace an entry having more than it (nodes, slots, LODs, groups, frames),
 /// said before anything is written.

@@ -168,6 +168,17 @@ fn convert_task(
         model: model_name(&task.input),
         file: model_name(&task.output.to_string_lossy()),
     };
+    // Into an archive: the entry replaced is a glTF's original.
+    let with_original;
+    let options = match task.entry.is_some() && from != crate::Format::Msh {
+        true => {
+            with_original = options
+                .clone()
+                .or_original(|| super::into::replaced_entry(task));
+            &with_original
+        }
+        false => options,
+    };
     // With --game-dir, a model going back to MSH brings its look (planned
     // and written by the main thread once every task is done: batch::look);
     // without it, when the outputs lie in a game folder, the look is read

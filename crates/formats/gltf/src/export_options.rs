@@ -36,6 +36,11 @@ pub struct ExportOptions {
     /// Animation clips: one glTF animation per clip instead of one over the
     /// whole timeline (default none). See [`mshconv_convert::clips`].
     pub clips: Option<mshconv_convert::ClipList>,
+    /// Embeds the model file itself (`extras.msh.original`, compressed) for a
+    /// self-contained file; by default (false) only its fingerprint
+    /// (`extras.msh.original_fingerprint`), and the import takes the original
+    /// from what it writes over (docs/GLTF.md, "The original").
+    pub embed_original: bool,
 }
 
 impl Default for ExportOptions {
@@ -49,6 +54,7 @@ impl Default for ExportOptions {
             format: GltfFormat::Glb,
             name: "model".to_string(),
             clips: None,
+            embed_original: false,
         }
     }
 }
@@ -65,6 +71,7 @@ impl ExportOptions {
             format,
             name: settings.name.clone(),
             clips: settings.clips.clone(),
+            embed_original: settings.embed_original,
         }
     }
 
@@ -88,6 +95,7 @@ impl From<&ExportOptions> for ExportSettings {
             name: o.name.clone(),
             file: o.name.clone(),
             clips: o.clips.clone(),
+            embed_original: o.embed_original,
         }
     }
 }

@@ -247,12 +247,18 @@ pub struct ModelExtras {
     /// Slots with no drawable batch (they have no mesh).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub empty_slots: Vec<SlotExtras>,
-    /// The original MSH file, raw DEFLATE, base64: what an import compares a
-    /// file another tool rewrote with (Blender keeps scene custom properties but
-    /// rebuilds the buffers), so the parts that tool left unedited come back as
-    /// their original bytes (`import/recognise/`).
+    /// The original MSH file, raw DEFLATE, base64, when the export was asked
+    /// to embed it (every export before the fingerprint did): what an import
+    /// compares a file another tool rewrote with (Blender keeps scene custom
+    /// properties but rebuilds the buffers), so the parts that tool left
+    /// unedited come back as their original bytes (`import/recognise/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub original: Option<String>,
+    /// The fingerprint of the original MSH file
+    /// (`mshconv_convert::look::file_fingerprint`): the import recognises a
+    /// rewritten file against the original it is given only when it matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub original_fingerprint: Option<String>,
 }
 
 /// Options recorded in the output.
@@ -591,6 +597,7 @@ pub(crate) mod tests {
                 ..SlotExtras::default()
             }],
             original: Some("AA==".into()),
+            original_fingerprint: Some("00ff".into()),
         }
     }
 
@@ -626,7 +633,7 @@ pub(crate) mod tests {
             r#""vertex_gaps":[{"start":1,"count":2,"data":"AAAA"}],"index_gaps":[{"start":0,"count":0,"data":""}],"#,
             r#""batch_gaps":[{"start":0,"count":0,"data":""},{"start":0,"count":0,"data":""}],"#,
             r#""accessors":8,"buffer_length":18446744073709551615,"#,
-            r#""empty_slots":[{"slot":0,"tri_start":0,"tri_count":0,"batch_start":0,"record":"AA==","batches":[]}],"original":"AA=="}}"#,
+            r#""empty_slots":[{"slot":0,"tri_start":0,"tri_count":0,"batch_start":0,"record":"AA==","batches":[]}],"original":"AA==","original_fingerprint":"00ff"}}"#,
         );
         let bare_text = concat!(
             r#"{"msh":{"format":"mshconv/1","options":{"lod":0,"group":0,"fps":24.0,"axis":"y-up","rotation":"conjugate"},"#,

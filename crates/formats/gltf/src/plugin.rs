@@ -21,6 +21,7 @@ impl From<&ImportSettings> for ImportOptions {
             axis: settings.axis,
             rotation: settings.rotation,
             animation: settings.animation.clone(),
+            original: settings.original.clone(),
             ..Default::default()
         }
     }

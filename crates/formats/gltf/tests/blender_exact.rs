@@ -2,9 +2,12 @@
 //! our export -> Blender import (defaults) -> Blender export -> our import.
 //!
 //! - With "Custom Properties" on (sampled or not), every committed fixture
-//!   comes back as the original file, byte for byte (the export carries the
-//!   original; `import/recognise/` compares Blender's content with it), but
-//!   for the few the listed reasons keep from it.
+//!   comes back as the original file, byte for byte, when the import is given
+//!   the original (the export records its fingerprint; `import/recognise/`
+//!   compares Blender's content with it), but for the few the listed reasons
+//!   keep from it; as does an export that embeds the original
+//!   (`embed_original`, as every export did before) without one given.
+//!   Without the original, or with another model, a note says so.
 //! - With Blender's defaults the model is rebuilt and one note says what
 //!   could not be kept.
 //! - An edit changes only what it touches: moved vertices of one part, one
@@ -14,8 +17,8 @@ mod common;
 
 use msh::Model;
 use mshconv_convert::Report;
-use mshconv_gltf::ExportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
+use mshconv_gltf::{ExportOptions, ImportOptions};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -27,10 +30,17 @@ fn round_trip(in_dir: &Path, out_dir: &Path, profile: &str) {
     );
 }
 
-fn import(path: &Path) -> Result<(Vec<u8>, Report), mshconv_convert::Error> {
-    gltf_to_msh(&std::fs::read(path).unwrap(), &Default::default(), &|_| {
-        None
-    })
+/// The import of `path`, given `original` as the model it was exported
+/// from (what a write over that model gives).
+fn import(
+    path: &Path,
+    original: Option<&[u8]>,
+) -> Result<(Vec<u8>, Report), mshconv_convert::Error> {
+    let options = ImportOptions {
+        original: original.map(Into::into),
+        ..ImportOptions::default()
+    };
+    gltf_to_msh(&std::fs::read(path).unwrap(), &options, &|_| None)
 }
 
 /// The fixtures that do not come back byte for byte, and what they do instead.
@@ -61,7 +71,17 @@ fn every_fixture_comes_back_byte_for_byte_through_blender_with_custom_properties
         let (glb, _) = msh_to_gltf(bytes, &ExportOptions::default()).unwrap();
         let stem = name.replace('/', "__").replace(".msh", "");
         std::fs::write(input.join(format!("{stem}.glb")), glb).unwrap();
-        originals.insert(stem, (name.clone(), bytes.clone()));
+        originals.insert(stem.clone(), (name.clone(), bytes.clone()));
+        // The models again, exported with the original embedded: they come
+        // back without one given.
+        if name.starts_with("models/") {
+            let embed = ExportOptions {
+                embed_original: true,
+                ..ExportOptions::default()
+            };
+            let (glb, _) = msh_to_gltf(bytes, &embed).unwrap();
+            std::fs::write(input.join(format!("{stem}__embedded.glb")), glb).unwrap();
+        }
     }
     let mut failures = Vec::new();
     for profile in ["custom", "custom-sampled"] {
@@ -69,7 +89,34 @@ fn every_fixture_comes_back_byte_for_byte_through_blender_with_custom_properties
         round_trip(&input, &out, profile);
         let mut exact = 0;
         for (stem, (name, bytes)) in &originals {
-            let result = import(&out.join(format!("{stem}.glb")));
+            let path = out.join(format!("{stem}.glb"));
+            let result = import(&path, Some(bytes));
+            if name.starts_with("models/") {
+                let embedded = out.join(format!("{stem}__embedded.glb"));
+                match import(&embedded, None) {
+                    Ok((back, _)) if &back == bytes => {}
+                    other => failures.push(format!(
+                        "{profile} {name} embedded: not the original bytes ({:?})",
+                        other.map(|(_, r)| r.notes)
+                    )),
+                }
+                // Without the original, or given another model: rebuilt, and
+                // a note says why.
+                for (given, code) in [
+                    (None, "import.original_missing"),
+                    (Some(&b"another model"[..]), "import.original_changed"),
+                ] {
+                    match import(&path, given) {
+                        Ok((back, report)) if report.has(code) => {
+                            msh::open(&back, msh::Mode::Strict).unwrap();
+                        }
+                        other => failures.push(format!(
+                            "{profile} {name}: expected {code}, got {:?}",
+                            other.map(|(_, r)| r.notes)
+                        )),
+                    }
+                }
+            }
             let expected = NOT_EXACT
                 .iter()
                 .find(|(n, p, _)| n == name && p.is_none_or(|p| p == profile));
@@ -122,7 +169,7 @@ fn blender_defaults_rebuild_the_model_and_one_note_says_what_was_not_kept() {
     round_trip(&input, &out, "default");
     for (name, _) in &models {
         let stem = name.trim_start_matches("models/").replace(".msh", "");
-        let (back, report) = import(&out.join(format!("{stem}.glb"))).unwrap();
+        let (back, report) = import(&out.join(format!("{stem}.glb")), None).unwrap();
         msh::open(&back, msh::Mode::Strict).unwrap();
         let notes = report
             .notes
@@ -172,7 +219,7 @@ fn an_edit_in_blender_changes_only_what_it_touches() {
         "edit_exact: 4 edits",
     );
     let back = |which: &str| {
-        let (bytes, report) = import(&out.join(format!("{which}.glb"))).unwrap();
+        let (bytes, report) = import(&out.join(format!("{which}.glb")), Some(&original)).unwrap();
         msh::open(&bytes, msh::Mode::Strict).unwrap();
         (bytes, report)
     };
@@ -294,8 +341,11 @@ fn terrain_comes_back_unedited_and_an_edit_is_refused() {
     .unwrap();
     round_trip(&input, &output, "custom-sampled");
     let glb = std::fs::read(output.join("terrain.glb")).unwrap();
-    let (back, _) = gltf_to_msh(&glb, &Default::default(), &|_| None).unwrap();
+    let (back, _) = import(&output.join("terrain.glb"), Some(&original)).unwrap();
     assert_eq!(back, original);
+    // Without the original: refused, naming it.
+    let e = gltf_to_msh(&glb, &Default::default(), &|_| None).unwrap_err();
+    assert!(e.to_string().contains("import.original_missing"), "{e}");
     // Move the first vertex of the first primitive by one unit.
     let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
     let json: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();

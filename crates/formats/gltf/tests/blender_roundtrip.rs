@@ -11,11 +11,20 @@
 mod common;
 
 use msh::{Mode, ModelRef};
-use mshconv_gltf::ExportOptions;
 use mshconv_gltf::{gltf_to_msh, msh_to_gltf};
+use mshconv_gltf::{ExportOptions, ImportOptions};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
+
+/// The import's options when the file is written over `original`, the model
+/// it was exported from (as a modder writes it back).
+fn over(original: &[u8]) -> ImportOptions {
+    ImportOptions {
+        original: Some(original.into()),
+        ..ImportOptions::default()
+    }
+}
 
 const SUBSET: [&str; 8] = [
     "m127_tank",
@@ -293,7 +302,7 @@ fn blender_round_trip_with_default_and_custom_properties_profiles() {
         blender(&input, &out, profile);
         for (stem, bytes) in &originals {
             let glb = std::fs::read(out.join(format!("{stem}.glb"))).unwrap();
-            let (back, _) = match gltf_to_msh(&glb, &Default::default(), &|_| None) {
+            let (back, _) = match gltf_to_msh(&glb, &over(bytes), &|_| None) {
                 Ok(r) => r,
                 Err(e) => {
                     failures.push(format!("{profile} {stem}: {e}"));
@@ -348,10 +357,7 @@ fn blender_edits_come_back_as_exactly_those_edits() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let (back, _) = gltf_to_msh(&std::fs::read(&out).unwrap(), &Default::default(), &|_| {
-        None
-    })
-    .unwrap();
+    let (back, _) = gltf_to_msh(&std::fs::read(&out).unwrap(), &over(&bytes), &|_| None).unwrap();
     let b = msh::open(&back, Mode::Strict)
         .expect("the edited model is valid")
         .view;
@@ -474,7 +480,7 @@ fn blender_terrain_is_the_original_or_imported_as_a_standard_model() {
         let out = dir.path().join(profile);
         blender(&input, &out, profile);
         let glb = std::fs::read(out.join("terrain.glb")).unwrap();
-        let result = gltf_to_msh(&glb, &Default::default(), &|_| None);
+        let result = gltf_to_msh(&glb, &over(&bytes), &|_| None);
         if profile == "custom" {
             // Unedited, with its extras: the original (recognise/scene.rs).
             assert!(result.unwrap().0 == bytes, "the original terrain");

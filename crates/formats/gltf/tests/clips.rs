@@ -288,8 +288,12 @@ fn an_edited_clip_is_taken() {
     json["buffers"][0]["uri"] = format!("{head},{}", b64.encode(&buffer)).into();
     let edited = serde_json::to_vec(&json).unwrap();
 
-    let (back, clips, report) =
-        import_with_clips(&edited, &ImportOptions::default(), &no_side_files).unwrap();
+    // Written back over the model it came from: that model is the original.
+    let over = ImportOptions {
+        original: Some(bytes.as_slice().into()),
+        ..ImportOptions::default()
+    };
+    let (back, clips, report) = import_with_clips(&edited, &over, &no_side_files).unwrap();
     assert!(report.has("import.original_edited"), "{:?}", report.notes);
     assert_eq!(clips.as_ref(), Some(&list));
     let first = list.clips()[1].first as f32;

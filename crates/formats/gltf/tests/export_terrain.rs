@@ -245,8 +245,13 @@ fn with_bin(mut json: serde_json::Value, bin: &[u8]) -> Vec<u8> {
 fn an_edited_terrain_is_refused_with_a_code() {
     let bytes = fixture();
     let (json, bin) = gltf_parts(&bytes);
+    // Written back over the model it came from: that model is the original.
+    let over = ImportOptions {
+        original: Some(bytes.as_slice().into()),
+        ..ImportOptions::default()
+    };
     let refused = |gltf: Vec<u8>, what: &str| {
-        let e = gltf_to_msh(&gltf, &ImportOptions::default(), &no_files)
+        let e = gltf_to_msh(&gltf, &over, &no_files)
             .err()
             .unwrap_or_else(|| panic!("{what}: imported"));
         assert_eq!(e.code(), "import.terrain_edited", "{what}: {e}");
@@ -286,18 +291,22 @@ fn an_edited_terrain_is_refused_with_a_code() {
     refused(with_bin(fewer, &bin), "mesh replaced");
 
     // Buffers rebuilt by another tool, the content unedited: the original
-    // the file carries (recognise/scene.rs); the content edited: refused.
+    // given (recognise/scene.rs); the content edited: refused.
     let mut grown = bin.clone();
     grown.extend_from_slice(&[0; 4]);
     let mut json2 = json.clone();
     json2["buffers"][0]["byteLength"] = grown.len().into();
-    let (back, _) = gltf_to_msh(
+    let (back, _) = gltf_to_msh(&with_bin(json2.clone(), &grown), &over, &no_files).unwrap();
+    assert!(back == bytes, "buffer rebuilt, unedited");
+    // Without the original: refused, saying so.
+    let e = gltf_to_msh(
         &with_bin(json2.clone(), &grown),
         &Default::default(),
         &no_files,
     )
-    .unwrap();
-    assert!(back == bytes, "buffer rebuilt, unedited");
+    .unwrap_err();
+    assert_eq!(e.code(), "import.terrain_edited");
+    assert!(e.to_string().contains("import.original_missing"), "{e}");
     let mut moved = grown.clone();
     let z = f32::from_le_bytes(moved[offset + 8..offset + 12].try_into().unwrap()) + 1.0;
     moved[offset + 8..offset + 12].copy_from_slice(&z.to_le_bytes());

@@ -350,3 +350,23 @@ pub fn blender_round_trip(input: &Path, output: &Path, profile: &str) {
         String::from_utf8_lossy(&run.stderr)
     );
 }
+
+/// A GLB with its JSON chunk passed through `edit`.
+pub fn edit_glb(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    edit(&mut doc);
+    let mut json = serde_json::to_vec(&doc).unwrap();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let rest = &glb[20 + json_len..];
+    let mut out = Vec::new();
+    out.extend_from_slice(&glb[..8]);
+    out.extend_from_slice(&((12 + 8 + json.len() + rest.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(rest);
+    out
+}

@@ -26,6 +26,7 @@ class _Options(TypedDict, total=False):
     rotation: str
     animation: int | str
     clips: str
+    embed_original: bool | str
 
 class Error(ValueError):
     """A failure: ``code`` is the stable code the CLI prints (``error[CODE]``)."""
@@ -57,6 +58,7 @@ def convert(
     name: str = "model",
     game_dir: str | PathLike[str] | None = None,
     wear: bytes | None = None,
+    original: bytes | None = None,
     **options: Unpack[_Options],
 ) -> Output:
     """Converts a model's bytes to ``to`` (``msh``, ``glb``, ``gltf``, ``obj``, ``usda``).
@@ -64,7 +66,10 @@ def convert(
     ``source`` is the input's format (told from the bytes when omitted);
     ``game_dir`` the game folder whose libraries give an export its
     materials and textures, ``wear`` the model's material list (its
-    ``NAME.wea``) for it. Raises ``Error`` with the CLI's code.
+    ``NAME.wea``) for it. ``original``: for a glTF going back to MSH, the
+    model it was exported from (the CLI's ``--original``): another tool's
+    rewrite is recognised against it, its unedited parts kept byte for
+    byte. Raises ``Error`` with the CLI's code.
     """
 
 def convert_entry(
@@ -214,6 +219,7 @@ def write_model(
     add: bool = False,
     game_dir: str | PathLike[str] | None = None,
     dry_run: Literal[False] = False,
+    original: bytes | None = None,
 ) -> list[Note]: ...
 @overload
 def write_model(
@@ -224,6 +230,7 @@ def write_model(
     add: bool = False,
     game_dir: str | PathLike[str] | None = None,
     dry_run: Literal[True],
+    original: bytes | None = None,
 ) -> DryRun: ...
 def write_model(
     data: bytes,
@@ -233,6 +240,7 @@ def write_model(
     add: bool = False,
     game_dir: str | PathLike[str] | None = None,
     dry_run: bool = False,
+    original: bytes | None = None,
 ) -> list[Note] | DryRun:
     """Writes a model (``.msh`` as it is, glTF/GLB/OBJ converted) to ``path``,
     or into its archive entry ``entry`` (added only with ``add``); with
@@ -240,4 +248,6 @@ def write_model(
     libraries (backed up the first time) and the model's WEAR, in one
     transaction: ``mshconv convert IN OUT[:ENTRY] --game-dir DIR``. Returns
     the notes; with ``dry_run=True``, a ``DryRun`` of the files it would
-    write (``mshconv convert ... --dry-run``), writing nothing."""
+    write (``mshconv convert ... --dry-run``), writing nothing. A glTF is
+    recognised against ``original`` (the model it was exported from),
+    by default the model it replaces."""

@@ -96,6 +96,21 @@ def read_model(path: str, entry: str) -> tuple[bytes, bytes | None, str | None]:
     return data, wear, clips.read_text() if clips.is_file() else None
 
 
+def source_model(model, path: str, entry: str) -> bytes | None:
+    """The model a collection was imported from, when it is written somewhere
+    else (written over it, the write takes the model it replaces), as the
+    original its export is recognised against; None when it cannot be read."""
+    if model is None:
+        return None
+    source, source_entry = model.get(models.SOURCE_FILE, ""), model.get(models.SOURCE_ENTRY, "")
+    if not source or (os.path.abspath(path), entry or "") == (source, source_entry or ""):
+        return None
+    try:
+        return read_model(source, source_entry)[0]
+    except (OSError, mshconv.Error):
+        return None
+
+
 def entry_property():
     """The operators' `entry`: a model of an archive."""
     return bpy.props.StringProperty(
@@ -122,6 +137,12 @@ class ImportParkanMsh(bpy.types.Operator, ImportHelper):
     filter_glob: bpy.props.StringProperty(default="*.msh;*.rlb", options={"HIDDEN"})
     entry: entry_property()
     game_dir: preferences.game_dir_property("The game's folder for the textures (empty: the add-on's preference)")
+    embed_original: bpy.props.BoolProperty(
+        name="Embed original",
+        description="Carry the model file itself in the scene (a self-contained file: its unedited parts come "
+        "back byte for byte wherever it is written); by default the way back takes the model it writes over",
+        default=False,
+    )
 
     def execute(self, context):
         if is_archive(self.filepath) and not self.entry:
@@ -153,6 +174,8 @@ class ImportParkanMsh(bpy.types.Operator, ImportHelper):
         name = stem(self.entry or os.path.basename(self.filepath))
         game_dir = preferences.game_dir(self.game_dir)
         options = {"clips": clips} if clips else {}
+        if self.embed_original:
+            options["embed_original"] = "true"
         out = mshconv.convert(data, "glb", name=name, game_dir=game_dir or None, wear=wear, **options)
         report_notes(self, out.notes)
         scene_ = context.scene
@@ -249,9 +272,10 @@ class ExportParkanMsh(bpy.types.Operator, ExportHelper):
         # one is given), as the CLI writes it; the library locks and plans.
         game_dir = preferences.game_dir(self.game_dir) or None
         entry = self.entry or None
+        original = source_model(model, self.filepath, self.entry)
         if self.dry_run:
             plan = mshconv.write_model(
-                glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir, dry_run=True
+                glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir, dry_run=True, original=original
             )
             report_notes(self, plan.notes)
             for f in plan.files:
@@ -259,7 +283,9 @@ class ExportParkanMsh(bpy.types.Operator, ExportHelper):
             changing = sum(f.change != "unchanged" for f in plan.files)
             self.report({"INFO"}, f"dry run: {changing} of {len(plan.files)} files would change; nothing written")
             return {"FINISHED"}
-        notes = mshconv.write_model(glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir)
+        notes = mshconv.write_model(
+            glb, self.filepath, entry=entry, add=self.add, game_dir=game_dir, original=original
+        )
         report_notes(self, notes)
         self.report({"INFO"}, f"{self.target()} written")
         return {"FINISHED"}

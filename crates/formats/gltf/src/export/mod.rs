@@ -120,7 +120,11 @@ fn document_of(view: &ExportView<'_>, options: &ExportOptions) -> Result<Documen
     exporter.buf.views.reserve(accessors);
     exporter.buf.accessors.reserve(accessors);
     exporter.run()?;
-    exporter.extras.original = Some(crate::original::encode(view.bytes));
+    exporter.extras.original_fingerprint =
+        Some(mshconv_convert::look::file_fingerprint(view.bytes));
+    if options.embed_original {
+        exporter.extras.original = Some(crate::original::encode(view.bytes));
+    }
     Ok(exporter.finish())
 }
 

@@ -221,7 +221,12 @@ pub fn rebuild(src: &Source<'_>, extras: &ModelExtras, opts: &Resolved) -> Resul
                 positions[first + v] = axes.vec_back(p).map(F32::new);
             }
             if let Some(na) = prim.get(&gltf::Semantic::Normals) {
-                for (v, nrm) in src.floats::<3>(&na)?.into_iter().take(n).enumerate() {
+                let read = src.normals(&na)?;
+                if read.iter().flatten().any(|c| !c.is_finite()) {
+                    // The export writes unit normals: another tool computed these.
+                    return Ok(Err("a primitive's normals are NaN or infinite".into()));
+                }
+                for (v, nrm) in read.into_iter().take(n).enumerate() {
                     let raw = raw_normals.as_ref().map(|r| r[first + v]);
                     let shown = raw.map(|r| axes.vec(shown_normal(&r).0));
                     normals[first + v] = match raw {

@@ -190,8 +190,11 @@ pub(super) fn place(
     for p in &mut batch.positions {
         *p = axes.vec_back(apply_affine(m, p.map(f64::from)).map(|c| c as f32));
     }
+    // A normal that is not finite stays so: the file does not know it.
     for v in batch.normals.iter_mut().flatten() {
-        *v = axes.vec_back(normalize3(apply(&normal_m, v.map(f64::from))).map(|c| c as f32));
+        if v.iter().all(|c| c.is_finite()) {
+            *v = axes.vec_back(normalize3(apply(&normal_m, v.map(f64::from))).map(|c| c as f32));
+        }
     }
     if det < 0.0 || winding_cw {
         batch.triangles.iter_mut().for_each(|t| t.swap(1, 2));
@@ -276,7 +279,7 @@ impl<'m> MeshReader<'m> {
         let mut positions: Vec<[f32; 3]> = src.floats::<3>(&pa)?;
         let n = positions.len();
         let mut normals = match prim.get(&gltf::Semantic::Normals) {
-            Some(a) => Some(src.floats::<3>(&a)?),
+            Some(a) => Some(src.normals(&a)?),
             None => None,
         };
         if self.weights.iter().any(|&w| w != 0.0)

@@ -52,6 +52,11 @@ pub struct ImportOptions {
     pub animation: AnimationChoice,
     /// Key reduction tolerances.
     pub assemble: AssembleOptions,
+    /// The model the file was exported from, when at hand: a file another
+    /// tool rewrote is recognised against it when the file records its
+    /// fingerprint (`extras.msh.original_fingerprint`) and not the file
+    /// itself (docs/GLTF.md, "The original").
+    pub original: Option<mshconv_convert::Original>,
 }
 
 /// The options in force after the file's recorded ones are applied.
@@ -79,6 +84,7 @@ impl Resolved {
             format: crate::GltfFormat::Glb,
             name: crate::ExportOptions::default().name,
             clips,
+            embed_original: false,
         }
     }
 }
@@ -215,7 +221,7 @@ fn import_source(
     if let Some(extras) = recorded.as_ref().filter(|m| m.kind == ex::Kind::Terrain) {
         // Every table is in the extras; the options do not apply.
         return Ok((
-            terrain::rebuild(source, extras, file_len)?,
+            terrain::rebuild(source, extras, (file_len, options.original.as_deref()))?,
             Laid::default(),
             report,
         ));
@@ -253,22 +259,29 @@ fn import_source(
                     return Ok((bytes, laid, report));
                 }
                 Err(why) => {
-                    // Rewritten by another tool: the original it carries, part by part.
-                    if let Some(r) = recognise::recognise(
+                    // Rewritten by another tool: the original it carries (or
+                    // was given), part by part.
+                    let no_original = match recognise::recognise(
                         source,
                         extras,
                         &resolved,
                         &options.assemble,
-                        file_len,
+                        (file_len, options.original.as_deref()),
                     )? {
-                        report.notes.extend(r.report.notes);
-                        check_valid(&r.msh)?;
-                        return Ok((r.msh, r.laid, report));
-                    }
+                        Ok(r) => {
+                            report.notes.extend(r.report.notes);
+                            check_valid(&r.msh)?;
+                            return Ok((r.msh, r.laid, report));
+                        }
+                        Err(why) => why,
+                    };
                     report.note(
                         Code::ImportRebuilt.code(),
                         format!("the file was written by mshconv but {why}; the model was rebuilt from its content"),
-                    )
+                    );
+                    if let Some((code, message)) = no_original {
+                        report.note(code.code(), message);
+                    }
                 }
             }
         }

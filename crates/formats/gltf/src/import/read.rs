@@ -401,8 +401,29 @@ impl Source<'_> {
         Ok(Some((data, start, stride, count)))
     }
 
-    /// An accessor's values as floats (normalised integers as the spec says), `N` components each.
+    /// An accessor's values as floats (normalised integers as the spec says),
+    /// `N` components each; NaN or infinity is refused (`gltf.non_finite`).
     pub fn floats<const N: usize>(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<[f32; N]>> {
+        let values = self.any_floats::<N>(accessor)?;
+        if values.iter().flatten().any(|v| !v.is_finite()) {
+            return Err(invalid(
+                Code::GltfNonFinite.code(),
+                format!("/accessors/{}: holds NaN or infinity", accessor.index()),
+            ));
+        }
+        Ok(values)
+    }
+
+    /// A NORMAL accessor's values, NaN and infinity kept: Blender writes NaN
+    /// normals where its face normals overflow (coordinates near 1e19 and
+    /// beyond); a normal that is not finite is one the file does not know,
+    /// which the import replaces (`SceneBatch::normals`).
+    pub fn normals(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<[f32; 3]>> {
+        self.any_floats::<3>(accessor)
+    }
+
+    /// An accessor's values as floats, whatever they are.
+    fn any_floats<const N: usize>(&self, accessor: &gltf::Accessor<'_>) -> Result<Vec<[f32; N]>> {
         if components(accessor.dimensions()) != N {
             return Err(invalid(
                 Code::GltfAccessorType.code(),
@@ -416,7 +437,7 @@ impl Source<'_> {
         let ty = accessor.data_type();
         let norm = accessor.normalized();
         let elements = self.elements(accessor)?;
-        let values: Vec<[f32; N]> = if ty == DataType::F32 {
+        Ok(if ty == DataType::F32 {
             // The common case without the per-component type dispatch.
             elements
                 .map(|e| std::array::from_fn(|k| f32_at(&e, k)))
@@ -425,14 +446,7 @@ impl Source<'_> {
             elements
                 .map(|e| std::array::from_fn(|k| component(&e, ty, k, norm)))
                 .collect()
-        };
-        if values.iter().flatten().any(|v| !v.is_finite()) {
-            return Err(invalid(
-                Code::GltfNonFinite.code(),
-                format!("/accessors/{}: holds NaN or infinity", accessor.index()),
-            ));
-        }
-        Ok(values)
+        })
     }
 
     /// A TEXCOORD set's values, with the `KHR_texture_transform` of the

@@ -26,8 +26,13 @@ fn refuse(why: impl std::fmt::Display) -> Error {
 }
 
 /// The MSH bytes of the terrain model an unedited export of it records.
-/// `input_len` is the file's size (it bounds the original it may carry).
-pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras, input_len: usize) -> Result<Vec<u8>> {
+/// `input_len` is the file's size (it bounds the original it may carry),
+/// `given` the original the import was given, if any.
+pub(super) fn rebuild(
+    src: &Source<'_>,
+    extras: &ModelExtras,
+    (input_len, given): (usize, Option<&[u8]>),
+) -> Result<Vec<u8>> {
     let options = ExportOptions {
         lod: extras.options.lod,
         group: extras.options.group,
@@ -42,6 +47,7 @@ pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras, input_len: usize) 
             .and_then(|s| s.name().map(str::to_string))
             .unwrap_or_else(|| ExportOptions::default().name),
         clips: None,
+        embed_original: false,
     };
     let resolved = Resolved {
         fps: options.fps,
@@ -53,9 +59,13 @@ pub(super) fn rebuild(src: &Source<'_>, extras: &ModelExtras, input_len: usize) 
         // Another tool (Blender) rebuilt the buffers: unedited, it still shows
         // what the original's export shows.
         Err(why) => {
-            return match super::recognise::terrain(src, extras, &options, input_len)? {
-                Some(bytes) => Ok(bytes),
-                None => Err(refuse(format_args!("was changed: {why}"))),
+            return match super::recognise::terrain(src, extras, &options, (input_len, given))? {
+                Ok(bytes) => Ok(bytes),
+                Err(None) => Err(refuse(format_args!("was changed: {why}"))),
+                Err(Some((code, _))) => Err(refuse(format_args!(
+                    "was rewritten by another tool ({why}) and the model it was exported from is not at hand ({}: write it over that model, or give it with --original FILE / original=)",
+                    code.code()
+                ))),
             }
         }
     };

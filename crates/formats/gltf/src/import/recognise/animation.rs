@@ -13,7 +13,7 @@ use crate::scene::SceneNode;
 use msh::derive::{Key, Track};
 use msh::Model;
 
-/// Translation tolerance: absolute, and relative to the value.
+/// Translation tolerance: absolute, and relative to the largest coordinate.
 const TRANSLATION: f32 = 1e-4;
 /// Quaternion component tolerance: two steps of the stored i16.
 const ROTATION: f32 = 2.0 / 32767.0;
@@ -47,12 +47,38 @@ fn shown(q: [f32; 4]) -> [f32; 4] {
     }
 }
 
-fn same_pose(a: &Pose, b: &Pose) -> bool {
-    let t = (0..3).all(|k| (a.0[k] - b.0[k]).abs() <= TRANSLATION * a.0[k].abs().max(1.0));
+/// The largest coordinate of two translations (at least 1).
+fn reach(a: &[f32; 3], b: &[f32; 3]) -> f32 {
+    (0..3)
+        .map(|k| a[k].abs().max(b[k].abs()))
+        .fold(1.0f32, f32::max)
+}
+
+/// Whether two poses are one. Translations are compared relative to `scale`,
+/// the largest coordinate of the node's and its ancestors' translations
+/// ([`reaches`]): Blender works on world matrices in single precision, so a
+/// small coordinate beside a far one, or under a far ancestor, comes back
+/// off by the far one's rounding (measured: 1e22 under a parent at 2e30),
+/// as positions are compared (geometry::near3).
+fn same_pose(a: &Pose, b: &Pose, scale: f32) -> bool {
+    let scale = scale.max(reach(&a.0, &b.0));
+    let t = (0..3).all(|k| (a.0[k] - b.0[k]).abs() <= TRANSLATION * scale);
     let (qa, qb) = (shown(a.1), shown(b.1));
     let dot: f32 = (0..4).map(|k| qa[k] * qb[k]).sum();
     let sign = if dot < 0.0 { -1.0 } else { 1.0 };
     t && (0..4).all(|k| (qa[k] - sign * qb[k]).abs() <= ROTATION)
+}
+
+/// Per node: the largest coordinate of its translation and its ancestors'
+/// at `frame`, in the original (`poses`) and in what came back.
+fn reaches(m: &Model, poses: &[msh::anim::Pose], back: &[SceneNode], frame: u32) -> Vec<f32> {
+    let mut out: Vec<f32> = Vec::with_capacity(back.len());
+    for (i, (pose, node)) in poses.iter().zip(back).enumerate() {
+        let own = reach(&pose.translation, &pose_at(node, frame).0);
+        let parent = m.nodes.get(i).and_then(|n| n.parent()).map(usize::from);
+        out.push(parent.and_then(|p| out.get(p)).map_or(own, |&p| own.max(p)));
+    }
+    out
 }
 
 /// Per node of the original (the same order as `back`): whether its pose
@@ -61,12 +87,20 @@ pub(super) fn edited(m: &Model, back: &[SceneNode]) -> Option<Vec<bool>> {
     let view = m.view();
     let mut edited = vec![false; back.len()];
     let last = m.frame_count.max(1);
+    let mut scales = Vec::new();
     for frame in 0..last {
         let poses = msh::pose::local_poses(&view, frame as f32).ok()?;
-        for ((node, pose), flag) in back.iter().zip(&poses).zip(edited.iter_mut()) {
+        scales = reaches(m, &poses, back, frame);
+        for (((node, pose), flag), scale) in
+            back.iter().zip(&poses).zip(edited.iter_mut()).zip(&scales)
+        {
             if !*flag {
                 let [w, x, y, z] = pose.rotation;
-                *flag = !same_pose(&(pose.translation, [x, y, z, w]), &pose_at(node, frame));
+                *flag = !same_pose(
+                    &(pose.translation, [x, y, z, w]),
+                    &pose_at(node, frame),
+                    *scale,
+                );
             }
         }
     }
@@ -82,12 +116,12 @@ pub(super) fn edited(m: &Model, back: &[SceneNode]) -> Option<Vec<bool>> {
         .min(u32::MAX as f32)
         .ceil() as u32;
     let past = last.max(reach.saturating_add(1));
-    for (node, flag) in back.iter().zip(edited.iter_mut()) {
+    for ((node, flag), scale) in back.iter().zip(edited.iter_mut()).zip(&scales) {
         if let Some(samples) = node.track.as_deref() {
             let end = pose_at(node, last - 1);
             *flag |= samples
                 .iter()
-                .any(|s| s.frame >= past && !same_pose(&end, &(s.translation, s.rotation)));
+                .any(|s| s.frame >= past && !same_pose(&end, &(s.translation, s.rotation), *scale));
         }
     }
     Some(edited)
@@ -145,4 +179,123 @@ pub(super) fn rewrite(
         .collect();
     reduced.report(options, report);
     msh::derive::write_animation(m, &tracks)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::KeySample;
+
+    /// A translation key far out (measured through Blender 4.2, issue 40:
+    /// seed 1, g0006, `models/w6_0.msh`) and what came back for it.
+    const FAR: [f32; 3] = [4.315_380_2e27, 2_424_762_600.0, 0.856_542];
+    const FAR_BACK: [f32; 3] = [4.315_380_5e27, 1.060_687_8e20, 1.106_804_6e20];
+
+    /// Three keys at `pos`, turning about z.
+    fn track_at(pos: [f32; 3]) -> Track {
+        let key = |time: f32, quat: [i16; 4]| Key { time, pos, quat };
+        Track {
+            keys: vec![
+                key(0.0, [0, 0, 0, 32767]),
+                key(3.0, [0, 0, 23170, 23170]),
+                key(6.0, [0, 0, 32767, 0]),
+            ],
+        }
+    }
+
+    /// A fixture with keys at `FAR` for a node `far` with a parent and a
+    /// child `child`, keys at (1, 2, 3) for that child and the root (node 0):
+    /// the model and `(far, child)`.
+    fn far_model() -> (Model, usize, usize) {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../fixtures/small/models/m012_walker.msh"
+        );
+        let mut m = Model::from_bytes(&std::fs::read(path).unwrap()).unwrap();
+        let parent = |i: usize| m.nodes[i].parent().map(usize::from);
+        let (far, child) = (1..m.nodes.len())
+            .filter(|&i| parent(i).is_some())
+            .find_map(|i| {
+                (0..m.nodes.len())
+                    .find(|&j| parent(j) == Some(i))
+                    .map(|j| (i, j))
+            })
+            .expect("a node with a parent and a child");
+        let mut tracks = original_tracks(&m).expect("a canonical layout");
+        tracks[far] = track_at(FAR);
+        tracks[child] = track_at([1.0, 2.0, 3.0]);
+        tracks[0] = track_at([1.0, 2.0, 3.0]);
+        msh::derive::write_animation(&mut m, &tracks).unwrap();
+        (m, far, child)
+    }
+
+    /// Every node's pose at every frame as the engine samples `m`, with
+    /// `blender` applied to each node's translations (`blender(node, t)`).
+    fn sampled(m: &Model, blender: impl Fn(usize, [f32; 3]) -> [f32; 3]) -> Vec<SceneNode> {
+        let view = m.view();
+        let mut back: Vec<SceneNode> = m
+            .nodes
+            .iter()
+            .map(|n| SceneNode {
+                parent: n.parent().map(usize::from),
+                track: Some(Vec::new()),
+                ..SceneNode::default()
+            })
+            .collect();
+        for frame in 0..m.frame_count.max(1) {
+            let poses = msh::pose::local_poses(&view, frame as f32).unwrap();
+            for (i, (b, pose)) in back.iter_mut().zip(&poses).enumerate() {
+                let [w, x, y, z] = pose.rotation;
+                b.track.as_mut().unwrap().push(KeySample {
+                    frame,
+                    translation: blender(i, pose.translation),
+                    rotation: [x, y, z, w],
+                });
+            }
+        }
+        back
+    }
+
+    /// Which nodes `edited` finds when `blender` changes translations.
+    fn edited_nodes(m: &Model, blender: impl Fn(usize, [f32; 3]) -> [f32; 3]) -> Vec<usize> {
+        let flags = edited(m, &sampled(m, blender)).unwrap();
+        (0..flags.len()).filter(|&i| flags[i]).collect()
+    }
+
+    #[test]
+    fn a_far_translation_within_blenders_rounding_is_not_an_edit() {
+        let (m, far, child) = far_model();
+        // The far node as measured; its child off by the far coordinate's
+        // single-precision step (f32::EPSILON of 4.3e27: 5.1e20), as Blender
+        // gives a local translation back from world matrices.
+        let as_blender = |i: usize, t: [f32; 3]| match i {
+            _ if i == far => FAR_BACK,
+            _ if i == child => [t[0] + 5.1e20, t[1] - 5.1e20, t[2] + 2.5e20],
+            _ => t,
+        };
+        assert_eq!(edited_nodes(&m, as_blender), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_moved_far_key_or_a_moved_small_coordinate_is_an_edit() {
+        let (m, far, child) = far_model();
+        // The far coordinate moved by a thousandth.
+        let moved = |node: usize, by: fn([f32; 3]) -> [f32; 3]| {
+            move |i: usize, t: [f32; 3]| if i == node { by(t) } else { t }
+        };
+        assert_eq!(
+            edited_nodes(&m, moved(far, |t| [t[0] * 1.001, t[1], t[2]])),
+            vec![far]
+        );
+        // The child moved by a thousandth of its far parent's coordinate.
+        assert_eq!(
+            edited_nodes(&m, moved(child, |t| [t[0] + 4.3e24, t[1], t[2]])),
+            vec![child]
+        );
+        // The root, under no far node, moved by a thousandth of a unit.
+        assert_eq!(
+            edited_nodes(&m, moved(0, |t| [t[0], t[1], t[2] + 1e-3])),
+            vec![0]
+        );
+    }
 }

@@ -3,6 +3,7 @@
 //! each triangle's first corner, but splits and renumbers vertices), or the
 //! same triangles with some vertices moved (patched in place), or changed.
 
+use super::fan::OwnNormals;
 use crate::export::shown_normal;
 use crate::scene::{SceneBatch, SceneSlot};
 use msh::derive;
@@ -115,8 +116,10 @@ pub(super) fn corner_of(batch: &SceneBatch, i: u32) -> Option<Corner> {
     let i = i as usize;
     Some(Corner {
         position: *batch.positions.get(i)?,
+        // A normal that is not finite is one the file does not know (Blender
+        // writes NaN where its face normals overflow): not compared.
         normal: match &batch.normals {
-            Some(n) => Some(*n.get(i)?),
+            Some(n) => Some(*n.get(i)?).filter(|n| n.iter().all(|c| c.is_finite())),
             None => None,
         },
         uv: match &batch.uv0 {
@@ -172,6 +175,115 @@ pub(super) fn position_moved(m: &Model, v: u32, now: &Corner) -> bool {
     original_corner(m, v).is_none_or(|before| !near3(before.position, now.position, POSITION))
 }
 
+/// The corners of original triangle `ta` and back triangle `tb` of batch `b`
+/// as the comparison takes them: the original's values and what came back,
+/// without what the original has no table for (normals, UVs: the other tool
+/// made them up) nor the normals of a zero-area face (Blender cannot keep
+/// them: docs/BLENDER.md, "What Blender changes"). `None` when a vertex is
+/// missing.
+fn corner_pairs(
+    m: &Model,
+    ta: &[u32; 3],
+    b: &SceneBatch,
+    tb: &[u32; 3],
+) -> Option<[(Corner, Corner); 3]> {
+    let flat = zero_area(m, ta);
+    let mut out = [(ZERO, ZERO); 3];
+    for k in 0..3 {
+        let before = original_corner(m, ta[k])?;
+        let mut now = corner_of(b, tb[k])?;
+        now.normal = now.normal.filter(|_| before.normal.is_some() && !flat);
+        now.uv = now.uv.filter(|_| before.uv.is_some());
+        out[k] = (before, now);
+    }
+    Some(out)
+}
+
+const ZERO: Corner = Corner {
+    position: [0.0; 3],
+    normal: None,
+    uv: None,
+};
+
+/// The original triangles of a batch paired with the triangles Blender gave
+/// back for it, found by their values: Blender drops a triangle that names a
+/// vertex twice and keeps one face of several over the same three vertices
+/// (which one is not fixed: its validation sorts faces unstably), keeping
+/// the order of the faces it keeps and each face's first corner. Each back
+/// triangle is paired with the next original one (in order, not dropped, its
+/// vertex set not paired yet) whose three corners have the original's values
+/// corner for corner (without the normals unless `normals`: Blender may
+/// change a normal, the comparison then finds it); every vertex set must be
+/// paired once. `None` when no such pairing exists (an edit, or a soup this
+/// walk cannot place): the caller pairs by position then.
+pub(super) fn paired_by_values(
+    m: &Model,
+    original: &[[u32; 3]],
+    back: &SceneBatch,
+    normals: bool,
+) -> Option<Vec<([u32; 3], [u32; 3])>> {
+    let mut sets: std::collections::HashMap<[u32; 3], usize> = std::collections::HashMap::new();
+    let set_of: Vec<Option<usize>> = original
+        .iter()
+        .map(|t| {
+            (t[0] != t[1] && t[1] != t[2] && t[0] != t[2]).then(|| {
+                let mut key = *t;
+                key.sort_unstable();
+                let next = sets.len();
+                *sets.entry(key).or_insert(next)
+            })
+        })
+        .collect();
+    if sets.len() != back.triangles.len() {
+        return None;
+    }
+    let mut used = vec![false; sets.len()];
+    let mut pairs = Vec::with_capacity(back.triangles.len());
+    let mut next = 0;
+    for tb in &back.triangles {
+        let found = (next..original.len()).find(|&p| {
+            set_of[p].is_some_and(|s| !used[s])
+                && corner_pairs(m, &original[p], back, tb).is_some_and(|c| {
+                    c.iter().all(|(a, b)| {
+                        let b = Corner {
+                            normal: b.normal.filter(|_| normals),
+                            ..*b
+                        };
+                        same_corner(a, &b)
+                    })
+                })
+        })?;
+        used[set_of[found]?] = true;
+        pairs.push((original[found], *tb));
+        next = found + 1;
+    }
+    // Every set paired once (the counts agree, each pairing used a new set).
+    Some(pairs)
+}
+
+/// The original triangles of a batch paired with the back triangles by
+/// position: all of them when the counts agree, else those [`blender_faces`]
+/// keeps (`None` when the counts still differ).
+fn paired_in_order(original: &[[u32; 3]], back: &SceneBatch) -> Option<Vec<([u32; 3], [u32; 3])>> {
+    let kept;
+    let triangles = if original.len() == back.triangles.len() {
+        original
+    } else {
+        kept = blender_faces(original);
+        if kept.len() != back.triangles.len() {
+            return None;
+        }
+        &kept
+    };
+    Some(
+        triangles
+            .iter()
+            .copied()
+            .zip(back.triangles.iter().copied())
+            .collect(),
+    )
+}
+
 /// Compares a slot of the original (its drawable batches: [`original_batches`])
 /// with what came back for it.
 pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -> SlotState {
@@ -180,39 +292,80 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
         .iter()
         .filter(|b| !b.triangles.is_empty())
         .collect();
-    if original.len() != back.len() {
-        return SlotState::Changed;
-    }
-    let mut moved: BTreeMap<u32, Corner> = BTreeMap::new();
-    let mut seen: BTreeMap<u32, Corner> = BTreeMap::new();
-    for (a, b) in original.iter().zip(&back) {
-        if a.material != b.material {
+    // A batch of triangles that all name a vertex twice has no face in
+    // Blender: its primitive does not come back.
+    let kept: Vec<&OriginalBatch>;
+    let original: Vec<&OriginalBatch> = original.iter().collect();
+    let original = if original.len() == back.len() {
+        original
+    } else {
+        kept = original
+            .into_iter()
+            .filter(|a| !blender_faces(&a.triangles).is_empty())
+            .collect();
+        if kept.len() != back.len() {
             return SlotState::Changed;
         }
-        let kept: Vec<[u32; 3]>;
-        let triangles = if a.triangles.len() == b.triangles.len() {
-            &a.triangles
-        } else {
-            kept = blender_faces(&a.triangles);
-            if kept.len() != b.triangles.len() {
+        kept
+    };
+    if original
+        .iter()
+        .zip(&back)
+        .any(|(a, b)| a.material != b.material)
+    {
+        return SlotState::Changed;
+    }
+    // The same triangles by all their values (unedited); else by positions
+    // and UVs (normals changed: what that pairing finds stands, a pairing
+    // by position could only move vertices onto others); else paired by
+    // position, and what differs is an edit.
+    for normals in [true, false] {
+        let by_values: Option<Vec<_>> = original
+            .iter()
+            .zip(&back)
+            .map(|(a, b)| paired_by_values(m, &a.triangles, b, normals))
+            .collect();
+        match by_values.map(|pairs| compare_pairs(m, &back, &pairs)) {
+            Some(SlotState::Same) => return SlotState::Same,
+            Some(state) if !normals => return state,
+            _ => {}
+        }
+    }
+    let in_order: Option<Vec<_>> = original
+        .iter()
+        .zip(&back)
+        .map(|(a, b)| paired_in_order(&a.triangles, b))
+        .collect();
+    match in_order {
+        Some(pairs) => compare_pairs(m, &back, &pairs),
+        None => SlotState::Changed,
+    }
+}
+
+/// Compares paired triangles corner for corner (per back batch, its pairs).
+fn compare_pairs(
+    m: &Model,
+    back: &[&SceneBatch],
+    pairs: &[Vec<([u32; 3], [u32; 3])>],
+) -> SlotState {
+    let mut moved: BTreeMap<u32, Corner> = BTreeMap::new();
+    let mut seen: BTreeMap<u32, Corner> = BTreeMap::new();
+    for (b, pairs) in back.iter().zip(pairs) {
+        // The faces Blender kept of this batch, for its own normals (fan.rs).
+        let faces: Vec<[u32; 3]> = pairs.iter().map(|(ta, _)| *ta).collect();
+        let mut own: Option<OwnNormals> = None;
+        for (ta, tb) in pairs {
+            let Some(corners) = corner_pairs(m, ta, b, tb) else {
                 return SlotState::Changed;
-            }
-            &kept
-        };
-        for (ta, tb) in triangles.iter().zip(&b.triangles) {
-            // Blender cannot keep a custom normal at a corner of a zero-area
-            // face (docs/BLENDER.md, "What Blender changes"): not compared.
-            let flat = zero_area(m, ta);
-            for k in 0..3 {
-                let (Some(before), Some(mut now)) =
-                    (original_corner(m, ta[k]), corner_of(b, tb[k]))
-                else {
-                    return SlotState::Changed;
-                };
-                // What the original has no table for (normals, UVs) the other
-                // tool made up (Blender shades faces flat); it is not compared.
-                now.normal = now.normal.filter(|_| before.normal.is_some() && !flat);
-                now.uv = now.uv.filter(|_| before.uv.is_some());
+            };
+            for (k, (before, mut now)) in corners.into_iter().enumerate() {
+                // Where Blender cannot keep a custom normal it writes its own (fan.rs).
+                now.normal = now.normal.filter(|n| {
+                    before.normal.is_some_and(|a| near3(a, *n, NORMAL))
+                        || !own
+                            .get_or_insert_with(|| OwnNormals::of(m, &faces))
+                            .is_blenders(ta[k], *n, f64::from(NORMAL))
+                });
                 // One original vertex must come back as one value at all its
                 // corners; a corner with a normal speaks for one without.
                 match seen.get(&ta[k]) {
@@ -340,6 +493,122 @@ mod tests {
             }],
             ..SceneSlot::default()
         }
+    }
+
+    /// A triangle soup (issue 40, class `rebuilt`): five vertices, each its
+    /// own point and UV, normals +Z; `[0, 1, 2]`, `[1, 3, 2]`, `[2, 0, 1]`
+    /// (the first's vertices again), `[3, 3, 4]` (a vertex twice), `[0, 1, 4]`
+    /// and `[4, 0, 1]` (the fifth's vertices again).
+    const SOUP_POINTS: [[f32; 3]; 5] = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.5, 0.5, 1.0],
+    ];
+    const SOUP_UVS: [[f32; 2]; 5] = [
+        [0.0, 0.0],
+        [0.25, 0.0],
+        [0.0, 0.25],
+        [0.5, 0.5],
+        [0.75, 0.5],
+    ];
+    const SOUP: [[u32; 3]; 6] = [
+        [0, 1, 2],
+        [1, 3, 2],
+        [2, 0, 1],
+        [3, 3, 4],
+        [0, 1, 4],
+        [4, 0, 1],
+    ];
+
+    fn soup() -> Model {
+        let mut m = Model {
+            positions: SOUP_POINTS.iter().map(|p| p.map(F32::new)).collect(),
+            normals: vec![PackedNormal::encode([0.0, 0.0, 1.0], 0); 5],
+            uv0: SOUP_UVS.iter().map(|&uv| PackedUv::encode(uv)).collect(),
+            indices: SOUP.iter().flatten().map(|&i| U16::new(i as u16)).collect(),
+            ..Model::default()
+        };
+        let mut b = Batch20::new_zeroed();
+        b.index_count = U16::new(18);
+        m.batches.push(b);
+        let mut s = Slot68::new_zeroed();
+        s.batch_count = U16::new(1);
+        m.slots.push(s);
+        m
+    }
+
+    /// What Blender gives back for the soup triangles `faces` (vertex
+    /// indices of the original), every corner its own vertex with the
+    /// original's values, vertex `v`'s normal `normal_of(v)`.
+    fn soup_back(faces: &[[u32; 3]], normal_of: impl Fn(u32) -> [f32; 3]) -> SceneSlot {
+        let corners: Vec<u32> = faces.iter().flatten().copied().collect();
+        SceneSlot {
+            batches: vec![SceneBatch {
+                positions: corners.iter().map(|&v| SOUP_POINTS[v as usize]).collect(),
+                normals: Some(corners.iter().map(|&v| normal_of(v)).collect()),
+                uv0: Some(corners.iter().map(|&v| SOUP_UVS[v as usize]).collect()),
+                triangles: (0..faces.len() as u32)
+                    .map(|t| [3 * t, 3 * t + 1, 3 * t + 2])
+                    .collect(),
+                ..SceneBatch::default()
+            }],
+            ..SceneSlot::default()
+        }
+    }
+
+    #[test]
+    fn an_unedited_soup_is_the_same_whichever_copy_blender_keeps() {
+        let m = soup();
+        let original = original_batches(&m, 0);
+        let z = |_| [0.0, 0.0, 1.0];
+        // Blender drops [3, 3, 4] and keeps one face of each vertex set, in
+        // order: the later copies (as measured), the earlier ones, or mixed.
+        for kept in [
+            vec![[1, 3, 2], [2, 0, 1], [4, 0, 1]],
+            vec![[0, 1, 2], [1, 3, 2], [0, 1, 4]],
+            vec![[0, 1, 2], [1, 3, 2], [4, 0, 1]],
+            vec![[1, 3, 2], [2, 0, 1], [0, 1, 4]],
+        ] {
+            assert_eq!(
+                compare(&m, &original, &soup_back(&kept, z)),
+                SlotState::Same,
+                "{kept:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_edited_soup_is_still_an_edit() {
+        let m = soup();
+        let original = original_batches(&m, 0);
+        let z = |_| [0.0, 0.0, 1.0];
+        let kept = [[1, 3, 2], [2, 0, 1], [4, 0, 1]];
+        // A face added, a face removed, a face over other vertices, two faces
+        // swapped, a face starting at another corner.
+        for faces in [
+            vec![kept[0], kept[1], kept[2], [1, 2, 4]],
+            vec![kept[0], kept[1]],
+            vec![kept[0], [0, 2, 4], kept[2]],
+            vec![kept[1], kept[0], kept[2]],
+            vec![[3, 2, 1], kept[1], kept[2]],
+        ] {
+            assert_eq!(
+                compare(&m, &original, &soup_back(&faces, z)),
+                SlotState::Changed,
+                "{faces:?}"
+            );
+        }
+        // A normal changed: that vertex alone, its normal alone.
+        let tilted = [0.0, 0.6, 0.8];
+        let back = soup_back(&kept, |v| if v == 3 { tilted } else { [0.0, 0.0, 1.0] });
+        let SlotState::Moved(moved) = compare(&m, &original, &back) else {
+            panic!("a changed normal is a moved vertex");
+        };
+        assert_eq!(moved.keys().copied().collect::<Vec<_>>(), vec![3]);
+        assert_eq!(moved[&3].normal, Some(tilted));
+        assert!(!position_moved(&m, 3, &moved[&3]));
     }
 
     #[test]

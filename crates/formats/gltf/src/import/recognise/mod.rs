@@ -1,16 +1,20 @@
 //! A file this exporter wrote, rewritten by another tool (Blender): the
 //! original model recognised part by part.
 //!
-//! The export carries the original MSH file in the scene extras
-//! (`gltf::original`); Blender keeps scene custom properties ("Custom
-//! Properties" ticked) but rebuilds buffers, reorders nodes, splits vertices
-//! and resamples animation, so the exact rebuild (`lossless.rs`) declines.
+//! The export records the original MSH file's fingerprint in the scene
+//! extras (or, asked to embed it, the file itself: `gltf::original`); the
+//! import is given the original (the model it writes over, or one named)
+//! and takes it when its fingerprint matches (`original.rs` here). Blender
+//! keeps scene custom properties ("Custom Properties" ticked) but rebuilds
+//! buffers, reorders nodes, splits vertices and resamples animation, so the
+//! exact rebuild (`lossless.rs`) declines.
 //! Here the file is read as any glTF is (`generic.rs`) and each part is
 //! compared with the original at the game's precision:
 //! - nodes: the same nodes (by their recorded index) with the same parents;
 //! - names: a renamed node changes its Res10 name only;
 //! - geometry, per slot: the same triangles corner for corner (same materials,
-//!   order and first corners, as Blender keeps them), else the same triangles
+//!   order and first corners, as Blender keeps them; in a triangle soup the
+//!   faces Blender keeps are found by their values), else the same triangles
 //!   with moved vertices (those vertices, the slot's Res7 records and bounds
 //!   and the model's bounds are written again), else changed;
 //! - animation: every node's pose at every frame of the original timeline,
@@ -23,7 +27,9 @@
 //! hold (Res9, Res17, Res20, unknown types) carried over. A note says which.
 
 mod animation;
+mod fan;
 mod geometry;
+mod original;
 mod scene;
 
 use super::read::Source;
@@ -36,25 +42,8 @@ use crate::report::Report;
 use crate::scene::SceneModel;
 use geometry::SlotState;
 use msh::Model;
+pub(super) use original::Note;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The largest original a file of `input_len` bytes may carry: an export
-/// holds the original's tables as glTF content too (floats for packed
-/// values), so a genuine original is about half its file (at most 13 times
-/// a file Blender rewrote, measured over the fixtures and the generated
-/// corpus: a model of a few triangles and long raw tables); bounding it by
-/// the file keeps what the comparison allocates a multiple of the input.
-fn original_limit(input_len: usize) -> usize {
-    input_len.saturating_mul(16)
-}
-
-/// The original MSH file `text` holds, when it decodes within the limit and
-/// is a strictly valid model (else the file takes the generic path).
-fn original_of(text: &str, input_len: usize) -> Option<Vec<u8>> {
-    let bytes = crate::original::decode(text, original_limit(input_len)).ok()?;
-    msh::open(&bytes, msh::Mode::Strict).ok()?;
-    Some(bytes)
-}
 
 /// What the recognition made.
 pub(super) struct Recognised {
@@ -66,23 +55,24 @@ pub(super) struct Recognised {
     pub report: Report,
 }
 
-/// Recognises the original in `src`, or `None` when the file carries no
-/// original (or a damaged one: the caller then takes the generic path).
+/// Recognises the original in `src`: the one the file embeds, else `given`
+/// when it is the one the file's fingerprint names. `Err` when there is
+/// none (the caller then takes the generic path) with the note that says
+/// why, when there is one to say (a missing or changed original; a file
+/// that records neither, or a damaged embedded one, has none).
 pub(super) fn recognise(
     src: &Source<'_>,
     extras: &ModelExtras,
     resolved: &Resolved,
     assemble: &AssembleOptions,
-    input_len: usize,
-) -> Result<Option<Recognised>> {
-    let Some(text) = extras.original.as_deref() else {
-        return Ok(None);
-    };
-    let Some(bytes) = original_of(text, input_len) else {
-        return Ok(None);
+    (input_len, given): (usize, Option<&[u8]>),
+) -> Result<std::result::Result<Recognised, Option<Note>>> {
+    let bytes = match original::find(extras, given, input_len) {
+        Ok(bytes) => bytes,
+        Err(why) => return Ok(Err(why)),
     };
     let Ok(original) = Model::from_bytes(&bytes) else {
-        return Ok(None);
+        return Ok(Err(None));
     };
     let mut report = Report::default();
     let (scene, laid, origins) = super::generic::scene_traced(
@@ -99,7 +89,7 @@ pub(super) fn recognise(
                 Code::ImportOriginalKept.code(),
                 "the file is the model mshconv exported, unedited: the original bytes were written",
             );
-            bytes
+            bytes.into_owned()
         }
         Some(c) => match c.apply(original.clone(), &scene, assemble, &mut report) {
             Some(m) => m,
@@ -107,24 +97,23 @@ pub(super) fn recognise(
         },
         None => rebuilt(&original, &scene, assemble, &mut report)?,
     };
-    Ok(Some(Recognised { msh, laid, report }))
+    Ok(Ok(Recognised { msh, laid, report }))
 }
 
-/// A terrain model another tool rewrote: the original's bytes when what the
-/// file shows is what the original's own export shows (`scene::same`),
-/// `None` otherwise (terrain comes back only unedited) or without an original.
+/// A terrain model another tool rewrote: the original's bytes (found as
+/// [`recognise`] finds them) when what the file shows is what the
+/// original's own export shows (`scene::same`); `Err(None)` otherwise
+/// (terrain comes back only unedited), `Err` with the note without an
+/// original.
 pub(super) fn terrain(
     src: &Source<'_>,
     extras: &ModelExtras,
     options: &crate::ExportOptions,
-    input_len: usize,
-) -> Result<Option<Vec<u8>>> {
-    let Some(bytes) = extras
-        .original
-        .as_deref()
-        .and_then(|text| original_of(text, input_len))
-    else {
-        return Ok(None);
+    (input_len, given): (usize, Option<&[u8]>),
+) -> Result<std::result::Result<Vec<u8>, Option<Note>>> {
+    let bytes = match original::find(extras, given, input_len) {
+        Ok(bytes) => bytes,
+        Err(why) => return Ok(Err(why)),
     };
     let resolved = Resolved {
         fps: options.fps,
@@ -132,7 +121,7 @@ pub(super) fn terrain(
         rotation: options.rotation,
     };
     let Ok((glb, _)) = crate::export::export(&bytes, options) else {
-        return Ok(None);
+        return Ok(Err(None));
     };
     let shown = super::read::parse(&glb, &|_| None)?;
     let own = shown
@@ -152,9 +141,12 @@ pub(super) fn terrain(
     };
     let (Ok(original), Ok(back)) = (scene_of(&shown, own.as_ref()), scene_of(src, Some(extras)))
     else {
-        return Ok(None);
+        return Ok(Err(None));
     };
-    Ok(scene::same(&original, &back).then_some(bytes))
+    Ok(match scene::same(&original, &back) {
+        true => Ok(bytes.into_owned()),
+        false => Err(None),
+    })
 }
 
 /// What differs between the original and what came back, node by node.
