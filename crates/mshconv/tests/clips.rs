@@ -40,21 +40,18 @@ fn animation_names(glb: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `walker.msh` exported as `w.glb` with two clips.
+fn export_with_clips(d: &Path) {
+    let clips = "idle=0..3,walk=4..8:pingpong";
+    let o = run(d, &["convert", "walker.msh", "w.glb", "--clips", clips]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn convert_with_clips_and_back() {
     let dir = folder();
     let d = dir.path();
-    let o = run(
-        d,
-        &[
-            "convert",
-            "walker.msh",
-            "w.glb",
-            "--clips",
-            "idle=0..3,walk=4..8:pingpong",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    export_with_clips(d);
     assert_eq!(animation_names(&d.join("w.glb")), ["idle", "walk"]);
     let o = run(d, &["convert", "w.glb", "back.msh"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -219,17 +216,7 @@ fn the_clip_list_goes_beside_a_model_file_with_a_game_folder() {
     for lib in ["Material.lib", "Textures.lib"] {
         std::fs::copy(small.join(lib), game.join(lib)).unwrap();
     }
-    let o = run(
-        d,
-        &[
-            "convert",
-            "walker.msh",
-            "w.glb",
-            "--clips",
-            "idle=0..3,walk=4..8:pingpong",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    export_with_clips(d);
     let o = run(
         d,
         &["convert", "w.glb", "game/back.msh", "--game-dir", "game"],
