@@ -23,6 +23,8 @@ pub enum ErrorCode {
     InputNoSuchEntry,
     /// `convert.unsupported_direction`: no conversion goes from the input's format to the one asked for
     ConvertUnsupportedDirection,
+    /// `convert.unknown_format`: the output's format cannot be told from its name; give it (`--to`)
+    ConvertUnknownFormat,
     /// `request.entry_required`: an archive of models given without naming the entry to work on
     RequestEntryRequired,
     /// `request.entry_not_model`: a model put under a name that is not a model entry's (no `.msh`)
@@ -102,6 +104,7 @@ impl ErrorCode {
         ErrorCode::InputUnknownFormat,
         ErrorCode::InputNoSuchEntry,
         ErrorCode::ConvertUnsupportedDirection,
+        ErrorCode::ConvertUnknownFormat,
         ErrorCode::RequestEntryRequired,
         ErrorCode::RequestEntryNotModel,
         ErrorCode::ArchiveBadName,
@@ -146,6 +149,7 @@ impl ErrorCode {
             ErrorCode::InputUnknownFormat => "input.unknown_format",
             ErrorCode::InputNoSuchEntry => "input.no_such_entry",
             ErrorCode::ConvertUnsupportedDirection => "convert.unsupported_direction",
+            ErrorCode::ConvertUnknownFormat => "convert.unknown_format",
             ErrorCode::RequestEntryRequired => "request.entry_required",
             ErrorCode::RequestEntryNotModel => "request.entry_not_model",
             ErrorCode::ArchiveBadName => "archive.bad_name",

@@ -323,6 +323,20 @@ pub fn wear_sibling(archive: &nres::Archive, entry: &str) -> Option<(String, Vec
 }
 
 impl GameDir {
+    /// [`GameDir::open`] once an interrupted run that was writing the
+    /// folder's libraries is finished ([`crate::txn::recover_pending`], told
+    /// through `on` as it happens), so that its libraries are never read half
+    /// written.
+    pub fn open_recovered(
+        dir: &Path,
+        on: &mut dyn FnMut(crate::txn::Event<'_>),
+    ) -> Result<Arc<GameDir>, crate::Error> {
+        if dir.is_dir() {
+            crate::txn::recover_pending(dir, on)?;
+        }
+        GameDir::open(dir)
+    }
+
     /// The shared state of the game folder `dir`: from the process-wide cache
     /// when the folder was opened before. An error only when `dir` is not a
     /// folder (`game_dir.not_found`); its libraries are read on first use.

@@ -512,19 +512,14 @@ impl Args for ConversionArgs {
 }
 
 impl ConversionArgs {
-    /// The game folder of `--game-dir` (or `MSHCONV_GAME_DIR`), opened
-    /// (shared by every conversion of the process); `None` without one.
+    /// The game folder of `--game-dir` (or `MSHCONV_GAME_DIR`), opened once
+    /// an interrupted run writing it is finished (shared by every conversion
+    /// of the process); `None` without one.
     pub fn game(&self) -> Result<Option<std::sync::Arc<mshconv_app::GameDir>>, mshconv_app::Error> {
         self.game_dir
             .as_deref()
             .filter(|d| !d.as_os_str().is_empty())
-            .map(|dir| {
-                // Libraries an interrupted mshconv run was writing are read once it is finished.
-                if dir.is_dir() {
-                    crate::fs::recover_folder(dir)?;
-                }
-                mshconv_app::GameDir::open(dir)
-            })
+            .map(|dir| mshconv_app::GameDir::open_recovered(dir, &mut crate::fs::tell))
             .transpose()
     }
 

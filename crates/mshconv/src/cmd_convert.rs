@@ -5,59 +5,42 @@
 //! renamed, so an interrupted run never leaves half a file. OUT may be
 //! `ARCHIVE:ENTRY`: the model goes into that archive as MSH, replacing the
 //! entry of that name, or adding it with `--add` (the application layer's put
-//! rule, checked before the conversion: [`input::placement`]).
+//! rule, checked before the conversion: [`put::check_place`]), by the
+//! application layer's [`put::put_model_telling`], as is a glTF's or OBJ's
+//! look going back into the game folder given (`--game-dir`).
 
 use crate::archive_out::{self, Target};
 use crate::cli::ConvertArgs;
-use crate::codes::{CliCode, CliNote};
+use crate::codes::CliNote;
 use crate::fs::write_atomically;
 use crate::input;
-use crate::look_out;
 use crate::out::{self, Out};
 use anyhow::Context;
 use mshconv_app::archive::Placed;
-use mshconv_app::look_import::advice;
+use mshconv_app::game::wear_name;
+use mshconv_app::look_import::write::{wear_file, Place};
+use mshconv_app::look_import::{self, advice};
 use mshconv_app::names::model_name;
-use mshconv_app::{Error, Folder, Format, Names, NoResources, Resources};
+use mshconv_app::put::{self, PutModel, Source};
+use mshconv_app::{Folder, Format, Names, NoResources, NoteCode, Resources};
 use std::io::Read;
 use std::process::ExitCode;
 
 /// Runs `convert`.
 pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     let target = archive_out::target(&args.output)?;
-    let to = match (&target, args.to) {
-        (Target::Entry { .. }, Some(f)) if f != Format::Msh => {
-            return Err(Error::usage(
-                mshconv_app::ErrorCode::ConvertUnsupportedDirection,
-                format!(
-                    "{} names an entry of an archive, which holds MSH models; leave out --to {f}",
-                    args.output.display()
-                ),
-            )
-            .into())
-        }
-        (Target::Entry { .. }, _) => Format::Msh,
-        (_, Some(f)) => f,
-        (_, None) => Format::from_path(&args.output).ok_or_else(|| {
-            Error::usage(
-                CliCode::ConvertUnknownFormat,
-                format!(
-                    "cannot tell the format of {} from its name; give --to",
-                    args.output.display()
-                ),
-            )
-        })?,
-    };
+    let to = mshconv_app::archive::output_format(&target, args.to, &args.output)?;
     let into = matches!(target, Target::Entry { .. });
     // Into an archive: the name first, then replace or add (a typo fails here,
     // before any conversion).
-    let placed = match &target {
-        Target::Entry { archive, name } => {
-            mshconv_app::archive::check_model_entry_name(name)?;
-            Some(input::placement(archive, name, args.add)?)
-        }
-        Target::File => None,
+    let place = match &target {
+        Target::Entry { archive, name } => Place::Entry {
+            archive: archive.clone(),
+            name: name.clone(),
+        },
+        Target::File => Place::File(args.output.clone()),
     };
+    put::check_place(&place, args.add, input::HOW_TO_ADD, &mut tell)?;
     if let Some(from) = args.from.filter(|_| !into) {
         from.check_direction(to)?;
     }
@@ -94,7 +77,8 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     };
     // With a game folder: the model's look, found from where the model lies.
     let game_resources;
-    let resources: &dyn Resources = match (args.conversion.game()?, stdin) {
+    let game = args.conversion.game()?;
+    let resources: &dyn Resources = match (game.clone(), stdin) {
         (Some(game), false) => {
             let at = model_location(&args.input, args.entry.is_some(), loaded_entry);
             game_resources = mshconv_app::GameResources {
@@ -110,6 +94,30 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
         model: model_name(&args.input.to_string_lossy()),
         file: model_name(&args.output.to_string_lossy()),
     };
+    // Into an archive, or glTF -> MSH with a game folder (the look goes back
+    // into the game's data): a put of the application layer.
+    let game_dir = game.as_ref().map(|g| g.dir());
+    if into || (to == Format::Msh && game_dir.is_some() && look_import::brings_look(from)) {
+        let request = PutModel {
+            data: &bytes,
+            from,
+            place,
+            add: args.add,
+            game_dir,
+            how_to_add: input::HOW_TO_ADD,
+            advice: &crate::advice::Cli,
+            dry_run: args.dry_run,
+            // The options carry it (--original, or the model OUT replaces).
+            original: None,
+        };
+        let source = Source {
+            options: &options,
+            names: Some(&names),
+            resources,
+            new_libraries: args.conversion.new_libraries,
+        };
+        return put(args, out, &request, &source, sniffed);
+    }
     let print_notes = |report: &mshconv_convert::Report| {
         if !args.quiet {
             if let Some(note) = &sniffed {
@@ -120,85 +128,12 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
             }
         }
     };
-    // glTF -> MSH with a game folder: the look goes back into the game's data.
-    let look_game = match args.conversion.game()? {
-        Some(game) if to == Format::Msh && look_out::brings_look(from) => Some(game),
-        _ => None,
-    };
-    if let Some(game) = look_game {
-        mshconv_app::look_import::check_libraries(game.dir(), args.conversion.new_libraries)?;
-        // The model and its look from one parse of the input.
-        let (msh, report, look, look_notes) =
-            mshconv_app::model_as_msh_bringing_look(&bytes, from, &options, &names, resources)?;
-        // The libraries and the WEAR are read under the lock they are written under.
-        let lock = if args.dry_run {
-            None
-        } else {
-            Some(crate::fs::lock(&look_out::lock_paths(
-                &game,
-                &target,
-                &args.output,
-            ))?)
-        };
-        let (libs, plan) = look_out::plan(&look, look_notes, &game, &target, &args.output)?;
-        print_notes(&report);
-        print_notes(&plan.report);
-        if !args.quiet {
-            let mut notes = entry_loses(&target, &msh);
-            // An edited entry other models of the game folder show too.
-            let place = look_out::place(&target, &args.output);
-            notes.extend(advice::shared_edits(&plan, &libs, game.dir(), &place));
-            print_note_list(&notes);
-        }
-        let Some(lock) = lock else {
-            look_out::print_plan(out, &plan, &libs, &target, &args.output, msh.len())?;
-            if let (Target::Entry { archive, name }, Some(placed)) = (&target, placed) {
-                out.text(&placement_line(archive, name, placed, None))?;
-            }
-            return Ok(ExitCode::SUCCESS);
-        };
-        look_out::write(&lock, &plan, &libs, &target, &args.output, msh, args.quiet)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if let Target::Entry { archive, name } = &target {
-        // Into an archive: an .msh as it is (opened strictly), anything else converted.
-        let (msh, report) = mshconv_app::model_as_msh(&bytes, from, &options, &names, resources)?;
-        print_notes(&report);
-        if !args.quiet {
-            let mut notes = entry_loses(&target, &msh);
-            notes.extend(unwritten_look(
-                &bytes,
-                from,
-                resources,
-                &target,
-                &args.output,
-            ));
-            print_note_list(&notes);
-        }
-        if args.dry_run {
-            let placed = placed.unwrap_or(Placed::Replaced);
-            out.text(&placement_line(archive, name, placed, Some(msh.len())))?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        let add = args.add;
-        let placed = archive_out::edit(archive, |editor| {
-            editor.put_model(name, msh, add, input::HOW_TO_ADD)
-        })?;
-        if !args.quiet {
-            archive_out::placed_line(archive, name, placed);
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
     let output = mshconv_app::convert(&bytes, (from, to), &options, &names, resources)?;
     print_notes(&output.report);
     if to == Format::Msh && args.output.as_os_str() != "-" && !args.quiet {
-        print_note_list(&unwritten_look(
-            &bytes,
-            from,
-            resources,
-            &target,
-            &args.output,
-        ));
+        let notes =
+            advice::look_not_written_by(&bytes, from, resources, &place, &crate::advice::Cli);
+        print_note_list(notes.as_slice());
     }
     let main = output.main();
     if args.dry_run {
@@ -253,6 +188,89 @@ pub fn run(args: &ConvertArgs, out: &mut Out) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Prints what taking a lock or recovering brings (waits, interrupted runs
+/// finished).
+fn tell(event: put::Event<'_>) {
+    if let put::Event::Lock(event) = event {
+        crate::fs::tell(event);
+    }
+}
+
+/// Runs the application layer's put, printing its notes as they come (a dry
+/// run lists the library entries on stdout instead), then what it wrote or,
+/// for a dry run, would write.
+fn put(
+    args: &ConvertArgs,
+    out: &mut Out,
+    request: &PutModel<'_>,
+    source: &Source<'_>,
+    mut sniffed: Option<String>,
+) -> anyhow::Result<ExitCode> {
+    let quiet = args.quiet;
+    let sniffed_line = |sniffed: &mut Option<String>| {
+        if let Some(note) = sniffed.take().filter(|_| !quiet) {
+            out::note_line(CliNote::InputFormatSniffed.code(), &note);
+        }
+    };
+    let outcome = put::put_model_telling(request, source, &mut |event| match event {
+        put::Event::Lock(event) => crate::fs::tell(event),
+        put::Event::Note(note) if !quiet => {
+            sniffed_line(&mut sniffed);
+            let listed = args.dry_run && note.code == NoteCode::LookEntry.code();
+            if !listed {
+                out::note_line(note.code, &note.message);
+            }
+        }
+        put::Event::Note(_) => {}
+    })?;
+    sniffed_line(&mut sniffed);
+    let placed = outcome.placed.unwrap_or(Placed::Replaced);
+    let Some(listing) = &outcome.listing else {
+        if let (Place::Entry { archive, name }, false) = (&request.place, quiet) {
+            archive_out::placed_line(archive, name, placed);
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let mut text = String::new();
+    for line in &listing.libraries {
+        text += line;
+        text.push('\n');
+    }
+    let model = listing.model_bytes;
+    match (&request.place, listing.wear_bytes) {
+        (Place::File(output), Some(wear)) => {
+            text += &format!(
+                "would write {} ({wear} bytes)\n",
+                wear_file(output).display()
+            );
+            text += &format!("would write {} ({model} bytes)\n", output.display());
+        }
+        (Place::File(output), None) => {
+            text += &format!("would write {} ({model} bytes)\n", output.display());
+        }
+        (Place::Entry { archive, name }, Some(wear)) => {
+            text += &format!(
+                "would put {}:{} ({wear} bytes) and {}:{name} ({model} bytes)\n",
+                archive.display(),
+                wear_name(name),
+                archive.display()
+            );
+        }
+        (Place::Entry { archive, name }, None) => {
+            text += &placement_line(archive, name, placed, Some(model));
+        }
+    }
+    for line in &listing.changes {
+        text += line;
+        text.push('\n');
+    }
+    if let (Place::Entry { archive, name }, Some(_)) = (&request.place, listing.wear_bytes) {
+        text += &placement_line(archive, name, placed, None);
+    }
+    out.text(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// The options with the original a glTF import recognises another tool's
 /// rewrite against: `--original FILE`, else the model OUT replaces (the
 /// archive's entry, the `.msh` file) when there is one.
@@ -281,8 +299,8 @@ fn original(
 
 /// `--dry-run`'s line of a put into an archive, saying what the put does:
 /// `would put units.rlb:TANK.MSH (1234 bytes): replace` (or `: add (a new
-/// entry)`); with the look (whose plan lists the files, `bytes` none) `would
-/// replace units.rlb:TANK.MSH` or `would add ... (a new entry)`.
+/// entry)`); with the look (whose listing names the files, `bytes` none)
+/// `would replace units.rlb:TANK.MSH` or `would add ... (a new entry)`.
 fn placement_line(
     archive: &std::path::Path,
     name: &str,
@@ -305,39 +323,6 @@ fn print_note_list(notes: &[mshconv_convert::Note]) {
     for note in notes {
         out::note_line(note.code, &note.message);
     }
-}
-
-/// `archive.entry_loses`, when `msh` replaces an entry that has more.
-fn entry_loses(target: &Target, msh: &[u8]) -> Vec<mshconv_convert::Note> {
-    match target {
-        Target::Entry { archive, name } => mshconv_app::archive::entry_loses_at(archive, name, msh)
-            .into_iter()
-            .collect(),
-        Target::File => Vec::new(),
-    }
-}
-
-/// Without `--game-dir`: `look.not_written` when the model's look (a glTF's
-/// or an OBJ's) differs from the game folder it is written into (nothing
-/// when the look cannot be read: the note is advice, never a failure).
-fn unwritten_look(
-    bytes: &[u8],
-    from: Format,
-    resources: &dyn Resources,
-    target: &Target,
-    output: &std::path::Path,
-) -> Vec<mshconv_convert::Note> {
-    if !look_out::brings_look(from) {
-        return Vec::new();
-    }
-    let place = look_out::place(target, output);
-    advice::look_not_written(&place, &crate::advice::Cli, || {
-        look_out::read(bytes, from, resources)
-            .ok()
-            .map(|(look, _)| look)
-    })
-    .into_iter()
-    .collect()
 }
 
 /// Where the model `input` lies, for its WEAR sibling: the archive and the

@@ -145,9 +145,7 @@ pub fn run_textures(command: &TexturesCommand, out: &mut Out) -> anyhow::Result<
             if !force {
                 crate::cmd_nres::refuse_non_empty(dir)?;
             }
-            // A library an interrupted run was writing is read once it is finished.
-            crate::fs::recover_pending(library)?;
-            let lib = library_files::read_library(library)?;
+            let lib = library_files::read_library_recovered(library, &mut crate::fs::tell)?;
             let exported = textures::export(&lib)?;
             std::fs::create_dir_all(dir).map_err(|e| Error::io(dir.display(), &e))?;
             for (name, bytes) in &exported.files {
@@ -198,9 +196,7 @@ pub fn run_materials(command: &MaterialsCommand, out: &mut Out) -> anyhow::Resul
                 )
                 .into());
             }
-            // A library an interrupted run was writing is read once it is finished.
-            crate::fs::recover_pending(library)?;
-            let lib = library_files::read_library(library)?;
+            let lib = library_files::read_library_recovered(library, &mut crate::fs::tell)?;
             let text = materials::export(&lib)?;
             crate::fs::write_atomically(file, &text)?;
             out.text(&format!(
@@ -225,13 +221,13 @@ fn import(
     out: &mut Out,
     plan: impl FnOnce(&Library) -> Result<ImportPlan, Error>,
 ) -> anyhow::Result<ExitCode> {
-    let lock = if args.dry_run {
-        crate::fs::recover_pending(&args.library)?;
-        None
+    let (lock, lib) = if args.dry_run {
+        let lib = library_files::read_library_recovered(&args.library, &mut crate::fs::tell)?;
+        (None, lib)
     } else {
-        Some(crate::fs::lock(&library_files::lock_paths(&args.library))?)
+        let lock = crate::fs::lock(&library_files::lock_paths(&args.library))?;
+        (Some(lock), library_files::read_library(&args.library)?)
     };
-    let lib = library_files::read_library(&args.library)?;
     let plan = plan(&lib)?;
     for note in &plan.report.notes {
         out::note_line(note.code, &note.message);

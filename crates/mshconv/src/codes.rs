@@ -9,8 +9,6 @@
 pub enum CliCode {
     /// `stdout.closed`: stdout was closed by its reader: the run stops quietly, exit 0 (never printed)
     StdoutClosed,
-    /// `convert.unknown_format`: the output's format cannot be told from its name; give `--to`
-    ConvertUnknownFormat,
     /// `clips.unreadable`: `--clips` is neither a clip list nor a readable file
     ClipsUnreadable,
     /// `manifest.invalid`: `nres pack`'s manifest does not parse
@@ -26,7 +24,6 @@ impl CliCode {
     #[cfg_attr(not(test), allow(dead_code))]
     pub const ALL: &'static [CliCode] = &[
         CliCode::StdoutClosed,
-        CliCode::ConvertUnknownFormat,
         CliCode::ClipsUnreadable,
         CliCode::ManifestInvalid,
         CliCode::ManifestUnlisted,
@@ -37,7 +34,6 @@ impl CliCode {
     pub const fn code(self) -> &'static str {
         match self {
             CliCode::StdoutClosed => "stdout.closed",
-            CliCode::ConvertUnknownFormat => "convert.unknown_format",
             CliCode::ClipsUnreadable => "clips.unreadable",
             CliCode::ManifestInvalid => "manifest.invalid",
             CliCode::ManifestUnlisted => "manifest.unlisted",

@@ -7,7 +7,7 @@
 //! takes the lock and tells the user what it waits for.
 
 use mshconv_app::batch::files;
-use mshconv_app::txn::{self, Event, Lock};
+use mshconv_app::txn::{Event, Lock};
 use std::path::{Path, PathBuf};
 
 /// Prints what taking a lock brings: a line while waiting for another
@@ -29,20 +29,6 @@ pub fn tell(event: Event<'_>) {
 /// left (docs/ROBUSTNESS.md, "Writing your files").
 pub fn lock(paths: &[PathBuf]) -> anyhow::Result<Lock> {
     Ok(Lock::acquire(paths, &mut tell)?)
-}
-
-/// Finishes an interrupted run whose journal lies in the folder of `file`,
-/// before the folder is read or written without a lock.
-pub fn recover_pending(file: &Path) -> anyhow::Result<()> {
-    Ok(recover_folder(txn::folder_of(file))?)
-}
-
-/// Finishes an interrupted run whose journal lies in `dir` (the application
-/// layer's [`txn::recover_pending`]), its notes printed as they come; while
-/// another mshconv holds the folder (its journal is there because it is
-/// writing), the line that says so is printed before the wait, as a writer's is.
-pub fn recover_folder(dir: &Path) -> Result<(), mshconv_app::Error> {
-    txn::recover_pending(dir, &mut tell)
 }
 
 /// The application layer's [`files`] functions tell through this: each

@@ -30,29 +30,11 @@ pub fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
 /// `ARCHIVE:ENTRY` too): the application layer's [`files::read_directory`],
 /// a damaged archive's error in the context `archive PATH`.
 fn read_directory(path: &Path) -> anyhow::Result<nres::Directory> {
-    files::read_directory(path, &crate::fs::batch_tell).map_err(|e| {
-        if files::is_damaged(&e) {
-            e.context(format!("archive {}", path.display())).into()
-        } else {
-            e.into()
-        }
-    })
+    Ok(files::read_archive_directory(path, &crate::fs::batch_tell)?)
 }
 
 /// How the CLI's refusal of a put into a missing entry says to add it.
 pub use mshconv_app::batch::HOW_TO_ADD;
-
-/// What putting the model `name` into the archive at `path` would do, by the
-/// application layer's put rule ([`archive::placement`]), from the archive's
-/// directory alone: replace, add (only with `add`), or `archive.no_such_entry`
-/// with the closest names. Checked before any conversion, so a typo fails at once.
-pub fn placement(path: &Path, name: &str, add: bool) -> anyhow::Result<archive::Placed> {
-    let directory = read_directory(path)?;
-    let what = format!("archive {}", path.display());
-    Ok(archive::placement(
-        &directory, name, add, &what, HOW_TO_ADD,
-    )?)
-}
 
 /// Bytes `range` of a file (an archive entry's payload).
 fn read_range(path: &Path, range: Range<u64>) -> anyhow::Result<Vec<u8>> {

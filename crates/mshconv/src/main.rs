@@ -29,7 +29,6 @@ mod fail;
 mod fs;
 mod input;
 mod jsonf;
-mod look_out;
 mod out;
 mod table;
 mod version;

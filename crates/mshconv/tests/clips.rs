@@ -40,21 +40,18 @@ fn animation_names(glb: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `walker.msh` exported as `w.glb` with two clips.
+fn export_with_clips(d: &Path) {
+    let clips = "idle=0..3,walk=4..8:pingpong";
+    let o = run(d, &["convert", "walker.msh", "w.glb", "--clips", clips]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn convert_with_clips_and_back() {
     let dir = folder();
     let d = dir.path();
-    let o = run(
-        d,
-        &[
-            "convert",
-            "walker.msh",
-            "w.glb",
-            "--clips",
-            "idle=0..3,walk=4..8:pingpong",
-        ],
-    );
-    assert!(o.status.success(), "{}", stderr(&o));
+    export_with_clips(d);
     assert_eq!(animation_names(&d.join("w.glb")), ["idle", "walk"]);
     let o = run(d, &["convert", "w.glb", "back.msh"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -204,4 +201,34 @@ fn clips_for_an_obj_are_said_to_be_ignored() {
         "{}",
         stderr(&beside)
     );
+}
+
+/// With `--game-dir` a model file gets its clip list beside it, as without
+/// one (the look going back changes nothing of the model's files), and no
+/// note says it went into an archive.
+#[test]
+fn the_clip_list_goes_beside_a_model_file_with_a_game_folder() {
+    let dir = folder();
+    let d = dir.path();
+    let game = d.join("game");
+    std::fs::create_dir(&game).unwrap();
+    let small = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/small/game");
+    for lib in ["Material.lib", "Textures.lib"] {
+        std::fs::copy(small.join(lib), game.join(lib)).unwrap();
+    }
+    export_with_clips(d);
+    let o = run(
+        d,
+        &["convert", "w.glb", "game/back.msh", "--game-dir", "game"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        !stderr(&o).contains("import.clips_not_written"),
+        "{}",
+        stderr(&o)
+    );
+    let json = std::fs::read_to_string(game.join("back.clips.json")).unwrap();
+    let list = mshconv_convert::ClipList::from_json(json.as_bytes()).unwrap();
+    assert_eq!(list.to_spec(), "idle=0..3:loop,walk=4..8:pingpong");
+    assert!(game.join("back.wea").is_file());
 }

@@ -19,7 +19,7 @@ pub use edit::{
 };
 pub use losses::{entry_loses_at, entry_loses_in, entry_loses_note, entry_losses};
 pub use put_rule::{closest, decide, placement, MAX_SUGGESTIONS};
-pub use target::{check_not_folder, target, Target};
+pub use target::{check_not_folder, output_format, target, Target};
 
 use crate::codes::ErrorCode;
 use crate::error::Error;

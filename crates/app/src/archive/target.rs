@@ -5,7 +5,7 @@
 
 use crate::codes::ErrorCode;
 use crate::error::{Error, Kind};
-use crate::format::is_archive_path;
+use crate::format::{is_archive_path, Format};
 use std::path::{Path, PathBuf};
 
 /// Where a conversion's output goes.
@@ -20,6 +20,33 @@ pub enum Target {
         /// The entry's name.
         name: String,
     },
+}
+
+/// The format a model written to `output` (told apart as `target`) is
+/// written in: MSH into an archive's entry (another `to` refused,
+/// `convert.unsupported_direction`), else `to`, else the one `output`'s name
+/// tells (`convert.unknown_format` when it tells none).
+pub fn output_format(target: &Target, to: Option<Format>, output: &Path) -> Result<Format, Error> {
+    match (target, to) {
+        (Target::Entry { .. }, Some(f)) if f != Format::Msh => Err(Error::usage(
+            ErrorCode::ConvertUnsupportedDirection,
+            format!(
+                "{} names an entry of an archive, which holds MSH models; leave out --to {f}",
+                output.display()
+            ),
+        )),
+        (Target::Entry { .. }, _) => Ok(Format::Msh),
+        (_, Some(f)) => Ok(f),
+        (_, None) => Format::from_path(output).ok_or_else(|| {
+            Error::usage(
+                ErrorCode::ConvertUnknownFormat,
+                format!(
+                    "cannot tell the format of {} from its name; give --to",
+                    output.display()
+                ),
+            )
+        }),
+    }
 }
 
 /// Most archives a folder's refusal names.

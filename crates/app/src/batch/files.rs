@@ -64,6 +64,17 @@ pub fn read_directory(path: &Path, tell: Tell<'_>) -> Result<nres::Directory, Er
     Ok(nres::Directory::parse(&head, &directory, len)?)
 }
 
+/// [`read_directory`], a damaged archive's error in the context `archive PATH`.
+pub fn read_archive_directory(path: &Path, tell: Tell<'_>) -> Result<nres::Directory, Error> {
+    read_directory(path, tell).map_err(|e| {
+        if is_damaged(&e) {
+            e.context(format!("archive {}", path.display()))
+        } else {
+            e
+        }
+    })
+}
+
 /// Whether an error of [`read_directory`] says the archive is damaged (not
 /// that it could not be read).
 pub fn is_damaged(e: &Error) -> bool {

@@ -38,6 +38,17 @@ pub fn read_library(path: &Path) -> Result<Library, Error> {
     })
 }
 
+/// [`read_library`] once an interrupted run that was writing it is finished
+/// ([`crate::txn::recover_pending`], told through `on` as it happens): an
+/// export or a dry run reads the library without a lock.
+pub fn read_library_recovered(
+    path: &Path,
+    on: &mut dyn FnMut(crate::txn::Event<'_>),
+) -> Result<Library, Error> {
+    crate::txn::recover_pending(crate::txn::folder_of(path), on)?;
+    read_library(path)
+}
+
 /// Adds `library`'s new `bytes` to `txn`, after a backup of its old bytes
 /// (written only when no backup is there yet).
 pub fn stage(txn: &mut Transaction<'_>, library: &Library, bytes: Vec<u8>) {

@@ -258,6 +258,26 @@ pub fn look_not_written<L: Borrow<ImportedLook>>(
     not_written_in(&dir, &libs, look.borrow(), existing.as_deref(), advice)
 }
 
+/// [`look_not_written`] of the look the model `input` (in `from`, its
+/// files beside it in `resources`) brings: nothing for a format that brings
+/// none, or when its look does not read.
+pub fn look_not_written_by(
+    input: &[u8],
+    from: crate::Format,
+    resources: &dyn crate::Resources,
+    place: &Place,
+    advice: &dyn GameDirAdvice,
+) -> Option<Note> {
+    if !super::brings_look(from) {
+        return None;
+    }
+    look_not_written(place, advice, || {
+        super::read_look(input, from, resources)
+            .ok()
+            .map(|(look, _)| look)
+    })
+}
+
 impl Place {
     /// The file written: the model file, or the archive.
     pub fn path(&self) -> &Path {
