@@ -1,10 +1,7 @@
-//! Writing into an archive: `convert IN ARCHIVE:ENTRY`, `nres put`, `nres
-//! remove` and `batch --into`. The archive is edited in memory by the
-//! application layer's [`Editor`] (every other entry keeps its bytes, name
-//! and order; a canonical archive stays canonical) and replaced as a
-//! transaction of the application layer ([`mshconv_app::txn`]) under the
-//! folder's lock, taken before the archive is read: a kill at any moment
-//! leaves the old archive whole, and two writers both land.
+//! `nres put` and `nres remove`: the application layer edits the archive in
+//! place ([`mshconv_app::archive::edit_file`]: locked, edited by its
+//! [`Editor`], replaced as one transaction); this module translates the
+//! arguments and prints what was done.
 
 use crate::codes::CliNote;
 use crate::input::read_file;
@@ -14,31 +11,13 @@ use mshconv_app::archive::{Editor, Placed};
 use mshconv_app::Error;
 use std::path::Path;
 
-/// Locks the archive at `path`'s folder, opens the archive, applies
-/// `change`, and replaces the file.
-pub fn edit<T>(
-    path: &Path,
-    change: impl FnOnce(&mut Editor) -> Result<T, Error>,
-) -> anyhow::Result<T> {
-    mshconv_app::archive::check_not_folder(path, None)?;
-    let lock = crate::fs::lock(&[path.to_path_buf()])?;
-    let (result, bytes) = edited(path, change)?;
-    let mut txn = lock.transaction();
-    txn.replace(path, bytes);
-    txn.commit()?;
-    Ok(result)
-}
-
-/// Opens the archive at `path` (whose folder the caller has locked),
-/// applies `change`, and gives the new archive's bytes (the application
-/// layer's [`mshconv_app::batch::edited`]).
-pub fn edited<T>(
-    path: &Path,
-    change: impl FnOnce(&mut Editor) -> Result<T, Error>,
-) -> anyhow::Result<(T, Vec<u8>)> {
-    Ok(mshconv_app::batch::edited(
+/// Edits the archive at `path` in place (the application layer's
+/// [`mshconv_app::archive::edit_file`]), its waits and recoveries printed
+/// as they happen.
+fn edit<T>(path: &Path, change: impl FnOnce(&mut Editor) -> Result<T, Error>) -> anyhow::Result<T> {
+    Ok(mshconv_app::archive::edit_file(
         path,
-        &crate::fs::batch_tell,
+        &mut crate::fs::tell,
         change,
     )?)
 }

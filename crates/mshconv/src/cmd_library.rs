@@ -5,7 +5,7 @@
 
 use crate::out::{self, Out};
 use clap::{Args, Subcommand};
-use mshconv_app::library_files::{self, backup_path, materials, textures, ImportPlan};
+use mshconv_app::library_files::{self, materials, textures, ImportPlan};
 use mshconv_app::look_import::{change_line, Action, Library};
 use mshconv_app::{Error, ErrorCode, NoteCode};
 use std::path::{Path, PathBuf};
@@ -214,52 +214,44 @@ pub fn run_materials(command: &MaterialsCommand, out: &mut Out) -> anyhow::Resul
     }
 }
 
-/// An import: the library read under the lock it is written under (none
-/// for `--dry-run`), planned by `plan`, printed, written.
+/// An import (the application layer's [`library_files::import`], planned
+/// by `plan`): its notes, its change lines, and what was (or would be) written.
 fn import(
     args: &ImportArgs,
     out: &mut Out,
     plan: impl FnOnce(&Library) -> Result<ImportPlan, Error>,
 ) -> anyhow::Result<ExitCode> {
-    let (lock, lib) = if args.dry_run {
-        let lib = library_files::read_library_recovered(&args.library, &mut crate::fs::tell)?;
-        (None, lib)
-    } else {
-        let lock = crate::fs::lock(&library_files::lock_paths(&args.library))?;
-        (Some(lock), library_files::read_library(&args.library)?)
-    };
-    let plan = plan(&lib)?;
+    let done = library_files::import(&args.library, args.dry_run, &mut crate::fs::tell, plan)?;
+    let plan = &done.plan;
     for note in &plan.report.notes {
         out::note_line(note.code, &note.message);
+    }
+    if let Some(backup) = &done.backup_made {
+        out::note_line(
+            mshconv_app::NoteCode::LookBackup.code(),
+            &format!("{} saved as {}", args.library.display(), backup.display()),
+        );
     }
     let mut text = String::new();
     for c in plan.changes.iter().filter(|c| c.action != Action::Reused) {
         text += &change_line(c);
         text.push('\n');
     }
-    let summary = summary(&args.library, &plan);
-    match (&plan.bytes, lock) {
+    let summary = summary(&args.library, plan);
+    match (&plan.bytes, done.written) {
         (None, _) => text += &format!("{summary}: nothing to write\n"),
-        (Some(bytes), None) => {
+        (Some(bytes), false) => {
+            let backup = match &done.backup_would_be_made {
+                Some(b) => format!(", after a backup to {}", b.display()),
+                None => String::new(),
+            };
             text += &format!(
-                "would write {} ({} bytes){}\n{summary} (dry run, nothing written)\n",
+                "would write {} ({} bytes){backup}\n{summary} (dry run, nothing written)\n",
                 args.library.display(),
                 bytes.len(),
-                backup_clause(&args.library)
             );
         }
-        (Some(bytes), Some(lock)) => {
-            let written = library_files::write(&lock, &lib, bytes.clone())?;
-            drop(lock);
-            let backup = backup_path(&args.library);
-            if written.wrote(&backup) {
-                out::note_line(
-                    mshconv_app::NoteCode::LookBackup.code(),
-                    &format!("{} saved as {}", args.library.display(), backup.display()),
-                );
-            }
-            text += &format!("{summary}\n");
-        }
+        (Some(_), true) => text += &format!("{summary}\n"),
     }
     out.text(&text)?;
     Ok(ExitCode::SUCCESS)
@@ -274,14 +266,4 @@ fn summary(library: &Path, plan: &ImportPlan) -> String {
         plan.count(Action::Added),
         plan.count(Action::Reused)
     )
-}
-
-/// `, after a backup to Textures.lib.bak` when the import would make one.
-fn backup_clause(library: &Path) -> String {
-    let backup = backup_path(library);
-    if backup.exists() {
-        String::new()
-    } else {
-        format!(", after a backup to {}", backup.display())
-    }
 }

@@ -10,6 +10,7 @@
 //! upload before converting it.
 
 mod edit;
+mod file_edit;
 mod losses;
 mod put_rule;
 mod target;
@@ -17,6 +18,7 @@ mod target;
 pub use edit::{
     check_is_archive, check_model_entry_name, contains, names, Editor, Placed, MSH_TYPE,
 };
+pub use file_edit::edit_file;
 pub use losses::{entry_loses_at, entry_loses_in, entry_loses_note, entry_losses};
 pub use put_rule::{closest, decide, placement, MAX_SUGGESTIONS};
 pub use target::{check_not_folder, output_format, target, Target};

@@ -63,6 +63,63 @@ pub fn write(lock: &Lock, library: &Library, bytes: Vec<u8>) -> Result<Written, 
     txn.commit()
 }
 
+/// What [`import`] did to a library (or, for a dry run, would do).
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The plan: every entry, the notes, the new bytes when anything changed.
+    pub plan: ImportPlan,
+    /// Whether the library was written (never for a dry run).
+    pub written: bool,
+    /// The backup made now (`LIBRARY.bak`, the first time only).
+    pub backup_made: Option<PathBuf>,
+    /// For a dry run that would write: the backup a run would make (none
+    /// when one is there already).
+    pub backup_would_be_made: Option<PathBuf>,
+}
+
+/// An import of edited files into the library at `path`: `textures import`
+/// and `materials import`. Without `dry_run` the library's folder is locked
+/// (another writer waited for, a run that died there finished: `on` hears
+/// of it as it happens) and the library read under that lock, planned by
+/// `plan`, and written with its first backup as one transaction when
+/// anything changed. A dry run reads it once an interrupted run is finished,
+/// plans, and writes nothing.
+pub fn import(
+    path: &Path,
+    dry_run: bool,
+    on: &mut dyn FnMut(crate::txn::Event<'_>),
+    plan: impl FnOnce(&Library) -> Result<ImportPlan, Error>,
+) -> Result<Imported, Error> {
+    let backup = backup_path(path);
+    if dry_run {
+        let library = read_library_recovered(path, on)?;
+        let plan = plan(&library)?;
+        let backup_would_be_made = (plan.bytes.is_some() && !backup.exists()).then_some(backup);
+        return Ok(Imported {
+            plan,
+            written: false,
+            backup_made: None,
+            backup_would_be_made,
+        });
+    }
+    let lock = Lock::acquire(&lock_paths(path), on)?;
+    let library = read_library(path)?;
+    let plan = plan(&library)?;
+    let (written, backup_made) = match &plan.bytes {
+        Some(bytes) => {
+            let written = write(&lock, &library, bytes.clone())?;
+            (true, written.wrote(&backup).then_some(backup))
+        }
+        None => (false, None),
+    };
+    Ok(Imported {
+        plan,
+        written,
+        backup_made,
+        backup_would_be_made: None,
+    })
+}
+
 /// What an import would do to a library.
 #[derive(Debug, Clone)]
 pub struct ImportPlan {
