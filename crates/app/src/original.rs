@@ -24,6 +24,23 @@ pub fn replaced_entry(path: &Path, name: &str) -> Option<Original> {
     entry_of(&archive, name)
 }
 
+/// The model a write of format `to` to `output` (told apart as `target`)
+/// replaces, when there is one: the archive's entry, else the `.msh` file
+/// at `output` (none for stdout, `-`, or another format).
+pub fn replaced_by(
+    target: &crate::archive::Target,
+    output: &Path,
+    to: crate::Format,
+) -> Option<Original> {
+    match target {
+        crate::archive::Target::Entry { archive, name } => replaced_entry(archive, name),
+        crate::archive::Target::File if to == crate::Format::Msh && output.as_os_str() != "-" => {
+            replaced_file(output)
+        }
+        crate::archive::Target::File => None,
+    }
+}
+
 /// The entry `name` of an archive in memory, when it has one.
 pub fn entry_of(archive: &nres::Archive<'_>, name: &str) -> Option<Original> {
     let entry = find(archive, name).and_then(|i| archive.entry(i))?;

@@ -288,13 +288,7 @@ fn original(
             ..options
         });
     }
-    Ok(options.or_original(|| match target {
-        Target::Entry { archive, name } => mshconv_app::original::replaced_entry(archive, name),
-        Target::File if to == Format::Msh && args.output.as_os_str() != "-" => {
-            mshconv_app::original::replaced_file(&args.output)
-        }
-        Target::File => None,
-    }))
+    Ok(options.or_original(|| mshconv_app::original::replaced_by(target, &args.output, to)))
 }
 
 /// `--dry-run`'s line of a put into an archive, saying what the put does:
