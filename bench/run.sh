@@ -14,6 +14,8 @@
 #   BENCH_ONLY=service bench/run.sh  # only (d), the service against its floor (~5 minutes)
 #   BENCH_SERVER=PATH BENCH_ONLY=service bench/run.sh  # (d) for another build of the service
 #   BENCH_ONLY=game bench/run.sh     # only (f), the game's look: bench/game.sh (~2 minutes)
+#   BENCH_BEFORE="0447e4e^ 0447e4e" bench/run.sh   # and then (g): those builds against this one
+#                                    # (bench/before_after.sh, ~6 minutes more)
 #
 # Work files go to /dev/shm when it exists (the corpus fits in memory, so the
 # floor and the converter both run at memory speed), else to a temp dir.
@@ -307,4 +309,10 @@ if [ -z "$only" ]; then
   # (f) The game's look: batch --game-dir against the plain batch, and peak RSS.
   echo
   bash bench/game.sh
+fi
+if [ -n "${BENCH_BEFORE:-}" ]; then
+  # (g) Earlier builds against this one, interleaved (bench/before_after.sh).
+  echo
+  # shellcheck disable=SC2086 # a list of revisions
+  bash bench/before_after.sh $BENCH_BEFORE
 fi

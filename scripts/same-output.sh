@@ -9,6 +9,11 @@
 #   scripts/same-output.sh REV              # another base revision
 #   scripts/same-output.sh REV --new REV2   # against a committed revision instead of
 #                                           # the working tree (built from a clean worktree)
+#   scripts/same-output.sh REV --mask-original   # issue 41's check: every glTF/GLB (also
+#                                           # inside zips and answers) compared without
+#                                           # scenes[*].extras.msh.original and
+#                                           # original_fingerprint, report.json without
+#                                           # its byte counts; MSH and the rest byte for byte
 # Exit code: 0 when everything is identical, 1 when something differs, 2 when
 # the script itself could not run (a build failed, a server did not start).
 #
@@ -133,9 +138,11 @@ set -euo pipefail
 
 BASE_REV=c23d875
 NEW_REV=
+MASK_ORIGINAL=
 while [ $# -gt 0 ]; do
   case "$1" in
     --new) NEW_REV=${2:?--new needs a revision}; shift 2 ;;
+    --mask-original) MASK_ORIGINAL=1; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "same-output: unknown option $1" >&2; exit 2 ;;
     *) BASE_REV=$1; shift ;;
@@ -617,10 +624,10 @@ log "comparing ($ITEMS items)"
 
 # ---- compare -----------------------------------------------------------------------
 
-python3 - "$RES/base" "$RES/new" "$BASE_REV (${BASE_SHA:0:10})" "$NEW_DESC" "$(( $(date +%s) - T0 ))" <<'PY'
-import difflib, json, os, re, sys
+python3 - "$RES/base" "$RES/new" "$BASE_REV (${BASE_SHA:0:10})" "$NEW_DESC" "$(( $(date +%s) - T0 ))" "$MASK_ORIGINAL" <<'PY'
+import difflib, io, json, os, re, sys, zipfile
 
-base_root, new_root, base_desc, new_desc, secs = sys.argv[1:6]
+base_root, new_root, base_desc, new_desc, secs, mask_original = sys.argv[1:7]
 CODE = re.compile(rb'\b(?:error|warning|note)\[[^\]\s]+\]')
 MASK = re.compile(rb'("(?:ms|seconds)"\s*:\s*)-?[0-9][0-9.eE+-]*')
 KEEP = ("content-type", "content-disposition", "x-mshconv-from", "x-mshconv-notes-count")
@@ -653,8 +660,47 @@ def headers(raw):
             h[k.strip().lower().decode("latin-1")] = v.strip()
     return h
 
+BYTES = re.compile(rb'("bytes_(?:in|out)"\s*:\s*)[0-9]+')
+
+def strip_original(doc):
+    # The one deliberate difference of issue 41: the scene's original
+    # (embedded) or its fingerprint.
+    for scene in doc.get("scenes") or []:
+        msh = (scene.get("extras") or {}).get("msh") if isinstance(scene, dict) else None
+        if isinstance(msh, dict):
+            msh.pop("original", None)
+            msh.pop("original_fingerprint", None)
+    return json.dumps(doc, sort_keys=True).encode()
+
+def mask_original(data):
+    # A GLB: its JSON without the original, then its other chunks as they are.
+    if data[:4] == b"glTF" and len(data) >= 20:
+        n = int.from_bytes(data[12:16], "little")
+        try:
+            return b"GLB " + strip_original(json.loads(data[20:20 + n])) + data[20 + n:]
+        except ValueError:
+            return data
+    if data[:1] == b"{" and b'"asset"' in data[:1 << 16]:
+        try:
+            return strip_original(json.loads(data))
+        except ValueError:
+            return data
+    if data[:4] == b"PK\x03\x04":
+        try:
+            with zipfile.ZipFile(io.BytesIO(data)) as z:
+                return b"ZIP " + b"".join(
+                    i.filename.encode() + b"\0" + mask_original(z.read(i)) + b"\0" for i in z.infolist())
+        except (zipfile.BadZipFile, ValueError):
+            return data
+    return data
+
 def normalize(item_dir, rel, data, sorted_codes):
     name = os.path.basename(rel)
+    if mask_original:
+        if name == "report.json":
+            data = BYTES.sub(rb"\1<masked>", data)
+        elif not name.endswith((".stderr", ".headers")):
+            data = mask_original(data)
     if name.endswith(".stderr"):
         codes = CODE.findall(data)
         return b"\n".join(sorted(codes) if sorted_codes else codes)
