@@ -363,3 +363,109 @@ fn terrain_comes_back_unedited_and_an_edit_is_refused() {
     let e = gltf_to_msh(&edited, &Default::default(), &|_| None).unwrap_err();
     assert_eq!(e.code(), "import.terrain_edited");
 }
+
+/// The walker with a node (`dummy`, drawn at L0G0) at 1.5e25, turned, at frame 0 and
+/// near from frame 3; under it a child without animation (`rotor`) and a
+/// child whose keys end at frame 2 (`lamp`), on a timeline of 6 frames.
+/// Blender writes the local matrices of `dummy`'s mesh holder and `rotor`
+/// from world matrices at frame 0, and holds `lamp`'s frame 2 past its
+/// channel's end: off by the far coordinate's rounding (issue 40).
+fn far_at_first_frame() -> Vec<u8> {
+    use msh::derive::{Key, Track};
+    let bytes =
+        std::fs::read(common::root().join("fixtures/small/models/m012_walker.msh")).unwrap();
+    let mut m = Model::from_bytes(&bytes).unwrap();
+    let node = |name: &str| {
+        (0..m.nodes.len())
+            .find(|&i| m.names[i].as_deref() == Some(name.as_bytes()))
+            .unwrap()
+    };
+    let (dummy, rotor, lamp) = (node("dummy"), node("rotor"), node("lamp"));
+    assert_eq!(m.nodes[rotor].parent(), Some(dummy as u16));
+    assert_eq!(m.nodes[lamp].parent(), Some(dummy as u16));
+    let key = |time: f32, pos: [f32; 3], quat: [i16; 4]| Key { time, pos, quat };
+    let still = |pos: [f32; 3]| Track {
+        keys: vec![key(0.0, pos, [0, 0, 0, 32767])],
+    };
+    let mut tracks: Vec<Track> = (0..m.nodes.len()).map(|_| still([1.0, 2.0, 3.0])).collect();
+    tracks[dummy] = Track {
+        keys: vec![
+            key(0.0, [1.5e25, 2.0, 0.5], [9830, -6553, 16384, 25802]),
+            key(3.0, [1.0, 2.0, 3.0], [0, 0, 23170, 23170]),
+            key(6.0, [1.0, 2.0, 3.0], [0, 0, 32767, 0]),
+        ],
+    };
+    tracks[rotor] = still([-2.5, 1.25, 4.0]);
+    tracks[lamp] = Track {
+        keys: vec![
+            key(0.0, [0.5, -1.0, 2.0], [0, 0, 0, 32767]),
+            key(2.0, [1.5, -3.0, 2.5], [0, 23170, 0, 23170]),
+        ],
+    };
+    msh::derive::write_animation(&mut m, &tracks).unwrap();
+    assert_eq!(m.frame_count, 7, "a timeline past lamp's last key");
+    m.to_bytes().unwrap()
+}
+
+#[test]
+fn a_node_far_at_the_first_frame_comes_back_byte_for_byte() {
+    let original = far_at_first_frame();
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in"), dir.path().join("out"));
+    std::fs::create_dir(&input).unwrap();
+    let (glb, _) = msh_to_gltf(&original, &ExportOptions::default()).unwrap();
+    std::fs::write(input.join("far.glb"), glb).unwrap();
+    round_trip(&input, &output, "custom");
+    let back = output.join("far.glb");
+    let (bytes, report) = import(&back, Some(&original)).unwrap();
+    assert!(report.has("import.original_kept"), "{:?}", report.notes);
+    assert_eq!(bytes, original);
+    // `dummy`'s L0G0 holder moved beyond its rounding (4 single-precision
+    // steps of 1.5e25: 7.2e18) is an offset: the slot's positions moved.
+    let moved = dir.path().join("moved.glb");
+    std::fs::write(
+        &moved,
+        with_json(&std::fs::read(&back).unwrap(), |doc| {
+            let holder = doc["nodes"]
+                .as_array_mut()
+                .unwrap()
+                .iter_mut()
+                .find(|n| {
+                    n["name"]
+                        .as_str()
+                        .is_some_and(|n| n.starts_with("dummy#4|L0G0"))
+                })
+                .expect("dummy's L0G0 holder");
+            holder["translation"] = serde_json::json!([0.0, 0.0, 1e20]);
+        }),
+    )
+    .unwrap();
+    let (bytes, report) = import(&moved, Some(&original)).unwrap();
+    let notes = format!("{:?}", report.notes);
+    assert!(report.has("import.original_edited"), "{notes}");
+    assert!(
+        notes.contains("vertices of 1 slot(s) written again"),
+        "{notes}"
+    );
+    assert!(!notes.contains("the animation"), "{notes}");
+    assert_ne!(bytes, original);
+}
+
+/// `glb` with its JSON chunk edited by `edit` (the BIN chunk as it was).
+fn with_json(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let json_len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let mut doc: serde_json::Value = serde_json::from_slice(&glb[20..20 + json_len]).unwrap();
+    edit(&mut doc);
+    let mut json = serde_json::to_vec(&doc).unwrap();
+    while !json.len().is_multiple_of(4) {
+        json.push(b' ');
+    }
+    let rest = &glb[20 + json_len..];
+    let mut out = glb[..8].to_vec();
+    out.extend_from_slice(&((20 + json.len() + rest.len()) as u32).to_le_bytes());
+    out.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(&json);
+    out.extend_from_slice(rest);
+    out
+}

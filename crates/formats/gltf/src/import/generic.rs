@@ -98,16 +98,23 @@ pub fn scene(
     choice: &AnimationChoice,
     report: &mut Report,
 ) -> Result<(SceneModel, Laid)> {
-    scene_traced(src, recorded, opts, choice, report).map(|(scene, laid, _)| (scene, laid))
+    scene_traced(src, recorded, opts, choice, None, report).map(|(scene, laid, _)| (scene, laid))
 }
 
+/// Whether a slot holder's translation is another tool's rounding: given the
+/// MSH index its owner's extras recorded and the translation's largest
+/// coordinate, `true` reads the holder as if it had none.
+pub type HolderNoise<'a> = &'a dyn Fn(u32, f64) -> bool;
+
 /// [`scene`], and for each of its nodes the MSH index its extras recorded
-/// (`None` for a node without them).
+/// (`None` for a node without them); slot holders' translations that
+/// `noise` calls rounding are left out.
 pub fn scene_traced(
     src: &Source<'_>,
     recorded: Option<&ModelExtras>,
     opts: &Resolved,
     choice: &AnimationChoice,
+    noise: Option<HolderNoise<'_>>,
     report: &mut Report,
 ) -> Result<(SceneModel, Laid, Vec<Option<u32>>)> {
     let doc = &src.doc;
@@ -357,7 +364,11 @@ pub fn scene_traced(
             affine_of(&mul(&rm, &diag(s.map(f64::from))), t.map(f64::from))
         };
         let k = &items[owner].k;
-        let m = compose(&affine_of(k, [0.0; 3]), &local);
+        let mut m = compose(&affine_of(k, [0.0; 3]), &local);
+        let far = m.iter().map(|row| row[3].abs()).fold(0.0, f64::max);
+        if far > 0.0 && noise.is_some_and(|noise| noise(order_key[owner], far)) {
+            m.iter_mut().for_each(|row| row[3] = 0.0);
+        }
         let read = mesh_batches(src, &mesh, holder.weights(), &materials, &mut mesh_notes)?;
         let batches = placed(read, &m, &axes, winding_cw, &mut mesh_notes);
         add_to_slot(&mut nodes[owner], (l, g), batches, slot_opaque(&mesh));

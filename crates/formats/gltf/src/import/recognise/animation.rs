@@ -81,27 +81,47 @@ fn reaches(m: &Model, poses: &[msh::anim::Pose], back: &[SceneNode], frame: u32)
     out
 }
 
+/// Whether Blender wrote `node` without animation: no samples, or all one pose.
+fn is_static(node: &SceneNode) -> bool {
+    node.track.as_deref().is_none_or(|samples| {
+        samples
+            .windows(2)
+            .all(|w| w[0].translation == w[1].translation && w[0].rotation == w[1].rotation)
+    })
+}
+
 /// Per node of the original (the same order as `back`): whether its pose
 /// differs at some frame. `None` when the original cannot be sampled.
 pub(super) fn edited(m: &Model, back: &[SceneNode]) -> Option<Vec<bool>> {
     let view = m.view();
     let mut edited = vec![false; back.len()];
     let last = m.frame_count.max(1);
-    let mut scales = Vec::new();
+    let mut scales: Vec<f32> = Vec::new();
+    // Translations are compared relative to the reach at the frame Blender
+    // computed the pose it shows (measured with bpy 4.2): a node it writes
+    // without animation has the local pose of the frame it exported on, the
+    // timeline's first; a pose held from an earlier frame (past the end of
+    // its channel) was computed there.
+    let mut first: Option<Vec<f32>> = None;
+    let mut held = vec![1.0f32; back.len()];
     for frame in 0..last {
         let poses = msh::pose::local_poses(&view, frame as f32).ok()?;
         scales = reaches(m, &poses, back, frame);
-        for (((node, pose), flag), scale) in
-            back.iter().zip(&poses).zip(edited.iter_mut()).zip(&scales)
-        {
-            if !*flag {
-                let [w, x, y, z] = pose.rotation;
-                *flag = !same_pose(
-                    &(pose.translation, [x, y, z, w]),
-                    &pose_at(node, frame),
-                    *scale,
-                );
+        let first = first.get_or_insert_with(|| scales.clone());
+        for (i, (node, pose)) in back.iter().zip(&poses).enumerate() {
+            let shown = pose_at(node, frame);
+            let same_as_before = frame > 0
+                && pose_at(node, frame - 1).0.map(f32::to_bits) == shown.0.map(f32::to_bits);
+            if !same_as_before {
+                held[i] = scales[i];
             }
+            let from = if is_static(node) { first[i] } else { held[i] };
+            let [w, x, y, z] = pose.rotation;
+            edited[i] |= !same_pose(
+                &(pose.translation, [x, y, z, w]),
+                &shown,
+                from.max(scales[i]),
+            );
         }
     }
     // Keys the original has past its timeline were exported as they are (the
@@ -297,5 +317,39 @@ mod tests {
             edited_nodes(&m, moved(0, |t| [t[0], t[1], t[2] + 1e-3])),
             vec![0]
         );
+    }
+
+    #[test]
+    fn a_still_node_is_compared_at_the_first_frame_blender_exported_on() {
+        let (mut m, far, child) = far_model();
+        // The far node far at frame 0 only; its child still.
+        let mut tracks = original_tracks(&m).unwrap();
+        let mut near = track_at([1.0, 2.0, 3.0]);
+        near.keys[0].pos = FAR;
+        tracks[far] = near;
+        tracks[child] = Track {
+            keys: vec![Key {
+                time: 0.0,
+                pos: [1.0, 2.0, 3.0],
+                quat: [0, 0, 0, 32767],
+            }],
+        };
+        msh::derive::write_animation(&mut m, &tracks).unwrap();
+        // Blender writes the child without animation, computed at frame 0:
+        // off by the far coordinate's rounding at every frame.
+        let still = |by: f32| {
+            move |i: usize, t: [f32; 3]| if i == child { [1.0 + by, 2.0, 3.0] } else { t }
+        };
+        assert_eq!(edited_nodes(&m, still(5.1e20)), Vec::<usize>::new());
+        // Moved by a thousandth of the far coordinate: an edit.
+        assert_eq!(edited_nodes(&m, still(4.3e24)), vec![child]);
+        // The same rounding from frame 3 on, where nothing is far: an edit.
+        let mut back = sampled(&m, |_, t| t);
+        for s in back[child].track.as_mut().unwrap() {
+            if s.frame >= 3 {
+                s.translation[0] += 5.1e20;
+            }
+        }
+        assert!(edited(&m, &back).unwrap()[child]);
     }
 }

@@ -29,6 +29,7 @@
 mod animation;
 mod fan;
 mod geometry;
+mod holder;
 mod original;
 mod scene;
 
@@ -75,11 +76,13 @@ pub(super) fn recognise(
         return Ok(Err(None));
     };
     let mut report = Report::default();
+    let noise = |owner: u32, far: f64| holder::is_rounding(&original, owner as usize, far);
     let (scene, laid, origins) = super::generic::scene_traced(
         src,
         Some(extras),
         resolved,
         &AnimationChoice::All,
+        Some(&noise),
         &mut report,
     )?;
     // The original as its own export shows it, read the same way.
