@@ -29,6 +29,7 @@
 mod animation;
 mod fan;
 mod geometry;
+mod lnor;
 mod original;
 mod scene;
 
