@@ -463,3 +463,27 @@ fn a_normal_blender_turns_into_an_edge_plane_comes_back_byte_for_byte() {
         assert!(back == bytes, "{name}: {:?}", report.notes);
     }
 }
+
+/// Two nodes whose names are alike in their first 58 bytes (two names of 70
+/// bytes, one of 60 and one of 62): their slot nodes were named alike after
+/// the cut to 63 bytes, Blender renamed one and cut its `|L0G0` off, and the
+/// unedited model was rebuilt with a node more (issue 40, class `rebuilt`:
+/// seed 2, g0050, `models/w50_0.msh`). It comes back byte for byte.
+#[test]
+fn slot_nodes_of_long_names_alike_come_back_byte_for_byte() {
+    let mut spec = mshconv_fixtures::edge::base_spec(41, 5, &[]);
+    for (node, len) in spec.nodes.iter_mut().skip(1).zip([70, 70, 60, 62]) {
+        node.name = Some(vec![b'L'; len]);
+    }
+    let original = mshconv_fixtures::assemble::assemble(&spec)
+        .to_bytes()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in"), dir.path().join("out"));
+    std::fs::create_dir(&input).unwrap();
+    let (glb, _) = msh_to_gltf(&original, &ExportOptions::default()).unwrap();
+    std::fs::write(input.join("long.glb"), glb).unwrap();
+    round_trip(&input, &output, "custom");
+    let (back, report) = import(&output.join("long.glb"), Some(&original)).unwrap();
+    assert!(back == original, "{:?}", report.notes);
+}
