@@ -77,6 +77,26 @@ pub fn slot_node_name(owner: &str, lod: u8, group: u8) -> String {
     format!("{}{suffix}", cut(owner, MAX_NAME - suffix.len()))
 }
 
+/// The name of the glTF node holding slot `(lod, group)` of MSH node `index`
+/// named `owner` (its glTF name): [`slot_node_name`] where that fits in
+/// [`MAX_NAME`] bytes; else the owner's name is cut and `#<index>` kept
+/// before the suffix, so that two owners cut alike (`L...L#2` and `L...L#6`,
+/// or names that differ past the cut) keep apart: Blender renames the second
+/// of two nodes named alike and cuts its suffix off at 63 bytes, and the node
+/// no longer read as a slot (issue 40).
+pub fn slot_holder_name(owner: &str, index: usize, lod: u8, group: u8) -> String {
+    let name = slot_node_name(owner, lod, group);
+    if name.len() - 5 == owner.len() {
+        return name;
+    }
+    let tag = format!("#{index}");
+    let owner = owner.strip_suffix(tag.as_str()).unwrap_or(owner);
+    format!(
+        "{}{tag}|L{lod}G{group}",
+        cut(owner, MAX_NAME - tag.len() - 5)
+    )
+}
+
 /// The name of the material for MSH material index `index`.
 /// `repeat` numbers further batches of one index within a slot (`mat12#1`), so
 /// that tools which merge primitives sharing a material (Blender) keep them apart.
@@ -192,6 +212,25 @@ mod tests {
         assert_eq!(slot_suffix("turret|L2G4.003"), Some((2, 4)));
         assert_eq!(slot_suffix("turret|L3G0"), None);
         assert_eq!(slot_node_name(&"y".repeat(70), 1, 2).len(), MAX_NAME);
+        assert_eq!(slot_holder_name("turret", 3, 1, 2), "turret|L1G2");
+        // Owners cut alike keep apart; each holder still reads as a slot.
+        let long = |n: usize, tail: &str| format!("{}{tail}", "L".repeat(n));
+        let holders = [
+            slot_holder_name(&long(61, "#2"), 2, 0, 0),
+            slot_holder_name(&long(61, "#6"), 6, 0, 0),
+            slot_holder_name(&long(60, ""), 3, 0, 0),
+            slot_holder_name(&long(62, ""), 4, 0, 0),
+            slot_holder_name(&long(58, ""), 5, 0, 0),
+        ];
+        assert_eq!(holders[0], format!("{}#2|L0G0", "L".repeat(56)));
+        assert_eq!(holders[2], format!("{}#3|L0G0", "L".repeat(56)));
+        assert_eq!(holders[4], format!("{}|L0G0", "L".repeat(58)));
+        for (k, h) in holders.iter().enumerate() {
+            assert!(h.len() <= MAX_NAME, "{h}");
+            assert_eq!(slot_suffix(h), Some((0, 0)));
+            assert!(!holders[..k].contains(h), "{h}");
+        }
+        assert_eq!(slot_holder_name(&"é".repeat(40), 12, 2, 4).len(), 62);
         assert_eq!(material_index("mat12.001"), Some(12));
         assert_eq!(material_index("mat12#2"), Some(12));
         assert_eq!(material_name(12, 2), "mat12#2");

@@ -469,3 +469,127 @@ fn with_json(glb: &[u8], edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
     out.extend_from_slice(rest);
     out
 }
+
+/// Blender keeps a custom normal as two angles in its fan's frame and stores
+/// the angle around the fan's normal as 0 where it is within 0.81 degrees of
+/// the fan's first edge (`LNOR_SPACE_TRIGO_THRESHOLD`): such a normal comes
+/// back turned into that edge's plane, more than a packed step away
+/// (docs/BLENDER.md, "What Blender changes"; issue 40, class `rebuilt`).
+/// Unedited, the model comes back byte for byte. The vertex is a corner of
+/// one triangle (a fan of one face: its normal is the face's, its first edge
+/// the one to the next corner, or the previous one where the export reverses
+/// the winding): one model for each edge.
+#[test]
+fn a_normal_blender_turns_into_an_edge_plane_comes_back_byte_for_byte() {
+    type V = [f64; 3];
+    let sub = |a: V, b: V| -> V { [a[0] - b[0], a[1] - b[1], a[2] - b[2]] };
+    let dot = |a: V, b: V| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let cross = |a: V, b: V| -> V {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let unit = |a: V| -> V {
+        let l = dot(a, a).sqrt();
+        a.map(|c| c / l)
+    };
+    // A box turned off the axes (on them, a packed normal near an edge
+    // turns into its plane by one packed step at most).
+    let mut spec = mshconv_fixtures::edge::base_spec(40, 1, &[]);
+    let half = 0.4f64.to_radians() * 100.0 / 2.0;
+    let axis = unit([1.0, 2.0, 3.0]);
+    spec.nodes[0].slots[0].1.batches[0].prims[0].rotation = [
+        axis[0] * half.sin(),
+        axis[1] * half.sin(),
+        axis[2] * half.sin(),
+        half.cos(),
+    ];
+    let base = mshconv_fixtures::assemble::assemble(&spec);
+    let triangles = common::slot_triangles(&base.view(), 0);
+    let uses = |v: usize| triangles.iter().filter(|(_, t)| t.contains(&v)).count();
+    // The triangle from that corner on.
+    let t = triangles
+        .iter()
+        .flat_map(|(_, t)| (0..3).map(move |k| [t[k], t[(k + 1) % 3], t[(k + 2) % 3]]))
+        .find(|t| uses(t[0]) == 1)
+        .expect("a box corner of one triangle");
+    let p = |v: usize| base.positions[v].map(|c| f64::from(c.get()));
+    let face = unit(cross(sub(p(t[1]), p(t[0])), sub(p(t[2]), p(t[0]))));
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in"), dir.path().join("out"));
+    std::fs::create_dir(&input).unwrap();
+    let mut originals = Vec::new();
+    for (name, edge) in [("next", t[1]), ("previous", t[2])] {
+        let e = sub(p(edge), p(t[0]));
+        let along = unit(sub(e, face.map(|c| c * dot(e, face))));
+        let across = cross(face, along);
+        // A packed normal 75 degrees from the face's, 0.2-0.78 degrees around
+        // from the edge, whose turn into the edge's plane moves a component
+        // by more than a packed step.
+        let (alpha, beta) = (75f64.to_radians(), 0.6f64.to_radians());
+        let target: V = std::array::from_fn(|i| {
+            face[i] * alpha.cos() + (along[i] * beta.cos() + across[i] * beta.sin()) * alpha.sin()
+        });
+        let w = base.normals[t[0]].0[3];
+        let start = msh::raw::PackedNormal::encode(target.map(|c| c as f32), w);
+        let candidates = (0..343).map(|i| {
+            let d = [i % 7, i / 7 % 7, i / 49].map(|d| d as i8 - 3);
+            let mut n = start;
+            for (c, d) in n.0.iter_mut().zip(d) {
+                *c = c.saturating_add(d);
+            }
+            n
+        });
+        let packed = candidates
+            .into_iter()
+            .find(|n| {
+                let n = unit(n.decode().map(f64::from));
+                let cos_alpha = dot(n, face);
+                let around = unit(sub(n, face.map(|c| c * cos_alpha)));
+                let turned: V = std::array::from_fn(|i| {
+                    face[i] * cos_alpha + along[i] * (1.0 - cos_alpha * cos_alpha).sqrt()
+                });
+                let angle = dot(around, along).clamp(-1.0, 1.0).acos().to_degrees();
+                let moved = (0..3).map(|i| (turned[i] - n[i]).abs()).fold(0.0, f64::max);
+                (0.2..0.78).contains(&angle) && moved > 1.05 / 127.0
+            })
+            .expect("a packed normal near the edge");
+        let mut m = base.clone();
+        m.normals[t[0]] = packed;
+        let bytes = m.to_bytes().unwrap();
+        let (glb, _) = msh_to_gltf(&bytes, &ExportOptions::default()).unwrap();
+        std::fs::write(input.join(format!("{name}.glb")), glb).unwrap();
+        originals.push((name, bytes));
+    }
+    round_trip(&input, &output, "custom");
+    for (name, bytes) in originals {
+        let (back, report) = import(&output.join(format!("{name}.glb")), Some(&bytes)).unwrap();
+        assert!(back == bytes, "{name}: {:?}", report.notes);
+    }
+}
+
+/// Two nodes whose names are alike in their first 58 bytes (two names of 70
+/// bytes, one of 60 and one of 62): their slot nodes were named alike after
+/// the cut to 63 bytes, Blender renamed one and cut its `|L0G0` off, and the
+/// unedited model was rebuilt with a node more (issue 40, class `rebuilt`:
+/// seed 2, g0050, `models/w50_0.msh`). It comes back byte for byte.
+#[test]
+fn slot_nodes_of_long_names_alike_come_back_byte_for_byte() {
+    let mut spec = mshconv_fixtures::edge::base_spec(41, 5, &[]);
+    for (node, len) in spec.nodes.iter_mut().skip(1).zip([70, 70, 60, 62]) {
+        node.name = Some(vec![b'L'; len]);
+    }
+    let original = mshconv_fixtures::assemble::assemble(&spec)
+        .to_bytes()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in"), dir.path().join("out"));
+    std::fs::create_dir(&input).unwrap();
+    let (glb, _) = msh_to_gltf(&original, &ExportOptions::default()).unwrap();
+    std::fs::write(input.join("long.glb"), glb).unwrap();
+    round_trip(&input, &output, "custom");
+    let (back, report) = import(&output.join("long.glb"), Some(&original)).unwrap();
+    assert!(back == original, "{:?}", report.notes);
+}

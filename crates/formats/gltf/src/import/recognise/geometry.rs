@@ -4,6 +4,7 @@
 //! same triangles with some vertices moved (patched in place), or changed.
 
 use super::fan::OwnNormals;
+use super::lnor::Fans;
 use crate::export::shown_normal;
 use crate::scene::{SceneBatch, SceneSlot};
 use msh::derive;
@@ -354,17 +355,28 @@ fn compare_pairs(
         // The faces Blender kept of this batch, for its own normals (fan.rs).
         let faces: Vec<[u32; 3]> = pairs.iter().map(|(ta, _)| *ta).collect();
         let mut own: Option<OwnNormals> = None;
+        let mut fans: Option<Fans> = None;
         for (ta, tb) in pairs {
             let Some(corners) = corner_pairs(m, ta, b, tb) else {
                 return SlotState::Changed;
             };
             for (k, (before, mut now)) in corners.into_iter().enumerate() {
-                // Where Blender cannot keep a custom normal it writes its own (fan.rs).
+                // Where Blender cannot keep a custom normal it writes its own
+                // (fan.rs), or turns it onto an edge's plane (lnor.rs).
                 now.normal = now.normal.filter(|n| {
                     before.normal.is_some_and(|a| near3(a, *n, NORMAL))
-                        || !own
+                        || !(own
                             .get_or_insert_with(|| OwnNormals::of(m, &faces))
                             .is_blenders(ta[k], *n, f64::from(NORMAL))
+                            || before.normal.is_some_and(|a| {
+                                fans.get_or_insert_with(|| Fans::of(b, pairs)).is_snapped(
+                                    m,
+                                    ta[k],
+                                    a,
+                                    *n,
+                                    f64::from(NORMAL),
+                                )
+                            }))
                 });
                 // One original vertex must come back as one value at all its
                 // corners; a corner with a normal speaks for one without.

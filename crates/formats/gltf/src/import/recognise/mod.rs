@@ -30,6 +30,7 @@ mod animation;
 mod fan;
 mod geometry;
 mod holder;
+mod lnor;
 mod original;
 mod scene;
 
