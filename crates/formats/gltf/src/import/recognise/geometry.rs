@@ -364,19 +364,19 @@ fn compare_pairs(
                 // Where Blender cannot keep a custom normal it writes its own
                 // (fan.rs), or turns it onto an edge's plane (lnor.rs).
                 now.normal = now.normal.filter(|n| {
-                    before.normal.is_some_and(|a| near3(a, *n, NORMAL))
-                        || !(own
-                            .get_or_insert_with(|| OwnNormals::of(m, &faces))
-                            .is_blenders(ta[k], *n, f64::from(NORMAL))
-                            || before.normal.is_some_and(|a| {
-                                fans.get_or_insert_with(|| Fans::of(b, pairs)).is_snapped(
+                    before.normal.is_none_or(|a| {
+                        near3(a, *n, NORMAL)
+                            || !(own
+                                .get_or_insert_with(|| OwnNormals::of(m, &faces))
+                                .is_blenders(ta[k], *n, a, f64::from(NORMAL))
+                                || fans.get_or_insert_with(|| Fans::of(b, pairs)).is_snapped(
                                     m,
                                     ta[k],
                                     a,
                                     *n,
                                     f64::from(NORMAL),
-                                )
-                            }))
+                                ))
+                    })
                 });
                 // One original vertex must come back as one value at all its
                 // corners; a corner with a normal speaks for one without.
