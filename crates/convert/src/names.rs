@@ -71,10 +71,26 @@ pub fn keeps_exported_name(gltf_name: &str, raw: Option<&[u8]>, index: usize) ->
         .any(|unique| exported_name(bytes, index, unique).0 == name)
 }
 
-/// The name of the node holding slot `(lod, group)` of the MSH node named `owner`.
-pub fn slot_node_name(owner: &str, lod: u8, group: u8) -> String {
+/// Longest slot node name. Blender gives a name that is taken another one:
+/// `NAME.001` while that fits in [`MAX_NAME`] bytes, else NAME cut to 59
+/// bytes, then that cut with `.001`, `.002`... (measured with bpy 4.2). A cut
+/// loses the `|L<lod>G<group>` suffix, so slot node names stay within 59
+/// bytes, where Blender's rename only appends `.NNN` (which the import removes).
+pub const SLOT_NAME_MAX: usize = MAX_NAME - 4;
+
+/// The name of the node holding slot `(lod, group)` of MSH node `index`,
+/// whose glTF name is `owner` (unique among the model's nodes). A name too
+/// long for [`SLOT_NAME_MAX`] is cut and keeps `#<index>` before the suffix,
+/// so that two owners cut to one prefix still give two names (a name the
+/// export gives that ends in `#<digits>` ends in its own index).
+pub fn slot_node_name(owner: &str, index: usize, lod: u8, group: u8) -> String {
     let suffix = format!("|L{lod}G{group}");
-    format!("{}{suffix}", cut(owner, MAX_NAME - suffix.len()))
+    if owner.len() + suffix.len() <= SLOT_NAME_MAX {
+        return format!("{owner}{suffix}");
+    }
+    let tag = format!("#{index}");
+    let room = SLOT_NAME_MAX - suffix.len() - tag.len();
+    format!("{}{tag}{suffix}", cut(owner, room))
 }
 
 /// The name of the material for MSH material index `index`.
@@ -191,10 +207,52 @@ mod tests {
         assert_eq!(node_name_from_gltf("wheel#2.001"), "wheel");
         assert_eq!(slot_suffix("turret|L2G4.003"), Some((2, 4)));
         assert_eq!(slot_suffix("turret|L3G0"), None);
-        assert_eq!(slot_node_name(&"y".repeat(70), 1, 2).len(), MAX_NAME);
+        assert_eq!(
+            slot_node_name(&"y".repeat(70), 7, 1, 2).len(),
+            SLOT_NAME_MAX
+        );
         assert_eq!(material_index("mat12.001"), Some(12));
         assert_eq!(material_index("mat12#2"), Some(12));
         assert_eq!(material_name(12, 2), "mat12#2");
         assert_eq!(material_index("Material"), None);
+    }
+
+    /// Seed 1 of the wild soak, g0011: two nodes named with 64-200 `L`s
+    /// (`LLL…#0`, `LLL…#4`) each with a slot at L2G4. Cut to one prefix, their
+    /// slot nodes had one 63-byte name; Blender named the second the first 59
+    /// bytes (`LLL…L|`), which the import no longer took for a slot node.
+    #[test]
+    fn slot_node_names_of_long_owners_are_unique_and_survive_blender_renames() {
+        let long = "L".repeat(120);
+        let n63 = "n".repeat(63);
+        let m63 = format!("{}m", "n".repeat(62));
+        let raw: Vec<Option<&[u8]>> = vec![
+            Some(long.as_bytes()),
+            Some(long.as_bytes()),
+            Some(n63.as_bytes()),
+            Some(m63.as_bytes()),
+            Some(b"turret"),
+        ];
+        let owners = node_names(&raw);
+        let mut seen = std::collections::HashSet::new();
+        for (i, (owner, _)) in owners.iter().enumerate() {
+            for (lod, group) in [(0, 0), (2, 4)] {
+                let name = slot_node_name(owner, i, lod, group);
+                assert!(name.len() <= 59, "{name}: {} bytes", name.len());
+                assert!(seen.insert(name.clone()), "{name} given twice");
+                // Blender's rename of a taken name of 59 bytes or less.
+                assert_eq!(slot_suffix(&format!("{name}.001")), Some((lod, group)));
+            }
+        }
+        // Short owners keep the plain form.
+        assert_eq!(slot_node_name("turret", 4, 2, 4), "turret|L2G4");
+        assert_eq!(
+            slot_node_name(&"y".repeat(54), 3, 0, 1),
+            format!("{}|L0G1", "y".repeat(54))
+        );
+        assert_eq!(
+            slot_node_name(&"y".repeat(55), 3, 0, 1),
+            format!("{}#3|L0G1", "y".repeat(52))
+        );
     }
 }

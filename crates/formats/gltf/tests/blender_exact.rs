@@ -363,3 +363,126 @@ fn terrain_comes_back_unedited_and_an_edit_is_refused() {
     let e = gltf_to_msh(&edited, &Default::default(), &|_| None).unwrap_err();
     assert_eq!(e.code(), "import.terrain_edited");
 }
+
+/// A generated model of the wild soak (`gen-fixtures wild --seed S`,
+/// folder `index`): the bytes of `path` in that folder.
+fn wild_model(seed: u64, index: u64, path: &str) -> Vec<u8> {
+    mshconv_fixtures::wild::folder(seed, index)
+        .files
+        .into_iter()
+        .find(|f| f.path == path)
+        .unwrap()
+        .bytes
+}
+
+/// The glTF JSON of a GLB.
+fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + len]).unwrap()
+}
+
+/// Issue 40, the soak's `import.degenerate_transform` trips: nodes whose
+/// names are cut to one prefix (64-200 `L`s, exported `LLL…#0`, `LLL…#4`)
+/// with slots at the same LOD/group gave two slot nodes one 63-byte name;
+/// Blender named the second the first 59 bytes, without its `|L2G4`, and the
+/// import took it for a node of its own under a zero scale and rebuilt the
+/// model. Seed 1, g0011 (hidden slots) and seed 2, g0050 (shown slots, L0G0)
+/// come back byte for byte; edits of the first are still seen.
+#[test]
+fn slot_nodes_of_long_named_nodes_come_back_through_blender() {
+    let models = [
+        ("w11_0", wild_model(1, 11, "models/w11_0.msh")),
+        ("w50_0", wild_model(2, 50, "models/w50_0.msh")),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    for (stem, bytes) in &models {
+        let glb = msh_to_gltf(bytes, &ExportOptions::default()).unwrap().0;
+        // What made them fail: two owners whose glTF names share the first
+        // 58 bytes (the part the slot name kept) with a slot at one LOD/group.
+        let json = glb_json(&glb);
+        let nodes = json["nodes"].as_array().unwrap();
+        let slot_of = |n: &serde_json::Value| {
+            let e = &n["extras"]["msh"];
+            let owner = &nodes[e["owner"].as_u64()? as usize]["name"];
+            Some((
+                owner.as_str()?.get(..58)?.to_string(),
+                e["lod"].clone(),
+                e["group"].clone(),
+            ))
+        };
+        let slots: Vec<_> = nodes.iter().filter_map(slot_of).collect();
+        let distinct: std::collections::BTreeSet<_> =
+            slots.iter().map(|s| format!("{s:?}")).collect();
+        assert!(
+            distinct.len() < slots.len(),
+            "{stem}: no two owners share a cut prefix"
+        );
+        std::fs::write(input.join(format!("{stem}.glb")), glb).unwrap();
+    }
+    for profile in ["custom", "custom-sampled"] {
+        let out = dir.path().join(profile);
+        round_trip(&input, &out, profile);
+        for (stem, bytes) in &models {
+            let (back, report) = import(&out.join(format!("{stem}.glb")), Some(bytes)).unwrap();
+            assert!(
+                &back == bytes,
+                "{profile} {stem}: not the original bytes; notes {:?}",
+                report.notes.iter().map(|n| n.code).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    // Edits of seed 1, g0011's model: a renamed long-named node changes its
+    // Res10 name only; moved vertices of a hidden slot and a changed key are
+    // written again.
+    let (_, original) = &models[0];
+    let m0 = Model::from_bytes(original).unwrap();
+    let glb = msh_to_gltf(original, &ExportOptions::default()).unwrap().0;
+    let json = glb_json(&glb);
+    let name = |i: usize| json["nodes"][i]["name"].as_str().unwrap().to_string();
+    let hidden_slot = (0..json["nodes"].as_array().unwrap().len())
+        .find(|&i| {
+            let e = &json["nodes"][i]["extras"]["msh"];
+            e["owner"] == 0 && e["shown"] == false
+        })
+        .unwrap();
+    let animated = (0..m0.nodes.len())
+        .find(|&i| m0.nodes[i].map_start().is_some())
+        .unwrap();
+    let path = dir.path().join("w11_0.glb");
+    std::fs::write(&path, &glb).unwrap();
+    let edits = dir.path().join("edits");
+    let (slot_name, key_name, renamed) = (name(hidden_slot), name(animated), name(0));
+    common::blender::run(
+        "edit_exact.py",
+        &[
+            path.as_os_str(),
+            edits.as_os_str(),
+            slot_name.as_ref(),
+            key_name.as_ref(),
+            renamed.as_ref(),
+            "turret".as_ref(),
+        ],
+        "edit_exact: 4 edits",
+    );
+    let back =
+        |which: &str| import(&edits.join(format!("custom-{which}.glb")), Some(original)).unwrap();
+    assert_eq!(&back("none").0, original);
+    let (bytes, report) = back("rename");
+    assert!(report.has("import.original_edited"), "{:?}", report.notes);
+    let mut expected = m0.clone();
+    expected.names[0] = Some(b"turret".to_vec());
+    assert_eq!(bytes, expected.to_bytes().unwrap());
+    for edit in ["move", "key"] {
+        let (bytes, report) = back(edit);
+        assert!(
+            !report.has("import.original_kept"),
+            "{edit}: {:?}",
+            report.notes
+        );
+        assert_ne!(&bytes, original, "{edit}");
+        msh::open(&bytes, msh::Mode::Strict).unwrap();
+    }
+}
