@@ -93,6 +93,23 @@ pub fn slot_node_name(owner: &str, index: usize, lod: u8, group: u8) -> String {
     format!("{}{tag}{suffix}", cut(owner, room))
 }
 
+/// The slot node name exports gave before slot node names were kept within
+/// [`SLOT_NAME_MAX`] bytes: `owner` cut to fit [`MAX_NAME`] with the suffix;
+/// `None` for a LOD or group out of range.
+pub fn earlier_slot_node_name(owner: &str, lod: u8, group: u8) -> Option<String> {
+    (lod <= 2 && group <= 4).then(|| {
+        let suffix = format!("|L{lod}G{group}");
+        format!("{}{suffix}", cut(owner, MAX_NAME - suffix.len()))
+    })
+}
+
+/// Whether Blender (4.2) gives the name `name` to an object named `taken`
+/// when that name is taken and longer than [`SLOT_NAME_MAX`] bytes: `taken`
+/// cut to [`SLOT_NAME_MAX`] bytes at a character, or that with `.NNN`.
+pub fn cut_by_blender(name: &str, taken: &str) -> bool {
+    taken.len() > SLOT_NAME_MAX && strip_blender_suffix(name) == cut(taken, SLOT_NAME_MAX)
+}
+
 /// The name of the material for MSH material index `index`.
 /// `repeat` numbers further batches of one index within a slot (`mat12#1`), so
 /// that tools which merge primitives sharing a material (Blender) keep them apart.
@@ -254,5 +271,18 @@ mod tests {
             slot_node_name(&"y".repeat(55), 3, 0, 1),
             format!("{}#3|L0G1", "y".repeat(52))
         );
+        // Blender 4.2's names for a second and third object named a taken
+        // 63-byte name (measured): its first 59 bytes (at a character), then
+        // that with `.001`.
+        let taken = earlier_slot_node_name(&long, 2, 4).unwrap();
+        assert_eq!(taken, format!("{}|L2G4", "L".repeat(58)));
+        let second = format!("{}|", "L".repeat(58));
+        assert!(cut_by_blender(&second, &taken));
+        assert!(cut_by_blender(&format!("{second}.001"), &taken));
+        assert!(!cut_by_blender(&format!("{taken}.001"), &taken));
+        assert!(!cut_by_blender("turret", "turret|L2G4"));
+        let wide = format!("{}\u{430}", "C".repeat(61));
+        assert!(cut_by_blender(&"C".repeat(59), &wide));
+        assert_eq!(earlier_slot_node_name("turret", 3, 0), None);
     }
 }

@@ -375,6 +375,28 @@ fn wild_model(seed: u64, index: u64, path: &str) -> Vec<u8> {
         .bytes
 }
 
+/// The soak's models with slots of long-named nodes, seed 1, g0011 (hidden
+/// slots at L2G4) and seed 2, g0050 (shown slots, L0G0), each with its GLB;
+/// and a scratch folder with an empty `in` for Blender's input.
+type Exported = Vec<(&'static str, Vec<u8>, Vec<u8>)>;
+fn long_named_models() -> (tempfile::TempDir, std::path::PathBuf, Exported) {
+    let models = [
+        ("w11_0", wild_model(1, 11, "models/w11_0.msh")),
+        ("w50_0", wild_model(2, 50, "models/w50_0.msh")),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let exported = models
+        .into_iter()
+        .map(|(stem, bytes)| {
+            let glb = msh_to_gltf(&bytes, &ExportOptions::default()).unwrap().0;
+            (stem, bytes, glb)
+        })
+        .collect();
+    (dir, input, exported)
+}
+
 /// The glTF JSON of a GLB.
 fn glb_json(glb: &[u8]) -> serde_json::Value {
     let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
@@ -390,18 +412,11 @@ fn glb_json(glb: &[u8]) -> serde_json::Value {
 /// come back byte for byte; edits of the first are still seen.
 #[test]
 fn slot_nodes_of_long_named_nodes_come_back_through_blender() {
-    let models = [
-        ("w11_0", wild_model(1, 11, "models/w11_0.msh")),
-        ("w50_0", wild_model(2, 50, "models/w50_0.msh")),
-    ];
-    let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("in");
-    std::fs::create_dir(&input).unwrap();
-    for (stem, bytes) in &models {
-        let glb = msh_to_gltf(bytes, &ExportOptions::default()).unwrap().0;
+    let (dir, input, models) = long_named_models();
+    for (stem, _, glb) in &models {
         // What made them fail: two owners whose glTF names share the first
         // 58 bytes (the part the slot name kept) with a slot at one LOD/group.
-        let json = glb_json(&glb);
+        let json = glb_json(glb);
         let nodes = json["nodes"].as_array().unwrap();
         let slot_of = |n: &serde_json::Value| {
             let e = &n["extras"]["msh"];
@@ -424,7 +439,7 @@ fn slot_nodes_of_long_named_nodes_come_back_through_blender() {
     for profile in ["custom", "custom-sampled"] {
         let out = dir.path().join(profile);
         round_trip(&input, &out, profile);
-        for (stem, bytes) in &models {
+        for (stem, bytes, _) in &models {
             let (back, report) = import(&out.join(format!("{stem}.glb")), Some(bytes)).unwrap();
             assert!(
                 &back == bytes,
@@ -437,10 +452,9 @@ fn slot_nodes_of_long_named_nodes_come_back_through_blender() {
     // Edits of seed 1, g0011's model: a renamed long-named node changes its
     // Res10 name only; moved vertices of a hidden slot and a changed key are
     // written again.
-    let (_, original) = &models[0];
+    let (_, original, glb) = &models[0];
     let m0 = Model::from_bytes(original).unwrap();
-    let glb = msh_to_gltf(original, &ExportOptions::default()).unwrap().0;
-    let json = glb_json(&glb);
+    let json = glb_json(glb);
     let name = |i: usize| json["nodes"][i]["name"].as_str().unwrap().to_string();
     let hidden_slot = (0..json["nodes"].as_array().unwrap().len())
         .find(|&i| {
@@ -452,7 +466,7 @@ fn slot_nodes_of_long_named_nodes_come_back_through_blender() {
         .find(|&i| m0.nodes[i].map_start().is_some())
         .unwrap();
     let path = dir.path().join("w11_0.glb");
-    std::fs::write(&path, &glb).unwrap();
+    std::fs::write(&path, glb).unwrap();
     let edits = dir.path().join("edits");
     let (slot_name, key_name, renamed) = (name(hidden_slot), name(animated), name(0));
     common::blender::run(
@@ -484,5 +498,76 @@ fn slot_nodes_of_long_named_nodes_come_back_through_blender() {
         );
         assert_ne!(&bytes, original, "{edit}");
         msh::open(&bytes, msh::Mode::Strict).unwrap();
+    }
+}
+
+/// `glb` with its JSON chunk replaced by `json` (the binary chunk kept).
+fn with_json(glb: &[u8], json: &serde_json::Value) -> Vec<u8> {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let bin = &glb[20 + len..];
+    let mut text = serde_json::to_vec(json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let total = (12 + 8 + text.len() + bin.len()) as u32;
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(total.to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend(bin);
+    out
+}
+
+/// A file an earlier export wrote (slot node names: the owner's glTF name
+/// cut to 58 bytes, then `|L<lod>G<group>`), through Blender: of two slot
+/// nodes of one 63-byte name, Blender names the second its first 59 bytes,
+/// without the suffix. The import reads it as the slot its extras name, so
+/// the model still comes back byte for byte.
+#[test]
+fn a_slot_node_blender_renamed_in_an_earlier_export_is_still_its_slot() {
+    let (dir, input, models) = long_named_models();
+    for (stem, _, glb) in &models {
+        let mut json = glb_json(glb);
+        let owners: Vec<String> = json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["name"].as_str().unwrap_or("").to_string())
+            .collect();
+        for node in json["nodes"].as_array_mut().unwrap() {
+            let e = node["extras"]["msh"].clone();
+            let Some(owner) = e["owner"].as_u64() else {
+                continue;
+            };
+            let suffix = format!("|L{}G{}", e["lod"], e["group"]);
+            let mut cut: String = String::new();
+            for c in owners[owner as usize].chars() {
+                if cut.len() + c.len_utf8() + suffix.len() > 63 {
+                    break;
+                }
+                cut.push(c);
+            }
+            node["name"] = format!("{cut}{suffix}").into();
+        }
+        std::fs::write(input.join(format!("{stem}.glb")), with_json(glb, &json)).unwrap();
+    }
+    let out = dir.path().join("custom");
+    round_trip(&input, &out, "custom");
+    for (stem, bytes, _) in &models {
+        let path = out.join(format!("{stem}.glb"));
+        let json = glb_json(&std::fs::read(&path).unwrap());
+        let renamed = json["nodes"].as_array().unwrap().iter().any(|n| {
+            let name = n["name"].as_str().unwrap_or("");
+            n["extras"]["msh"]["owner"].is_u64() && name.len() == 59 && !name.contains("|L")
+        });
+        assert!(renamed, "{stem}: Blender renamed no slot node to 59 bytes");
+        let (back, report) = import(&path, Some(bytes)).unwrap();
+        assert!(
+            &back == bytes,
+            "{stem}: not the original bytes; notes {:?}",
+            report.notes.iter().map(|n| n.code).collect::<Vec<_>>()
+        );
     }
 }
