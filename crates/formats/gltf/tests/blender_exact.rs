@@ -365,14 +365,25 @@ fn terrain_comes_back_unedited_and_an_edit_is_refused() {
 }
 
 /// A generated model of the wild soak (`gen-fixtures wild --seed S`,
-/// folder `index`): the bytes of `path` in that folder.
+/// folder `index`): the bytes of `path` in that folder
+/// (`FILE:ENTRY` for a model in an archive).
 fn wild_model(seed: u64, index: u64, path: &str) -> Vec<u8> {
-    mshconv_fixtures::wild::folder(seed, index)
+    let (file, entry) = path
+        .split_once(':')
+        .map_or((path, None), |(f, e)| (f, Some(e)));
+    let bytes = mshconv_fixtures::wild::folder(seed, index)
         .files
         .into_iter()
-        .find(|f| f.path == path)
+        .find(|f| f.path == file)
         .unwrap()
-        .bytes
+        .bytes;
+    match entry {
+        Some(name) => {
+            let archive = nres::Archive::parse(&bytes).unwrap();
+            archive.find_by_name(name).unwrap().data().to_vec()
+        }
+        None => bytes,
+    }
 }
 
 /// The soak's models with slots of long-named nodes, seed 1, g0011 (hidden
@@ -570,4 +581,59 @@ fn a_slot_node_blender_renamed_in_an_earlier_export_is_still_its_slot() {
             report.notes.iter().map(|n| n.code).collect::<Vec<_>>()
         );
     }
+}
+
+/// A slot whose every triangle names a vertex twice has no face in Blender,
+/// which writes its node without a mesh (seed 3, g0003, `units.rlb:W3_1.MSH`:
+/// the slot at L2G2 of node 5, three such triangles): not an edit, the model
+/// comes back byte for byte. A slot with faces whose mesh is gone (its
+/// object deleted in Blender) is still an edit.
+#[test]
+fn a_slot_blender_has_no_face_of_comes_back_without_a_mesh() {
+    let original = wild_model(3, 3, "units.rlb:W3_1.MSH");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let glb = msh_to_gltf(&original, &ExportOptions::default()).unwrap().0;
+    std::fs::write(input.join("w3_1.glb"), &glb).unwrap();
+    let out = dir.path().join("custom");
+    round_trip(&input, &out, "custom");
+    let path = out.join("w3_1.glb");
+    let back_glb = std::fs::read(&path).unwrap();
+    let json = glb_json(&back_glb);
+    let nodes = json["nodes"].as_array().unwrap();
+    let slot_nodes = || {
+        nodes
+            .iter()
+            .filter(|n| n["extras"]["msh"]["owner"].is_u64())
+    };
+    assert!(
+        slot_nodes().any(|n| n["extras"]["msh"]["slot"] == 8 && n.get("mesh").is_none()),
+        "Blender kept a mesh for slot 8"
+    );
+    let (back, report) = import(&path, Some(&original)).unwrap();
+    assert!(
+        back == original,
+        "not the original bytes; notes {:?}",
+        report.notes.iter().map(|n| n.code).collect::<Vec<_>>()
+    );
+    // The mesh of a slot with faces taken away: an edit.
+    let mut edited = json.clone();
+    let with_mesh = slot_nodes().position(|n| n.get("mesh").is_some()).unwrap();
+    let index = nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n["extras"]["msh"]["owner"].is_u64())
+        .nth(with_mesh)
+        .unwrap()
+        .0;
+    edited["nodes"][index]
+        .as_object_mut()
+        .unwrap()
+        .remove("mesh");
+    let edited_path = dir.path().join("edited.glb");
+    std::fs::write(&edited_path, with_json(&back_glb, &edited)).unwrap();
+    let (bytes, report) = import(&edited_path, Some(&original)).unwrap();
+    assert!(!report.has("import.original_kept"), "{:?}", report.notes);
+    assert_ne!(bytes, original);
 }
