@@ -71,30 +71,43 @@ pub fn keeps_exported_name(gltf_name: &str, raw: Option<&[u8]>, index: usize) ->
         .any(|unique| exported_name(bytes, index, unique).0 == name)
 }
 
-/// The name of the node holding slot `(lod, group)` of the MSH node named `owner`.
-pub fn slot_node_name(owner: &str, lod: u8, group: u8) -> String {
-    let suffix = format!("|L{lod}G{group}");
-    format!("{}{suffix}", cut(owner, MAX_NAME - suffix.len()))
-}
+/// Longest slot node name. Blender gives a name that is taken another one:
+/// `NAME.001` while that fits in [`MAX_NAME`] bytes, else NAME cut to 59
+/// bytes, then that cut with `.001`, `.002`... (measured with bpy 4.2). A cut
+/// loses the `|L<lod>G<group>` suffix, so slot node names stay within 59
+/// bytes, where Blender's rename only appends `.NNN` (which the import removes).
+pub const SLOT_NAME_MAX: usize = MAX_NAME - 4;
 
-/// The name of the glTF node holding slot `(lod, group)` of MSH node `index`
-/// named `owner` (its glTF name): [`slot_node_name`] where that fits in
-/// [`MAX_NAME`] bytes; else the owner's name is cut and `#<index>` kept
-/// before the suffix, so that two owners cut alike (`L...L#2` and `L...L#6`,
-/// or names that differ past the cut) keep apart: Blender renames the second
-/// of two nodes named alike and cuts its suffix off at 63 bytes, and the node
-/// no longer read as a slot (issue 40).
-pub fn slot_holder_name(owner: &str, index: usize, lod: u8, group: u8) -> String {
-    let name = slot_node_name(owner, lod, group);
-    if name.len() - 5 == owner.len() {
-        return name;
+/// The name of the node holding slot `(lod, group)` of MSH node `index`,
+/// whose glTF name is `owner` (unique among the model's nodes). A name too
+/// long for [`SLOT_NAME_MAX`] is cut and keeps `#<index>` before the suffix,
+/// so that two owners cut to one prefix still give two names (a name the
+/// export gives that ends in `#<digits>` ends in its own index).
+pub fn slot_node_name(owner: &str, index: usize, lod: u8, group: u8) -> String {
+    let suffix = format!("|L{lod}G{group}");
+    if owner.len() + suffix.len() <= SLOT_NAME_MAX {
+        return format!("{owner}{suffix}");
     }
     let tag = format!("#{index}");
-    let owner = owner.strip_suffix(tag.as_str()).unwrap_or(owner);
-    format!(
-        "{}{tag}|L{lod}G{group}",
-        cut(owner, MAX_NAME - tag.len() - 5)
-    )
+    let room = SLOT_NAME_MAX - suffix.len() - tag.len();
+    format!("{}{tag}{suffix}", cut(owner, room))
+}
+
+/// The slot node name exports gave before slot node names were kept within
+/// [`SLOT_NAME_MAX`] bytes: `owner` cut to fit [`MAX_NAME`] with the suffix;
+/// `None` for a LOD or group out of range.
+pub fn earlier_slot_node_name(owner: &str, lod: u8, group: u8) -> Option<String> {
+    (lod <= 2 && group <= 4).then(|| {
+        let suffix = format!("|L{lod}G{group}");
+        format!("{}{suffix}", cut(owner, MAX_NAME - suffix.len()))
+    })
+}
+
+/// Whether Blender (4.2) gives the name `name` to an object named `taken`
+/// when that name is taken and longer than [`SLOT_NAME_MAX`] bytes: `taken`
+/// cut to [`SLOT_NAME_MAX`] bytes at a character, or that with `.NNN`.
+pub fn cut_by_blender(name: &str, taken: &str) -> bool {
+    taken.len() > SLOT_NAME_MAX && strip_blender_suffix(name) == cut(taken, SLOT_NAME_MAX)
 }
 
 /// The name of the material for MSH material index `index`.
@@ -211,29 +224,65 @@ mod tests {
         assert_eq!(node_name_from_gltf("wheel#2.001"), "wheel");
         assert_eq!(slot_suffix("turret|L2G4.003"), Some((2, 4)));
         assert_eq!(slot_suffix("turret|L3G0"), None);
-        assert_eq!(slot_node_name(&"y".repeat(70), 1, 2).len(), MAX_NAME);
-        assert_eq!(slot_holder_name("turret", 3, 1, 2), "turret|L1G2");
-        // Owners cut alike keep apart; each holder still reads as a slot.
-        let long = |n: usize, tail: &str| format!("{}{tail}", "L".repeat(n));
-        let holders = [
-            slot_holder_name(&long(61, "#2"), 2, 0, 0),
-            slot_holder_name(&long(61, "#6"), 6, 0, 0),
-            slot_holder_name(&long(60, ""), 3, 0, 0),
-            slot_holder_name(&long(62, ""), 4, 0, 0),
-            slot_holder_name(&long(58, ""), 5, 0, 0),
-        ];
-        assert_eq!(holders[0], format!("{}#2|L0G0", "L".repeat(56)));
-        assert_eq!(holders[2], format!("{}#3|L0G0", "L".repeat(56)));
-        assert_eq!(holders[4], format!("{}|L0G0", "L".repeat(58)));
-        for (k, h) in holders.iter().enumerate() {
-            assert!(h.len() <= MAX_NAME, "{h}");
-            assert_eq!(slot_suffix(h), Some((0, 0)));
-            assert!(!holders[..k].contains(h), "{h}");
-        }
-        assert_eq!(slot_holder_name(&"é".repeat(40), 12, 2, 4).len(), 62);
+        assert_eq!(
+            slot_node_name(&"y".repeat(70), 7, 1, 2).len(),
+            SLOT_NAME_MAX
+        );
         assert_eq!(material_index("mat12.001"), Some(12));
         assert_eq!(material_index("mat12#2"), Some(12));
         assert_eq!(material_name(12, 2), "mat12#2");
         assert_eq!(material_index("Material"), None);
+    }
+
+    /// Seed 1 of the wild soak, g0011: two nodes named with 64-200 `L`s
+    /// (`LLL…#0`, `LLL…#4`) each with a slot at L2G4. Cut to one prefix, their
+    /// slot nodes had one 63-byte name; Blender named the second the first 59
+    /// bytes (`LLL…L|`), which the import no longer took for a slot node.
+    #[test]
+    fn slot_node_names_of_long_owners_are_unique_and_survive_blender_renames() {
+        let long = "L".repeat(120);
+        let n63 = "n".repeat(63);
+        let m63 = format!("{}m", "n".repeat(62));
+        let raw: Vec<Option<&[u8]>> = vec![
+            Some(long.as_bytes()),
+            Some(long.as_bytes()),
+            Some(n63.as_bytes()),
+            Some(m63.as_bytes()),
+            Some(b"turret"),
+        ];
+        let owners = node_names(&raw);
+        let mut seen = std::collections::HashSet::new();
+        for (i, (owner, _)) in owners.iter().enumerate() {
+            for (lod, group) in [(0, 0), (2, 4)] {
+                let name = slot_node_name(owner, i, lod, group);
+                assert!(name.len() <= 59, "{name}: {} bytes", name.len());
+                assert!(seen.insert(name.clone()), "{name} given twice");
+                // Blender's rename of a taken name of 59 bytes or less.
+                assert_eq!(slot_suffix(&format!("{name}.001")), Some((lod, group)));
+            }
+        }
+        // Short owners keep the plain form.
+        assert_eq!(slot_node_name("turret", 4, 2, 4), "turret|L2G4");
+        assert_eq!(
+            slot_node_name(&"y".repeat(54), 3, 0, 1),
+            format!("{}|L0G1", "y".repeat(54))
+        );
+        assert_eq!(
+            slot_node_name(&"y".repeat(55), 3, 0, 1),
+            format!("{}#3|L0G1", "y".repeat(52))
+        );
+        // Blender 4.2's names for a second and third object named a taken
+        // 63-byte name (measured): its first 59 bytes (at a character), then
+        // that with `.001`.
+        let taken = earlier_slot_node_name(&long, 2, 4).unwrap();
+        assert_eq!(taken, format!("{}|L2G4", "L".repeat(58)));
+        let second = format!("{}|", "L".repeat(58));
+        assert!(cut_by_blender(&second, &taken));
+        assert!(cut_by_blender(&format!("{second}.001"), &taken));
+        assert!(!cut_by_blender(&format!("{taken}.001"), &taken));
+        assert!(!cut_by_blender("turret", "turret|L2G4"));
+        let wide = format!("{}\u{430}", "C".repeat(61));
+        assert!(cut_by_blender(&"C".repeat(59), &wide));
+        assert_eq!(earlier_slot_node_name("turret", 3, 0), None);
     }
 }

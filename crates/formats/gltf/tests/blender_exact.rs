@@ -593,3 +593,281 @@ fn slot_nodes_of_long_names_alike_come_back_byte_for_byte() {
     let (back, report) = import(&output.join("long.glb"), Some(&original)).unwrap();
     assert!(back == original, "{:?}", report.notes);
 }
+
+/// A generated model of the wild soak (`gen-fixtures wild --seed S`,
+/// folder `index`): the bytes of `path` in that folder
+/// (`FILE:ENTRY` for a model in an archive).
+fn wild_model(seed: u64, index: u64, path: &str) -> Vec<u8> {
+    let (file, entry) = path
+        .split_once(':')
+        .map_or((path, None), |(f, e)| (f, Some(e)));
+    let bytes = mshconv_fixtures::wild::folder(seed, index)
+        .files
+        .into_iter()
+        .find(|f| f.path == file)
+        .unwrap()
+        .bytes;
+    match entry {
+        Some(name) => {
+            let archive = nres::Archive::parse(&bytes).unwrap();
+            archive.find_by_name(name).unwrap().data().to_vec()
+        }
+        None => bytes,
+    }
+}
+
+/// The soak's models with slots of long-named nodes, seed 1, g0011 (hidden
+/// slots at L2G4) and seed 2, g0050 (shown slots, L0G0), each with its GLB;
+/// and a scratch folder with an empty `in` for Blender's input.
+type Exported = Vec<(&'static str, Vec<u8>, Vec<u8>)>;
+fn long_named_models() -> (tempfile::TempDir, std::path::PathBuf, Exported) {
+    let models = [
+        ("w11_0", wild_model(1, 11, "models/w11_0.msh")),
+        ("w50_0", wild_model(2, 50, "models/w50_0.msh")),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let exported = models
+        .into_iter()
+        .map(|(stem, bytes)| {
+            let glb = msh_to_gltf(&bytes, &ExportOptions::default()).unwrap().0;
+            (stem, bytes, glb)
+        })
+        .collect();
+    (dir, input, exported)
+}
+
+/// The glTF JSON of a GLB.
+fn glb_json(glb: &[u8]) -> serde_json::Value {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    serde_json::from_slice(&glb[20..20 + len]).unwrap()
+}
+
+/// Issue 40, the soak's `import.degenerate_transform` trips: nodes whose
+/// names are cut to one prefix (64-200 `L`s, exported `LLL…#0`, `LLL…#4`)
+/// with slots at the same LOD/group gave two slot nodes one 63-byte name;
+/// Blender named the second the first 59 bytes, without its `|L2G4`, and the
+/// import took it for a node of its own under a zero scale and rebuilt the
+/// model. Seed 1, g0011 (hidden slots) and seed 2, g0050 (shown slots, L0G0)
+/// come back byte for byte; edits of the first are still seen.
+#[test]
+fn slot_nodes_of_long_named_nodes_come_back_through_blender() {
+    let (dir, input, models) = long_named_models();
+    for (stem, _, glb) in &models {
+        // What made them fail: two owners whose glTF names share the first
+        // 58 bytes (the part the slot name kept) with a slot at one LOD/group.
+        let json = glb_json(glb);
+        let nodes = json["nodes"].as_array().unwrap();
+        let slot_of = |n: &serde_json::Value| {
+            let e = &n["extras"]["msh"];
+            let owner = &nodes[e["owner"].as_u64()? as usize]["name"];
+            Some((
+                owner.as_str()?.get(..58)?.to_string(),
+                e["lod"].clone(),
+                e["group"].clone(),
+            ))
+        };
+        let slots: Vec<_> = nodes.iter().filter_map(slot_of).collect();
+        let distinct: std::collections::BTreeSet<_> =
+            slots.iter().map(|s| format!("{s:?}")).collect();
+        assert!(
+            distinct.len() < slots.len(),
+            "{stem}: no two owners share a cut prefix"
+        );
+        std::fs::write(input.join(format!("{stem}.glb")), glb).unwrap();
+    }
+    for profile in ["custom", "custom-sampled"] {
+        let out = dir.path().join(profile);
+        round_trip(&input, &out, profile);
+        for (stem, bytes, _) in &models {
+            let (back, report) = import(&out.join(format!("{stem}.glb")), Some(bytes)).unwrap();
+            assert!(
+                &back == bytes,
+                "{profile} {stem}: not the original bytes; notes {:?}",
+                report.notes.iter().map(|n| n.code).collect::<Vec<_>>()
+            );
+        }
+    }
+
+    // Edits of seed 1, g0011's model: a renamed long-named node changes its
+    // Res10 name only; moved vertices of a hidden slot and a changed key are
+    // written again.
+    let (_, original, glb) = &models[0];
+    let m0 = Model::from_bytes(original).unwrap();
+    let json = glb_json(glb);
+    let name = |i: usize| json["nodes"][i]["name"].as_str().unwrap().to_string();
+    let hidden_slot = (0..json["nodes"].as_array().unwrap().len())
+        .find(|&i| {
+            let e = &json["nodes"][i]["extras"]["msh"];
+            e["owner"] == 0 && e["shown"] == false
+        })
+        .unwrap();
+    let animated = (0..m0.nodes.len())
+        .find(|&i| m0.nodes[i].map_start().is_some())
+        .unwrap();
+    let path = dir.path().join("w11_0.glb");
+    std::fs::write(&path, glb).unwrap();
+    let edits = dir.path().join("edits");
+    let (slot_name, key_name, renamed) = (name(hidden_slot), name(animated), name(0));
+    common::blender::run(
+        "edit_exact.py",
+        &[
+            path.as_os_str(),
+            edits.as_os_str(),
+            slot_name.as_ref(),
+            key_name.as_ref(),
+            renamed.as_ref(),
+            "turret".as_ref(),
+        ],
+        "edit_exact: 4 edits",
+    );
+    let back =
+        |which: &str| import(&edits.join(format!("custom-{which}.glb")), Some(original)).unwrap();
+    assert_eq!(&back("none").0, original);
+    let (bytes, report) = back("rename");
+    assert!(report.has("import.original_edited"), "{:?}", report.notes);
+    let mut expected = m0.clone();
+    expected.names[0] = Some(b"turret".to_vec());
+    assert_eq!(bytes, expected.to_bytes().unwrap());
+    for edit in ["move", "key"] {
+        let (bytes, report) = back(edit);
+        assert!(
+            !report.has("import.original_kept"),
+            "{edit}: {:?}",
+            report.notes
+        );
+        assert_ne!(&bytes, original, "{edit}");
+        msh::open(&bytes, msh::Mode::Strict).unwrap();
+    }
+}
+
+/// `glb` with its JSON chunk replaced by `json` (the binary chunk kept).
+fn with_json_value(glb: &[u8], json: &serde_json::Value) -> Vec<u8> {
+    let len = u32::from_le_bytes(glb[12..16].try_into().unwrap()) as usize;
+    let bin = &glb[20 + len..];
+    let mut text = serde_json::to_vec(json).unwrap();
+    while !text.len().is_multiple_of(4) {
+        text.push(b' ');
+    }
+    let total = (12 + 8 + text.len() + bin.len()) as u32;
+    let mut out = b"glTF".to_vec();
+    out.extend(2u32.to_le_bytes());
+    out.extend(total.to_le_bytes());
+    out.extend((text.len() as u32).to_le_bytes());
+    out.extend(b"JSON");
+    out.extend(text);
+    out.extend(bin);
+    out
+}
+
+/// A file an earlier export wrote (slot node names: the owner's glTF name
+/// cut to 58 bytes, then `|L<lod>G<group>`), through Blender: of two slot
+/// nodes of one 63-byte name, Blender names the second its first 59 bytes,
+/// without the suffix. The import reads it as the slot its extras name, so
+/// the model still comes back byte for byte.
+#[test]
+fn a_slot_node_blender_renamed_in_an_earlier_export_is_still_its_slot() {
+    let (dir, input, models) = long_named_models();
+    for (stem, _, glb) in &models {
+        let mut json = glb_json(glb);
+        let owners: Vec<String> = json["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n["name"].as_str().unwrap_or("").to_string())
+            .collect();
+        for node in json["nodes"].as_array_mut().unwrap() {
+            let e = node["extras"]["msh"].clone();
+            let Some(owner) = e["owner"].as_u64() else {
+                continue;
+            };
+            let suffix = format!("|L{}G{}", e["lod"], e["group"]);
+            let mut cut: String = String::new();
+            for c in owners[owner as usize].chars() {
+                if cut.len() + c.len_utf8() + suffix.len() > 63 {
+                    break;
+                }
+                cut.push(c);
+            }
+            node["name"] = format!("{cut}{suffix}").into();
+        }
+        std::fs::write(
+            input.join(format!("{stem}.glb")),
+            with_json_value(glb, &json),
+        )
+        .unwrap();
+    }
+    let out = dir.path().join("custom");
+    round_trip(&input, &out, "custom");
+    for (stem, bytes, _) in &models {
+        let path = out.join(format!("{stem}.glb"));
+        let json = glb_json(&std::fs::read(&path).unwrap());
+        let renamed = json["nodes"].as_array().unwrap().iter().any(|n| {
+            let name = n["name"].as_str().unwrap_or("");
+            n["extras"]["msh"]["owner"].is_u64() && name.len() == 59 && !name.contains("|L")
+        });
+        assert!(renamed, "{stem}: Blender renamed no slot node to 59 bytes");
+        let (back, report) = import(&path, Some(bytes)).unwrap();
+        assert!(
+            &back == bytes,
+            "{stem}: not the original bytes; notes {:?}",
+            report.notes.iter().map(|n| n.code).collect::<Vec<_>>()
+        );
+    }
+}
+
+/// A slot whose every triangle names a vertex twice has no face in Blender,
+/// which writes its node without a mesh (seed 3, g0003, `units.rlb:W3_1.MSH`:
+/// the slot at L2G2 of node 5, three such triangles): not an edit, the model
+/// comes back byte for byte. A slot with faces whose mesh is gone (its
+/// object deleted in Blender) is still an edit.
+#[test]
+fn a_slot_blender_has_no_face_of_comes_back_without_a_mesh() {
+    let original = wild_model(3, 3, "units.rlb:W3_1.MSH");
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in");
+    std::fs::create_dir(&input).unwrap();
+    let glb = msh_to_gltf(&original, &ExportOptions::default()).unwrap().0;
+    std::fs::write(input.join("w3_1.glb"), &glb).unwrap();
+    let out = dir.path().join("custom");
+    round_trip(&input, &out, "custom");
+    let path = out.join("w3_1.glb");
+    let back_glb = std::fs::read(&path).unwrap();
+    let json = glb_json(&back_glb);
+    let nodes = json["nodes"].as_array().unwrap();
+    let slot_nodes = || {
+        nodes
+            .iter()
+            .filter(|n| n["extras"]["msh"]["owner"].is_u64())
+    };
+    assert!(
+        slot_nodes().any(|n| n["extras"]["msh"]["slot"] == 8 && n.get("mesh").is_none()),
+        "Blender kept a mesh for slot 8"
+    );
+    let (back, report) = import(&path, Some(&original)).unwrap();
+    assert!(
+        back == original,
+        "not the original bytes; notes {:?}",
+        report.notes.iter().map(|n| n.code).collect::<Vec<_>>()
+    );
+    // The mesh of a slot with faces taken away: an edit.
+    let mut edited = json.clone();
+    let with_mesh = slot_nodes().position(|n| n.get("mesh").is_some()).unwrap();
+    let index = nodes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n["extras"]["msh"]["owner"].is_u64())
+        .nth(with_mesh)
+        .unwrap()
+        .0;
+    edited["nodes"][index]
+        .as_object_mut()
+        .unwrap()
+        .remove("mesh");
+    let edited_path = dir.path().join("edited.glb");
+    std::fs::write(&edited_path, with_json_value(&back_glb, &edited)).unwrap();
+    let (bytes, report) = import(&edited_path, Some(&original)).unwrap();
+    assert!(!report.has("import.original_kept"), "{:?}", report.notes);
+    assert_ne!(bytes, original);
+}

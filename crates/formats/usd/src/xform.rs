@@ -136,7 +136,7 @@ impl Walk<'_> {
         usda.line("uniform token[] xformOpOrder = [\"xformOp:transform\"]");
         for (lod, group, slot, name) in &prim.slots {
             let shown = *lod == self.options.lod && *group == self.options.group;
-            let display = names::slot_holder_name(&prim.display, i, *lod, *group);
+            let display = names::slot_node_name(&prim.display, i, *lod, *group);
             self.slot_prim(usda, name, Some((*lod, *group, &display)), *slot, shown);
         }
         Ok(())

@@ -53,7 +53,7 @@ impl Exporter<'_> {
                     let index = n + slot_nodes.len();
                     children[i].push(Index::new(index as u32));
                     slot_nodes.push(json::Node {
-                        name: Some(names::slot_holder_name(&names[i].0, i, lod, group)),
+                        name: Some(names::slot_node_name(&names[i].0, i, lod, group)),
                         mesh: self.slot_mesh[slot as usize].map(Index::new),
                         scale: (!shown).then_some([0.0; 3]),
                         ..empty_node()

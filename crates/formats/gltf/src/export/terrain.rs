@@ -356,7 +356,7 @@ impl Exporter<'_> {
                     let shown = lod == self.options.lod && group == self.options.group;
                     children[i].push(Index::new((n + slot_nodes.len()) as u32));
                     slot_nodes.push(json::Node {
-                        name: Some(names::slot_holder_name(&names[i].0, i, lod, group)),
+                        name: Some(names::slot_node_name(&names[i].0, i, lod, group)),
                         mesh: mesh.map(Index::new),
                         scale: (!shown).then_some([0.0; 3]),
                         ..empty_node()

@@ -173,8 +173,9 @@ pub fn scene_traced(
         .collect();
     while let Some((node, parent, k_parent, hidden)) = stack.pop() {
         let hidden = hidden || src.extensions.hidden(node.index());
-        if let (Some(owner), Some((l, g))) = (parent, names::slot_suffix(node.name().unwrap_or("")))
-        {
+        let slot = names::slot_suffix(node.name().unwrap_or(""))
+            .or_else(|| parent.and_then(|p| renamed_slot_node(&node, &items[p].node)));
+        if let (Some(owner), Some((l, g))) = (parent, slot) {
             if node.children().next().is_none() {
                 if !hidden {
                     holders.push((owner, node, l, g));
@@ -398,6 +399,20 @@ pub fn scene_traced(
         .map(|&i| Some(order_key[i]).filter(|&k| k != u32::MAX))
         .collect();
     Ok((SceneModel { nodes }, clips, origins))
+}
+
+/// `(lod, group)` of a slot node an earlier export named past 59 bytes
+/// (`names::earlier_slot_node_name`) that Blender renamed because another
+/// slot node had its name: Blender cuts such a name to its first 59 bytes,
+/// which loses the `|L<lod>G<group>` suffix (docs/BLENDER.md, "What Blender
+/// changes"). Its extras name the slot and `owner`'s recorded index, and its
+/// name is that cut of the name the export gave it.
+fn renamed_slot_node(node: &gltf::Node<'_>, owner: &gltf::Node<'_>) -> Option<(u8, u8)> {
+    let slot = ex::unwrap::<ex::SlotNodeExtras>(node.extras())?;
+    let recorded = ex::unwrap::<ex::NodeExtras>(owner.extras())?;
+    let given = names::earlier_slot_node_name(owner.name()?, slot.lod, slot.group)?;
+    (slot.owner == recorded.node && names::cut_by_blender(node.name()?, &given))
+        .then_some((slot.lod, slot.group))
 }
 
 /// One note naming the nodes `KHR_node_visibility` hides whose meshes were

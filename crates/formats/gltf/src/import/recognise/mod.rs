@@ -303,18 +303,28 @@ fn compare(m: &Model, scene: &SceneModel, origins: &[Option<u32>]) -> Option<Com
                 let drawn = slot
                     .map(|s| (s as usize, geometry::original_batches(m, s as usize)))
                     .filter(|(_, batches)| !batches.is_empty());
+                // A slot whose every triangle names a vertex twice has no
+                // face in Blender: its node comes back without a mesh.
+                let nothing = crate::scene::SceneSlot {
+                    lod,
+                    group,
+                    batches: Vec::new(),
+                    opaque: [0; 5],
+                };
                 match (drawn, came) {
                     (None, None) => {}
                     (None, Some(c)) if c.batches.iter().all(|b| b.triangles.is_empty()) => {}
-                    (Some((s, batches)), Some(c)) => match geometry::compare(m, &batches, c) {
-                        SlotState::Same => {}
-                        SlotState::Moved(v) => {
-                            if moved.insert(s, v.clone()).is_some_and(|o| o != v) {
-                                geometry_changed = true;
+                    (Some((s, batches)), came) => {
+                        match geometry::compare(m, &batches, came.unwrap_or(&nothing)) {
+                            SlotState::Same => {}
+                            SlotState::Moved(v) => {
+                                if moved.insert(s, v.clone()).is_some_and(|o| o != v) {
+                                    geometry_changed = true;
+                                }
                             }
+                            SlotState::Changed => geometry_changed = true,
                         }
-                        SlotState::Changed => geometry_changed = true,
-                    },
+                    }
                     _ => geometry_changed = true,
                 }
             }
