@@ -111,7 +111,13 @@ impl From<msh::Error> for Error {
             msh::Error::Unsupported(_) => ErrorKind::Unsupported,
             _ => ErrorKind::InvalidInput,
         };
-        let plain = Error::new(kind, e.code(), e.to_string());
+        // The message without the code the container's `Display` puts first
+        // (the code is kept on its own).
+        let message = match &e {
+            msh::Error::Container(c) => without_code(c),
+            _ => e.to_string(),
+        };
+        let plain = Error::new(kind, e.code(), message);
         Error {
             cause: Some(Box::new(Cause::Model(e))),
             ..plain
@@ -119,9 +125,22 @@ impl From<msh::Error> for Error {
     }
 }
 
+/// A container error as its `Display` says it (the message and where), without
+/// the code it puts first: the code is kept on its own.
+fn without_code(e: &nres::Error) -> String {
+    let text = e.to_string();
+    match text
+        .strip_prefix(e.code())
+        .and_then(|t| t.strip_prefix(": "))
+    {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}
+
 impl From<nres::Error> for Error {
     fn from(e: nres::Error) -> Self {
-        let plain = Error::new(ErrorKind::InvalidInput, e.code(), e.to_string());
+        let plain = Error::new(ErrorKind::InvalidInput, e.code(), without_code(&e));
         Error {
             cause: Some(Box::new(Cause::Container(e))),
             ..plain

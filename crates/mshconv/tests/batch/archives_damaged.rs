@@ -262,3 +262,49 @@ fn damaged_models_are_reported_with_their_codes_and_the_valid_ones_convert() {
         r.stderr.lines().last().unwrap()
     );
 }
+
+/// A damaged file's message says what and where once, its code on its own:
+/// `error[nres.negative_count]: PATH: entry_count is -1 at byte 8 (0x8)` on
+/// stderr and in the report, not the code a second time.
+#[test]
+fn a_damaged_files_message_names_its_code_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = sample_bytes();
+    // The entry count (bytes 8..12) as -1.
+    bytes[8..12].copy_from_slice(&(-1i32).to_le_bytes());
+    std::fs::create_dir(dir.path().join("in")).unwrap();
+    std::fs::write(dir.path().join("in/bad.msh"), &bytes).unwrap();
+    let r = run(
+        dir.path(),
+        &[
+            "batch",
+            "in",
+            "--to",
+            "glb",
+            "--out",
+            "out",
+            "--report",
+            "report.json",
+        ],
+    );
+    let line = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("error[nres.negative_count]"))
+        .unwrap_or_else(|| panic!("no error line: {}", r.stderr));
+    assert!(
+        line.ends_with(": entry_count is -1 at byte 8 (0x8)"),
+        "{line}"
+    );
+    assert_eq!(line.matches("nres.negative_count").count(), 1, "{line}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("report.json")).unwrap()).unwrap();
+    let failed = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["status"] == "failed")
+        .expect("the failure in the report");
+    assert_eq!(failed["code"], "nres.negative_count");
+    assert_eq!(failed["message"], "entry_count is -1 at byte 8 (0x8)");
+}
