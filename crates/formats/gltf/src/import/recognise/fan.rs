@@ -663,7 +663,7 @@ mod tests {
         // A triangle of the soak (seed 4, g0014, Objects.RLB:W14_0.MSH),
         // drawn by two slots, under a node at 7e29. From the original's
         // positions its Newell normal is (0, 1, 0); Blender's rounding of
-        // the far node moved vertex 1 by 4e11 (within the tolerance at
+        // the far node moved vertex 1 by 4e11 and 2e12 (within the tolerance at
         // 6.5e27), and from those positions the normal overflows (+Z).
         // bpy 4.2 wrote +Z at 0 and 2 (the second frame) and (0, 1, 0) at
         // 1 (the first), in both slots.
