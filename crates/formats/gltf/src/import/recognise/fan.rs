@@ -41,6 +41,11 @@
 //!   (measured: at most 4.6e-5 / `L` past one packed step); where it is
 //!   near zero, the direction is noise.
 //!
+//! Blender makes these frames from its own positions, which its rounding
+//! under a far node may move within the comparison's tolerance: the frames
+//! are made from the original's positions and from those that came back
+//! (`geometry.rs`).
+//!
 //! Such a normal came back from Blender, not from an edit: the comparison
 //! leaves it out, as it leaves out what the original has no table for.
 
@@ -133,7 +138,17 @@ impl OwnNormals {
     /// them) whose custom normal Blender may not keep, with how it writes
     /// theirs.
     pub(super) fn of(m: &Model, faces: &[[u32; 3]]) -> Self {
-        let position = |v: u32| m.positions.get(v as usize).map(|p| p.map(|c| c.get()));
+        Self::at(
+            |v: u32| m.positions.get(v as usize).map(|p| p.map(|c| c.get())),
+            faces,
+        )
+    }
+
+    /// As [`OwnNormals::of`], with the vertices at `position` (the
+    /// positions Blender wrote back: under a far node its rounding moves
+    /// them within the comparison's tolerance, yet enough to make a face's
+    /// normal overflow where the original's does not, or the reverse).
+    pub(super) fn at(position: impl Fn(u32) -> Option<[f32; 3]>, faces: &[[u32; 3]]) -> Self {
         // Each edge's faces, to find the corners alone in their fan.
         let mut edges: HashMap<(u32, u32), u32> = HashMap::new();
         for t in faces {
@@ -461,7 +476,7 @@ mod tests {
         m
     }
 
-    /// Whether `normals` (one per vertex) come back as the original.
+    /// Whether `normals` (one per vertex, at `points`) come back as the original.
     fn state(m: &Model, points: &[[f32; 3]], normals: &[[f32; 3]]) -> SlotState {
         let original = original_batches(m, 0);
         let back = SceneSlot {
@@ -641,5 +656,62 @@ mod tests {
         ];
         assert_eq!(state(&m, &points, &back), SlotState::Same);
         assert_eq!(edited(&m, &points, &back, 2, [0.0, 1.0, 0.0]), vec![2]);
+    }
+
+    #[test]
+    fn blenders_normals_from_the_positions_it_wrote_back_are_no_edit() {
+        // A triangle of the soak (seed 4, g0014, Objects.RLB:W14_0.MSH),
+        // drawn by two slots, under a node at 7e29. From the original's
+        // positions its Newell normal is (0, 1, 0); Blender's rounding of
+        // the far node moved vertex 1 by 4e11 and 2e12 (within the tolerance at
+        // 6.5e27), and from those positions the normal overflows (+Z).
+        // bpy 4.2 wrote +Z at 0 and 2 (the second frame) and (0, 1, 0) at
+        // 1 (the first), in both slots.
+        let points: [[f32; 3]; 3] = [
+            [-0.0, 5.296_715e-39, 7.743_380_5e-28],
+            [-0.0, -6_051_735.0, -6.520_693e27],
+            [-9.207_550_4e-23, 9.685_387e-11, -0.0],
+        ];
+        let packed = [[72, 87, 58, 0], [71, 18, 104, 0], [1, -103, -75, 0]];
+        let m = measured(&points, &packed, &[[0, 1, 2]]);
+        // Per slot: the positions and the normals that came back.
+        type Back = [[f32; 3]; 3];
+        let slots: [(Back, Back); 2] = [
+            (
+                [
+                    [2.1e-44, 5.296_671e-39, 7.743_380_5e-28],
+                    [-180_985_600_000.0, 361_965_130_000.0, -6.520_693e27],
+                    [-9.208_088e-23, 9.685_387e-11, -5.376_47e-27],
+                ],
+                [
+                    [-2.775_557_6e-17, 5.551_115e-17, 1.0],
+                    [5.551_115e-17, 1.0, 5.551_115e-17],
+                    [-2.775_557_6e-17, 5.551_115e-17, 1.0],
+                ],
+            ),
+            (
+                [
+                    [2.24e-43, 5.296_779e-39, 7.743_380_5e-28],
+                    [-1_883_381_300_000.0, -542_962_840_000.0, -6.520_693e27],
+                    [-9.206_628_4e-23, 9.685_387e-11, 8.064_704_5e-27],
+                ],
+                [
+                    [-2.914_335_4e-16, -8.326_673e-17, 1.0],
+                    [-8.391_725e-17, 1.0, -8.326_673e-17],
+                    [-2.914_335_4e-16, -8.326_673e-17, 1.0],
+                ],
+            ),
+        ];
+        for (back, normals) in &slots {
+            for (v, n) in normals.iter().enumerate() {
+                assert!(apart(shown_normal(&m.normals[v]).0, *n), "vertex {v}");
+            }
+            // Before the rule, vertices 0 and 2 moved (the model was rebuilt).
+            assert_eq!(state(&m, back, normals), SlotState::Same);
+            // Any other normal there is an edit.
+            assert_eq!(edited(&m, back, normals, 0, [0.6, 0.8, 0.0]), vec![0]);
+            assert_eq!(edited(&m, back, normals, 1, [0.6, 0.0, 0.8]), vec![1]);
+            assert_eq!(edited(&m, back, normals, 2, [0.0, 0.6, 0.8]), vec![2]);
+        }
     }
 }

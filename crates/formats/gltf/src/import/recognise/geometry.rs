@@ -343,6 +343,28 @@ pub(super) fn compare(m: &Model, original: &[OriginalBatch], back: &SceneSlot) -
     }
 }
 
+/// Blender's own normals at the faces it kept of batch `b` (fan.rs), made
+/// from the original's positions and from those Blender wrote back: under a
+/// far node Blender's rounding moves a vertex within the tolerance, yet a
+/// face's normal made from its positions may overflow (or not) where the
+/// original's does not (measured with bpy 4.2 on seed 4, g0014,
+/// `Objects.RLB:W14_0.MSH`: both frames give normals Blender wrote there).
+fn own_normals(m: &Model, b: &SceneBatch, pairs: &[([u32; 3], [u32; 3])]) -> [OwnNormals; 2] {
+    let faces: Vec<[u32; 3]> = pairs.iter().map(|(ta, _)| *ta).collect();
+    let mut back: BTreeMap<u32, [f32; 3]> = BTreeMap::new();
+    for (ta, tb) in pairs {
+        for k in 0..3 {
+            if let Some(p) = b.positions.get(tb[k] as usize) {
+                back.entry(ta[k]).or_insert(*p);
+            }
+        }
+    }
+    [
+        OwnNormals::of(m, &faces),
+        OwnNormals::at(|v| back.get(&v).copied(), &faces),
+    ]
+}
+
 /// Compares paired triangles corner for corner (per back batch, its pairs).
 fn compare_pairs(
     m: &Model,
@@ -352,9 +374,7 @@ fn compare_pairs(
     let mut moved: BTreeMap<u32, Corner> = BTreeMap::new();
     let mut seen: BTreeMap<u32, Corner> = BTreeMap::new();
     for (b, pairs) in back.iter().zip(pairs) {
-        // The faces Blender kept of this batch, for its own normals (fan.rs).
-        let faces: Vec<[u32; 3]> = pairs.iter().map(|(ta, _)| *ta).collect();
-        let mut own: Option<OwnNormals> = None;
+        let mut own: Option<[OwnNormals; 2]> = None;
         let mut fans: Option<Fans> = None;
         for (ta, tb) in pairs {
             let Some(corners) = corner_pairs(m, ta, b, tb) else {
@@ -367,8 +387,9 @@ fn compare_pairs(
                     before.normal.is_none_or(|a| {
                         near3(a, *n, NORMAL)
                             || !(own
-                                .get_or_insert_with(|| OwnNormals::of(m, &faces))
-                                .is_blenders(ta[k], *n, a, f64::from(NORMAL))
+                                .get_or_insert_with(|| own_normals(m, b, pairs))
+                                .iter()
+                                .any(|own| own.is_blenders(ta[k], *n, a, f64::from(NORMAL)))
                                 || fans.get_or_insert_with(|| Fans::of(b, pairs)).is_snapped(
                                     m,
                                     ta[k],
