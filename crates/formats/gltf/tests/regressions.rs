@@ -148,3 +148,18 @@ fn gltf_animation_channel_node_out_of_range_is_an_error() {
     assert_eq!(e.code(), "gltf.bad_index", "{e}");
     assert!(e.to_string().contains("animations[0].channels[0]"), "{e}");
 }
+
+/// Fuzzing (look_import, 2026-11-28, in CI): an image with a `bufferView`
+/// and no `mimeType` made the `gltf` crate's `Image::source` panic (it
+/// unwraps the MIME type; it also indexes the views without a check). The
+/// look import reads the image's JSON itself: a view that does not exist is
+/// `gltf.view_out_of_range`, an image without view or uri `image.invalid`,
+/// and the pixels are sniffed as before (their material gets no texture,
+/// with a note).
+#[test]
+fn fuzz_look_image_view_without_mime_type_does_not_panic() {
+    let bytes = data("fuzz_look_image_view_without_mime_type.glb");
+    if let Err(e) = mshconv_gltf::import::look::read_look(&bytes, &|_| None) {
+        assert_eq!(e.kind(), mshconv_convert::ErrorKind::InvalidInput, "{e}");
+    }
+}

@@ -349,8 +349,23 @@ fn read_image(
     resolver: Resolver<'_>,
 ) -> Result<ImportedImage> {
     let what = format!("image {}", image.index());
-    let (bytes, stem): (Vec<u8>, Option<String>) = match image.source() {
-        gltf::image::Source::View { view, .. } => {
+    // From the image's JSON, not `Image::source`: that unwraps a missing
+    // `mimeType` beside a `bufferView` and an index past the views (a panic
+    // on a file the document's validation let through; the pixels are
+    // sniffed, so the MIME type is not needed).
+    let json = src.doc.as_json().images.get(image.index());
+    let (bytes, stem): (Vec<u8>, Option<String>) = match (
+        json.and_then(|j| j.buffer_view.as_ref()),
+        json.and_then(|j| j.uri.as_deref()),
+    ) {
+        (Some(index), _) => {
+            let view = src.doc.views().nth(index.value()).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidInput,
+                    Code::GltfViewOutOfRange.code(),
+                    format!("{what}: buffer view {} does not exist", index.value()),
+                )
+            })?;
             let buffer = src
                 .buffers
                 .get(view.buffer().index())
@@ -369,7 +384,14 @@ fn read_image(
             })?;
             (slice.to_vec(), None)
         }
-        gltf::image::Source::Uri { uri, .. } => (read::load_uri(uri, resolver)?, uri_stem(uri)),
+        (None, Some(uri)) => (read::load_uri(uri, resolver)?, uri_stem(uri)),
+        (None, None) => {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                Code::ImageInvalid.code(),
+                format!("{what}: not a decodable image: it has neither a buffer view nor a uri"),
+            ));
+        }
     };
     let pixels = raster::decode(&bytes, &what)?;
     let texm = ex::unwrap::<ImageExtras>(image.extras()).and_then(|e| e.texm.into_recorded());
