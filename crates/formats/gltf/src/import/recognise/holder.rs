@@ -8,6 +8,7 @@
 //! on the soak's models: 5.8e17 under a node at 1.5e25, 0.41 under one at
 //! 9.5e6; 0.32 to 1.07 single-precision steps of the reach below).
 
+use msh::anim::Pose;
 use msh::Model;
 
 /// How many single-precision steps (`f32::EPSILON` of the reach) Blender's
@@ -16,11 +17,18 @@ use msh::Model;
 /// itself rounded by at most a step (1).
 const STEPS: f64 = 4.0;
 
-/// The reach of node `owner` of `m` at frame 0: the sum of the largest
-/// coordinates of its translation and its ancestors' (a bound of the largest
-/// coordinate of its world translation).
-fn reach(m: &Model, owner: usize) -> Option<f64> {
-    let poses = msh::pose::local_poses(&m.view(), 0.0).ok()?;
+/// Every node's local pose at frame 0, sampled once for all of a model's
+/// [`is_rounding`] calls (`None` where the model's animation cannot be
+/// sampled: then no holder translation is rounding).
+pub(super) fn poses_at_start(m: &Model) -> Option<Vec<Pose>> {
+    msh::pose::local_poses(&m.view(), 0.0).ok()
+}
+
+/// The reach of node `owner` of `m` at frame 0 (`poses`: its nodes' local
+/// poses then): the sum of the largest coordinates of its translation and
+/// its ancestors' (a bound of the largest coordinate of its world
+/// translation).
+fn reach(m: &Model, poses: &[Pose], owner: usize) -> Option<f64> {
     let mut sum = 0.0;
     let mut node = Some(owner);
     // A parent chain visits each node once (the model checks it); the count
@@ -40,9 +48,11 @@ fn reach(m: &Model, owner: usize) -> Option<f64> {
 
 /// Whether a translation of largest coordinate `far` on a slot holder of
 /// node `owner` is Blender's rounding: within [`STEPS`] single-precision
-/// steps of the owner's reach.
-pub(super) fn is_rounding(m: &Model, owner: usize, far: f64) -> bool {
-    reach(m, owner).is_some_and(|reach| far <= STEPS * f64::from(f32::EPSILON) * reach)
+/// steps of the owner's reach (`poses`: [`poses_at_start`]).
+pub(super) fn is_rounding(m: &Model, poses: Option<&[Pose]>, owner: usize, far: f64) -> bool {
+    poses
+        .and_then(|poses| reach(m, poses, owner))
+        .is_some_and(|reach| far <= STEPS * f64::from(f32::EPSILON) * reach)
 }
 
 #[cfg(test)]
@@ -74,16 +84,18 @@ mod tests {
     #[test]
     fn a_holder_off_by_a_far_ancestors_rounding_is_not_an_offset() {
         let m = far();
+        let poses = poses_at_start(&m);
+        let rounding = |owner, far| is_rounding(&m, poses.as_deref(), owner, far);
         assert_eq!(m.nodes[1].parent(), Some(0));
         let child = (0..m.nodes.len())
             .find(|&i| m.nodes[i].parent() == Some(1))
             .unwrap();
         // Measured: 0.32 steps; the bound: 4 steps of 1.5e25 + 3 (7.2e18).
-        assert!(is_rounding(&m, 1, 5.8e17));
-        assert!(is_rounding(&m, child, 5.8e17));
-        assert!(!is_rounding(&m, child, 1e19));
+        assert!(rounding(1, 5.8e17));
+        assert!(rounding(child, 5.8e17));
+        assert!(!rounding(child, 1e19));
         // Under no far node a hundredth of a unit is an offset.
-        assert!(!is_rounding(&m, 0, 0.01));
-        assert!(is_rounding(&m, 0, 1e-7));
+        assert!(!rounding(0, 0.01));
+        assert!(rounding(0, 1e-7));
     }
 }

@@ -77,7 +77,13 @@ pub(super) fn recognise(
         return Ok(Err(None));
     };
     let mut report = Report::default();
-    let noise = |owner: u32, far: f64| holder::is_rounding(&original, owner as usize, far);
+    // The original's poses at frame 0 are sampled once, at the first slot
+    // holder that has a translation (most files have none).
+    let poses = std::cell::OnceCell::new();
+    let noise = |owner: u32, far: f64| {
+        let poses = poses.get_or_init(|| holder::poses_at_start(&original));
+        holder::is_rounding(&original, poses.as_deref(), owner as usize, far)
+    };
     let (scene, laid, origins) = super::generic::scene_traced(
         src,
         Some(extras),
